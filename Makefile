@@ -1,0 +1,36 @@
+# realmsim — two commands for a new machine:
+#   make demo   installs everything and runs the main job on the default scenario
+#   make test   installs everything and runs the whole test suite
+# Both find a Python >= 3.12 by themselves (tools/find-python) and build .venv.
+
+VENV    ?= .venv
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed
+PYTEST_ARGS ?=
+
+.PHONY: demo test install lint bench clean
+
+$(STAMP): pyproject.toml
+	@PYBIN=$$(tools/find-python) || exit 1; \
+	if [ ! -x $(PY) ]; then echo "creating $(VENV) with $$PYBIN"; $$PYBIN -m venv $(VENV) || exit 1; fi
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/realmsim run
+
+test: $(STAMP)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check sim agents scenarios workers tests bench
+	$(VENV)/bin/mypy
+
+bench: $(STAMP)
+	for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

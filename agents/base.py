@@ -1,0 +1,51 @@
+"""The Mesa agent every faction agent derives from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import mesa
+
+from agents.policies import Decision, make_policy
+
+if TYPE_CHECKING:
+    from agents.model import RealmModel
+
+
+class RealmAgent(mesa.Agent):
+    """An agent holds identity and a policy; its state lives in the world.
+
+    ``key`` is its stable id in the ledger (``convoy:amber``); ``rng`` is its policy's own random
+    stream, derived from the run's seed and the key.
+    """
+
+    kind = "agent"
+    system = ""
+
+    def __init__(self, model: RealmModel, key: str, policy: str) -> None:
+        super().__init__(model)
+        self.key = key
+        self.policy_name = policy
+        self.policy = make_policy(self.kind, policy)
+        self.rng = model.dice.stream("policy", key)
+
+    @property
+    def realm(self) -> RealmModel:
+        return self.model  # type: ignore[return-value]
+
+    def decide(self, obs: Any, legal: Sequence[Any], *, clauses: Sequence[str] = (), label: Any = str) -> Decision:
+        """Ask the policy, then record the decision and the alternatives it scored in the ledger."""
+        d = self.policy.decide(obs, legal, self.rng.rng)
+        self.realm.ledger.emit(
+            self.system,
+            "DecisionMade",
+            self.key,
+            clauses,
+            outcome=label(d.chosen),
+            policy=self.policy_name,
+            legal=len(legal),
+            scored=[[str(a), round(float(sc), 4)] for a, sc in d.scored],
+            reason=d.reason,
+        )
+        return d

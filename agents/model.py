@@ -1,0 +1,88 @@
+"""The Mesa model: owns the world, the SimPy environment (the one clock), the dice and the ledger."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mesa
+import simpy
+
+from agents.clock import At
+from agents.systems import SystemDriver, get_driver
+from sim.calendar import Phase, priority
+from sim.dice import DiceBox
+from sim.events import Ledger
+from sim.world import World
+
+
+class RealmModel(mesa.Model):
+    """One campaign. SimPy is the only clock; Mesa's scheduler is not used and ``model.time``
+    mirrors ``env.now`` whenever data is collected."""
+
+    def __init__(self, world: World, *, dice: DiceBox, ledger: Ledger, collect: bool = True) -> None:
+        super().__init__(rng=world.seed)
+        self.world = world
+        self.dice = dice
+        self.ledger = ledger
+        self.collect = collect
+        self.env = simpy.Environment(initial_time=world.now)
+        self.collectors: dict[str, mesa.DataCollector] = {}
+        self.drivers: list[SystemDriver] = [get_driver(s) for s in world.systems]
+        self.by_key: dict[str, Any] = {}
+        ledger.now = world.now
+        for d in self.drivers:
+            d.setup(self)
+
+    # ---- clock -----------------------------------------------------------------------------
+    def at(self, when: int, phase: Phase, index: int = 0) -> At:
+        """An event at absolute hour ``when`` ordered by ``phase`` then ``index`` (LINK-01)."""
+        ev = At(self.env, when, priority(phase, index))
+        ev.callbacks.append(self._tick)
+        return ev
+
+    def _tick(self, ev: Any) -> None:
+        now = int(self.env.now)
+        self.ledger.now = now
+        self.world.now = now
+
+    def process(self, gen: Any) -> simpy.Process:
+        return self.env.process(gen)
+
+    def run(self, until: int | None = None) -> None:
+        """Run up to (not including) hour ``until`` (default: the scenario's end)."""
+        end = self.world.end if until is None else min(until, self.world.end)
+        if end > self.env.now:
+            self.env.run(until=end)
+        self.world.now = int(self.env.now)
+        self.ledger.now = self.world.now
+
+    # ---- agents ----------------------------------------------------------------------------
+    def register(self, agent: Any) -> None:
+        self.by_key[agent.key] = agent
+
+    def collect_now(self, name: str) -> None:
+        if self.collect and name in self.collectors:
+            self.time = float(self.env.now)
+            self.collectors[name].collect(self)
+
+    # ---- results ---------------------------------------------------------------------------
+    def summary(self) -> dict[str, int | float]:
+        out: dict[str, int | float] = {}
+        for d in self.drivers:
+            out.update(d.summary(self))
+        return out
+
+    def frames(self) -> dict[str, Any]:
+        """Each collector's model and agent tables as pandas DataFrames."""
+        out: dict[str, Any] = {}
+        for name, dc in self.collectors.items():
+            out[f"{name}.model"] = dc.get_model_vars_dataframe()
+            if dc.agent_reporters:
+                out[f"{name}.agents"] = dc.get_agent_vars_dataframe()
+        return out
+
+    def invariant_violations(self) -> list[str]:
+        out: list[str] = []
+        for d in self.drivers:
+            out.extend(d.invariants(self))
+        return out

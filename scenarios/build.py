@@ -1,0 +1,192 @@
+"""Turn a validated ``Scenario`` into the initial ``World``.
+
+The map is built first (its problems are reported with their paths); then each enabled system
+checks its own tables against the map and fills its part of the world.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from scenarios.schema import Scenario, cv, gw, km, mn
+from scenarios.schema.common import Coord, Duration
+from sim.calendar import hours
+from sim.config import Config
+from sim.errors import Problem, ScenarioError
+from sim.hexmap import TERRAIN_LETTERS, Hex, HexMap, mark_coasts
+from sim.world import SYSTEM_ORDER, World
+
+SYSTEM_MODULES = {"cv": cv, "km": km, "gw": gw, "mn": mn}
+
+
+class MapIndex:
+    """The built map plus helpers for checking references to it."""
+
+    def __init__(self, hexmap: HexMap) -> None:
+        self.map = hexmap
+        self.settlements = hexmap.settlements()
+
+    def coord(self, c: Coord, path: str, out: list[Problem]) -> int | None:
+        col, row = c
+        if not self.map.contains(col, row):
+            out.append(
+                Problem(path, f"a hex [col, row] inside the {self.map.width}×{self.map.height} map", f"[{col}, {row}]")
+            )
+            return None
+        return self.map.index(col, row)
+
+    def path(self, coords: list[Coord], path: str, out: list[Problem]) -> list[int] | None:
+        idx: list[int] = []
+        ok = True
+        for i, c in enumerate(coords):
+            h = self.coord(c, f"{path}[{i}]", out)
+            if h is None:
+                ok = False
+            idx.append(-1 if h is None else h)
+        if not ok:
+            return None
+        for i, (a, b) in enumerate(zip(idx, idx[1:])):
+            if b not in self.map.neighbors(a):
+                out.append(
+                    Problem(f"{path}[{i + 1}]", f"a neighbour of the previous hex {list(coords[i])}", f"{list(coords[i + 1])}")
+                )
+                return None
+        return idx
+
+
+def build_map(sc: Scenario, out: list[Problem]) -> HexMap:
+    spec = sc.map
+    width = max((len(r) for r in spec.rows), default=0)
+    hexes: list[Hex] = []
+    if not spec.rows:
+        out.append(Problem("map.rows", "at least one row of terrain letters", "an empty list"))
+    for r, row in enumerate(spec.rows):
+        if len(row) != width:
+            out.append(Problem(f"map.rows[{r}]", f"{width} terrain letters (as long as the longest row)", f"{len(row)}"))
+        for c, ch in enumerate(row.ljust(width, "P")):
+            t = TERRAIN_LETTERS.get(ch.upper())
+            if t is None:
+                letters = ", ".join(f"{k}={v}" for k, v in TERRAIN_LETTERS.items())
+                out.append(Problem(f"map.rows[{r}][{c}]", f"a terrain letter ({letters})", f'"{ch}"'))
+                t = "plains"
+            hexes.append(Hex(terrain=t))
+    height = len(spec.rows)
+    hm = HexMap(width=width, height=height, hexes=hexes, hex_miles=spec.hex_miles)
+    if not hexes:
+        return hm
+    mark_coasts(hexes, width, height)
+    mi = MapIndex(hm)
+    for k, road in enumerate(spec.roads):
+        p = mi.path(road.path, f"map.roads[{k}].path", out)
+        for i in p or []:
+            if hexes[i].is_water:
+                out.append(Problem(f"map.roads[{k}].path", "land hexes only", f"water at {list(hm.coords(i))}"))
+                break
+            if hm.hexes[i].road_level < {"trail": 1, "road": 2, "highway": 3}[road.kind]:
+                hexes[i].road = road.kind
+    for k, river in enumerate(spec.rivers):
+        p = mi.path(river.path, f"map.rivers[{k}].path", out)
+        if p:
+            for a, b in zip(p, p[1:] + [-1]):
+                hexes[a].river = True
+                if hexes[a].river_to < 0:
+                    hexes[a].river_to = b
+    names: set[str] = set()
+    for k, s in enumerate(spec.settlements):
+        i = mi.coord(s.at, f"map.settlements[{k}].at", out)
+        if s.name in names:
+            out.append(Problem(f"map.settlements[{k}].name", "a settlement name used once", f'"{s.name}" again'))
+        names.add(s.name)
+        if i is not None:
+            if hexes[i].is_water:
+                out.append(Problem(f"map.settlements[{k}].at", "a land hex", f"water at {list(s.at)}"))
+            elif hexes[i].settlement:
+                out.append(Problem(f"map.settlements[{k}].at", "a hex without a settlement", f'"{hexes[i].settlement}" already there'))
+            else:
+                hexes[i].settlement = s.name
+                hexes[i].settlement_kind = s.kind
+    _build_provinces(sc, hm, mi, out)
+    return hm
+
+
+def _build_provinces(sc: Scenario, hm: HexMap, mi: MapIndex, out: list[Problem]) -> None:
+    spec = sc.map
+    by_key = {}
+    for k, p in enumerate(spec.provinces):
+        if p.key:
+            if p.key in by_key:
+                out.append(Problem(f"map.provinces[{k}].key", "a key used by one province", f'"{p.key}" again'))
+            by_key[p.key] = p
+        for j, c in enumerate(p.hexes):
+            i = mi.coord(c, f"map.provinces[{k}].hexes[{j}]", out)
+            if i is not None:
+                hm.hexes[i].province = p.name
+                hm.hexes[i].region = p.region
+    if spec.province_rows:
+        if len(spec.province_rows) != hm.height:
+            out.append(Problem("map.province_rows", f"{hm.height} rows (as many as map.rows)", f"{len(spec.province_rows)}"))
+            return
+        for r, row in enumerate(spec.province_rows):
+            if len(row) != hm.width:
+                out.append(Problem(f"map.province_rows[{r}]", f"{hm.width} letters", f"{len(row)}"))
+                continue
+            for c, ch in enumerate(row):
+                if ch in ".-":
+                    continue
+                p = by_key.get(ch)
+                if p is None:
+                    out.append(Problem(f"map.province_rows[{r}][{c}]", "the key of a [[map.provinces]] entry or '.'", f'"{ch}"'))
+                    continue
+                h = hm.hexes[hm.index(c, r)]
+                h.province = p.name
+                h.region = p.region
+
+
+def duration_hours(d: Duration) -> int:
+    return hours(years=d.years, seasons=d.seasons, months=d.months, days=d.days)
+
+
+def semantic_problems(sc: Scenario) -> list[Problem]:
+    out: list[Problem] = []
+    if duration_hours(sc.scenario.duration) <= 0:
+        out.append(Problem("scenario.duration", "a positive duration (years, seasons, months or days)", "zero"))
+    seen: set[str] = set()
+    for i, s in enumerate(sc.scenario.systems):
+        if s in seen:
+            out.append(Problem(f"scenario.systems[{i}]", "each system once", f'"{s}" again'))
+        seen.add(s)
+    hm = build_map(sc, out)
+    if not hm.hexes:
+        return out
+    mi = MapIndex(hm)
+    for name in SYSTEM_ORDER:
+        if name in sc.scenario.systems:
+            out.extend(SYSTEM_MODULES[name].check(sc, mi))
+    return out
+
+
+def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = None, label: str = "scenario") -> World:
+    from scenarios.loader import apply_overrides
+
+    out: list[Problem] = []
+    hm = build_map(sc, out)
+    if out:
+        raise ScenarioError(label, out)
+    config = msgspec.convert(sc.config, Config)
+    config = apply_overrides(config, overrides, label)
+    systems = [s for s in SYSTEM_ORDER if s in sc.scenario.systems]
+    world = World(
+        scenario=sc.scenario.name,
+        seed=int(seed),
+        start=0,
+        end=duration_hours(sc.scenario.duration),
+        now=0,
+        systems=systems,
+        config=config,
+        map=hm,
+    )
+    for name in systems:
+        SYSTEM_MODULES[name].build(sc, world)
+    return world

@@ -1,0 +1,114 @@
+"""Find, read, validate and build scenarios.
+
+``load_scenario("caravan-crossing")`` reads a built-in; ``load_scenario("my.toml")`` a file. Every
+problem of a file is collected and raised at once as a :class:`sim.errors.ScenarioError` naming the
+file, the path of each bad value, what was expected and what was found.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from scenarios.schema import Scenario
+from scenarios.validate import check_against, describe
+from sim.config import Config
+from sim.errors import Problem, ScenarioError
+
+DATA_DIR = Path(__file__).parent / "data"
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.stem for p in DATA_DIR.glob("*.toml"))
+
+
+def builtin_path(name: str) -> Path:
+    return DATA_DIR / f"{name}.toml"
+
+
+@dataclass(frozen=True)
+class LoadedScenario:
+    scenario: Scenario
+    label: str  # what error messages call the file
+    text: str  # the TOML source (what a job ships to a remote worker)
+    sha256: str
+
+    @property
+    def name(self) -> str:
+        return self.scenario.scenario.name
+
+
+def read_source(name_or_path: str) -> tuple[str, str]:
+    """(label, text) of a built-in name or a path."""
+    p = Path(name_or_path)
+    if name_or_path in builtin_names():
+        bp = builtin_path(name_or_path)
+        return f"{name_or_path} (built-in, {bp.name})", bp.read_text(encoding="utf-8")
+    if p.is_file():
+        try:
+            return str(p), p.read_text(encoding="utf-8")
+        except UnicodeDecodeError as e:
+            raise ScenarioError(str(p), [Problem("(file)", "UTF-8 text", f"undecodable bytes ({e.reason})")]) from None
+        except OSError as e:
+            raise ScenarioError(str(p), [Problem("(file)", "a readable file", e.strerror or str(e))]) from None
+    known = ", ".join(builtin_names()) or "none"
+    found = "a directory" if p.is_dir() else "no such file"
+    raise ScenarioError(name_or_path, [Problem("(scenario)", f"a built-in scenario name ({known}) or a path to a .toml file", found)])
+
+
+def parse_scenario(text: str, label: str) -> Scenario:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(label, [Problem("(file)", "valid TOML", str(e))]) from None
+    problems = check_against(raw, Scenario)
+    problems += _check_config(raw.get("config"))
+    if problems:
+        raise ScenarioError(label, problems)
+    sc = msgspec.convert(raw, Scenario)
+    from scenarios.build import semantic_problems
+
+    problems = semantic_problems(sc)
+    if problems:
+        raise ScenarioError(label, problems)
+    return sc
+
+
+def _check_config(cfg: Any) -> list[Problem]:
+    if not isinstance(cfg, dict):
+        return []  # structural check already reported it
+    return check_against(cfg, Config, "config")
+
+
+def load_scenario(name_or_path: str) -> LoadedScenario:
+    label, text = read_source(name_or_path)
+    sc = parse_scenario(text, label)
+    return LoadedScenario(sc, label, text, hashlib.sha256(text.encode()).hexdigest())
+
+
+def load_scenario_text(text: str, label: str = "<scenario>") -> LoadedScenario:
+    sc = parse_scenario(text, label)
+    return LoadedScenario(sc, label, text, hashlib.sha256(text.encode()).hexdigest())
+
+
+def apply_overrides(config: Config, overrides: dict[str, Any] | None, label: str = "overrides") -> Config:
+    """Config with dotted-key overrides applied (``{"cv.fatigued_penalty": 3}``), validated."""
+    if not overrides:
+        return config
+    data = msgspec.to_builtins(config)
+    problems: list[Problem] = []
+    for key, value in overrides.items():
+        system, _, field = key.partition(".")
+        if system not in data or not field:
+            problems.append(Problem(key, "a config key <system>.<name> (km, mn, gw, cv, link)", describe(key)))
+            continue
+        data[system][field] = value
+    problems += check_against(data, Config, "config")
+    if problems:
+        raise ScenarioError(label, problems)
+    return msgspec.convert(data, Config)

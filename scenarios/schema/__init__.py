@@ -1,0 +1,35 @@
+"""The scenario file format (TOML). One ``Scenario`` per file.
+
+Top-level tables: ``[scenario]`` (header), ``[map]``, ``[config.<system>]`` (overrides of RULES.md
+§6), then each system's own tables (``convoys``, ``kingdoms``, ``guilds``, ``nations`` …), defined
+in ``scenarios.schema.<system>``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from scenarios.schema import cv, gw, km, mn
+from scenarios.schema.common import Duration, Header, MapSpec, Spec
+
+
+class Scenario(Spec):
+    scenario: Header
+    map: MapSpec
+    config: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
+    # --- CV: caravans
+    convoys: list[cv.ConvoySpec] = []
+    hazards: list[cv.HazardSpec] = []
+    # --- KM: kingdoms
+    kingdoms: list[km.KingdomSpec] = []
+    # --- GW: guild warfare
+    guilds: list[gw.GuildSpec] = []
+    domains: list[gw.DomainSpec] = []
+    # --- MN: Mare Nostrum
+    nations: list[mn.NationSpec] = []
+    cities: list[mn.CitySpec] = []
+
+
+__all__ = ["Scenario", "Header", "Duration", "MapSpec"]

@@ -1,0 +1,215 @@
+"""Check a decoded TOML document against a msgspec type and report *every* problem.
+
+msgspec stops at the first error; a person fixing a scenario wants the whole list at once. This
+walks the type description of ``msgspec.inspect`` and collects a :class:`sim.errors.Problem` for
+each bad value: its path (``convoys[1].wagons[0].kind``), what was expected, what was found.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+import msgspec
+import msgspec.inspect as mi
+
+from sim.errors import Problem
+
+_MAX_SHOWN = 60
+
+
+def describe(value: Any) -> str:
+    """How a found value is shown in a message."""
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, int):
+        return f"{value} (an integer)"
+    if isinstance(value, float):
+        return f"{value} (a number)"
+    if isinstance(value, str):
+        s = value if len(value) <= _MAX_SHOWN else value[:_MAX_SHOWN] + "…"
+        return f'"{s}"'
+    if isinstance(value, list):
+        return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
+    if isinstance(value, dict):
+        keys = ", ".join(list(value)[:5])
+        return f"a table ({keys})" if value else "an empty table"
+    if value is None:
+        return "nothing"
+    return type(value).__name__
+
+
+def _expect(t: mi.Type) -> str:
+    if isinstance(t, mi.IntType):
+        return "an integer" + _bounds(t)
+    if isinstance(t, mi.FloatType):
+        return "a number" + _bounds(t)
+    if isinstance(t, mi.BoolType):
+        return "true or false"
+    if isinstance(t, mi.StrType):
+        return "a string"
+    if isinstance(t, mi.ListType):
+        return f"a list of {_expect(t.item_type)}"
+    if isinstance(t, mi.DictType):
+        return f"a table of {_expect(t.value_type)}"
+    if isinstance(t, mi.StructType):
+        return "a table"
+    if isinstance(t, mi.LiteralType):
+        return "one of " + ", ".join(f'"{v}"' if isinstance(v, str) else str(v) for v in t.values)
+    if isinstance(t, mi.UnionType):
+        return " or ".join(_expect(x) for x in t.types if not isinstance(x, mi.NoneType))
+    if isinstance(t, mi.TupleType):
+        return f"a list of {len(t.item_types)} values"
+    if isinstance(t, mi.EnumType):
+        return "one of " + ", ".join(f'"{m.value}"' for m in t.cls)
+    return t.__class__.__name__
+
+
+def _bounds(t: mi.IntType | mi.FloatType) -> str:
+    parts = []
+    if t.ge is not None:
+        parts.append(f">= {t.ge}")
+    if t.gt is not None:
+        parts.append(f"> {t.gt}")
+    if t.le is not None:
+        parts.append(f"<= {t.le}")
+    if t.lt is not None:
+        parts.append(f"< {t.lt}")
+    return (" " + " and ".join(parts)) if parts else ""
+
+
+def _join(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def _check_bounds(t: mi.IntType | mi.FloatType, v: float) -> bool:
+    return not (
+        (t.ge is not None and v < t.ge)
+        or (t.gt is not None and v <= t.gt)
+        or (t.le is not None and v > t.le)
+        or (t.lt is not None and v >= t.lt)
+    )
+
+
+def _walk(value: Any, t: mi.Type, path: str, out: list[Problem]) -> None:
+    if isinstance(t, mi.AnyType):
+        return
+    if isinstance(t, mi.UnionType):
+        if value is None and any(isinstance(x, mi.NoneType) for x in t.types):
+            return
+        best: list[Problem] | None = None
+        for x in t.types:
+            if isinstance(x, mi.NoneType):
+                continue
+            sub: list[Problem] = []
+            _walk(value, x, path, sub)
+            if not sub:
+                return
+            if best is None or len(sub) < len(best):
+                best = sub
+        # a value of the wrong kind altogether: say what the union accepts
+        if best and len(best) == 1 and best[0].path == path:
+            out.append(Problem(path or "(top)", _expect(t), describe(value)))
+        elif best:
+            out.extend(best)
+        return
+    if isinstance(t, mi.BoolType):
+        if not isinstance(value, bool):
+            out.append(Problem(path, "true or false", describe(value)))
+        return
+    if isinstance(t, mi.IntType):
+        if isinstance(value, bool) or not isinstance(value, int):
+            out.append(Problem(path, _expect(t), describe(value)))
+        elif not _check_bounds(t, value):
+            out.append(Problem(path, _expect(t), describe(value)))
+        return
+    if isinstance(t, mi.FloatType):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            out.append(Problem(path, _expect(t), describe(value)))
+        elif not _check_bounds(t, value):
+            out.append(Problem(path, _expect(t), describe(value)))
+        return
+    if isinstance(t, mi.StrType):
+        if not isinstance(value, str):
+            out.append(Problem(path, "a string", describe(value)))
+        elif t.pattern and not re.search(t.pattern, value):
+            out.append(Problem(path, f"a string matching {t.pattern}", describe(value)))
+        elif t.min_length is not None and len(value) < t.min_length:
+            out.append(Problem(path, f"a string of at least {t.min_length} characters", describe(value)))
+        return
+    if isinstance(t, mi.LiteralType):
+        if value not in t.values or isinstance(value, bool) != any(isinstance(v, bool) for v in t.values):
+            found = describe(value)
+            if isinstance(value, str):
+                close = difflib.get_close_matches(value, [str(v) for v in t.values], n=1)
+                if close:
+                    found += f' (did you mean "{close[0]}"?)'
+            out.append(Problem(path, _expect(t), found))
+        return
+    if isinstance(t, mi.EnumType):
+        values = [m.value for m in t.cls]
+        if value not in values:
+            out.append(Problem(path, _expect(t), describe(value)))
+        return
+    if isinstance(t, mi.ListType | mi.SetType | mi.FrozenSetType | mi.VarTupleType):
+        if not isinstance(value, list):
+            out.append(Problem(path, _expect(t), describe(value)))
+            return
+        if t.min_length is not None and len(value) < t.min_length:
+            out.append(Problem(path, f"a list of at least {t.min_length} items", describe(value)))
+        if t.max_length is not None and len(value) > t.max_length:
+            out.append(Problem(path, f"a list of at most {t.max_length} items", describe(value)))
+        for i, item in enumerate(value):
+            _walk(item, t.item_type, _join(path, i), out)
+        return
+    if isinstance(t, mi.TupleType):
+        if not isinstance(value, list) or len(value) != len(t.item_types):
+            out.append(Problem(path, _expect(t), describe(value)))
+            return
+        for i, (item, it) in enumerate(zip(value, t.item_types)):
+            _walk(item, it, _join(path, i), out)
+        return
+    if isinstance(t, mi.DictType):
+        if not isinstance(value, dict):
+            out.append(Problem(path, _expect(t), describe(value)))
+            return
+        for k, v in value.items():
+            _walk(k, t.key_type, _join(path, str(k)), out)
+            _walk(v, t.value_type, _join(path, str(k)), out)
+        return
+    if isinstance(t, mi.StructType):
+        if not isinstance(value, dict):
+            out.append(Problem(path or "(top)", "a table", describe(value)))
+            return
+        names = {f.encode_name: f for f in t.fields}
+        for k in value:
+            if k not in names:
+                close = difflib.get_close_matches(str(k), list(names), n=1)
+                hint = f' (did you mean "{close[0]}"?)' if close else ""
+                allowed = ", ".join(names) if len(names) <= 12 else f"one of {len(names)} known fields"
+                out.append(Problem(_join(path, str(k)), f"a known field ({allowed})", f'unknown field "{k}"{hint}'))
+        for name, f in names.items():
+            if name in value:
+                _walk(value[name], f.type, _join(path, name), out)
+            elif f.required:
+                out.append(Problem(_join(path, name), _expect(f.type), "nothing (the field is required)"))
+        return
+    if isinstance(t, mi.NoneType):
+        if value is not None:
+            out.append(Problem(path, "nothing", describe(value)))
+        return
+    # any other type: let msgspec judge
+    try:
+        msgspec.convert(value, t.cls if hasattr(t, "cls") else object)
+    except (msgspec.ValidationError, TypeError) as e:
+        out.append(Problem(path, str(e), describe(value)))
+
+
+def check_against(value: Any, typ: Any, path: str = "") -> list[Problem]:
+    """Every structural problem of ``value`` against the type ``typ``."""
+    out: list[Problem] = []
+    _walk(value, mi.type_info(typ), path, out)
+    return out

@@ -1,0 +1,53 @@
+"""The whole world of one campaign: plain typed data that round-trips through msgpack exactly.
+
+``decode_world(encode_world(w)) == w`` for every world the engine can reach (a test checks it).
+Agents hold identity and a policy; everything that changes lives here.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from sim.config import Config
+from sim.hexmap import HexMap
+from sim.state.cv import CvWorld
+from sim.state.gw import GwWorld
+from sim.state.km import KmWorld
+from sim.state.mn import MnWorld
+
+SYSTEM_ORDER = ("km", "mn", "gw", "cv")  # LINK-01 tie order
+
+
+class World(msgspec.Struct):
+    scenario: str  # the scenario's name
+    seed: int
+    start: int  # campaign hour the run starts at (0)
+    end: int  # campaign hour the run stops at
+    now: int
+    systems: list[str]  # enabled systems, in LINK-01 order
+    config: Config
+    map: HexMap
+    cv: CvWorld | None = None
+    km: KmWorld | None = None
+    gw: GwWorld | None = None
+    mn: MnWorld | None = None
+
+    def has(self, system: str) -> bool:
+        return system in self.systems
+
+
+_enc = msgspec.msgpack.Encoder()
+_dec = msgspec.msgpack.Decoder(World)
+
+
+def encode_world(world: World) -> bytes:
+    return _enc.encode(world)
+
+
+def decode_world(data: bytes) -> World:
+    return _dec.decode(data)
+
+
+def copy_world(world: World) -> World:
+    """A deep, independent copy (a policy that looks ahead forks the world this way)."""
+    return _dec.decode(_enc.encode(world))

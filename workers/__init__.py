@@ -1,0 +1,1 @@
+"""The service: the job codec, the local executor, the Redis Streams queue, workers, the CLI."""
