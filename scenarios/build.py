@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from scenarios.schema import Scenario, cv, gw, km, mn
-from scenarios.schema.common import Coord, Duration
+from scenarios.schema.common import Coord, Duration, ProvinceSpec
 from sim.calendar import hours
 from sim.config import Config
 from sim.errors import Problem, ScenarioError
@@ -89,38 +89,38 @@ def build_map(sc: Scenario, out: list[Problem]) -> HexMap:
     for k, river in enumerate(spec.rivers):
         p = mi.path(river.path, f"map.rivers[{k}].path", out)
         if p:
-            for a, b in zip(p, p[1:] + [-1]):
+            for a, b in zip(p, [*p[1:], -1]):
                 hexes[a].river = True
                 if hexes[a].river_to < 0:
                     hexes[a].river_to = b
     names: set[str] = set()
     for k, s in enumerate(spec.settlements):
-        i = mi.coord(s.at, f"map.settlements[{k}].at", out)
+        at = mi.coord(s.at, f"map.settlements[{k}].at", out)
         if s.name in names:
             out.append(Problem(f"map.settlements[{k}].name", "a settlement name used once", f'"{s.name}" again'))
         names.add(s.name)
-        if i is not None:
-            if hexes[i].is_water:
+        if at is not None:
+            if hexes[at].is_water:
                 out.append(Problem(f"map.settlements[{k}].at", "a land hex", f"water at {list(s.at)}"))
-            elif hexes[i].settlement:
-                out.append(Problem(f"map.settlements[{k}].at", "a hex without a settlement", f'"{hexes[i].settlement}" already there'))
+            elif hexes[at].settlement:
+                out.append(Problem(f"map.settlements[{k}].at", "a hex without a settlement", f'"{hexes[at].settlement}" already there'))
             else:
-                hexes[i].settlement = s.name
-                hexes[i].settlement_kind = s.kind
+                hexes[at].settlement = s.name
+                hexes[at].settlement_kind = s.kind
     _build_provinces(sc, hm, mi, out)
     return hm
 
 
 def _build_provinces(sc: Scenario, hm: HexMap, mi: MapIndex, out: list[Problem]) -> None:
     spec = sc.map
-    by_key = {}
+    by_key: dict[str, ProvinceSpec] = {}
     for k, p in enumerate(spec.provinces):
         if p.key:
             if p.key in by_key:
                 out.append(Problem(f"map.provinces[{k}].key", "a key used by one province", f'"{p.key}" again'))
             by_key[p.key] = p
-        for j, c in enumerate(p.hexes):
-            i = mi.coord(c, f"map.provinces[{k}].hexes[{j}]", out)
+        for j, xy in enumerate(p.hexes):
+            i = mi.coord(xy, f"map.provinces[{k}].hexes[{j}]", out)
             if i is not None:
                 hm.hexes[i].province = p.name
                 hm.hexes[i].region = p.region
@@ -135,13 +135,13 @@ def _build_provinces(sc: Scenario, hm: HexMap, mi: MapIndex, out: list[Problem])
             for c, ch in enumerate(row):
                 if ch in ".-":
                     continue
-                p = by_key.get(ch)
-                if p is None:
+                prov = by_key.get(ch)
+                if prov is None:
                     out.append(Problem(f"map.province_rows[{r}][{c}]", "the key of a [[map.provinces]] entry or '.'", f'"{ch}"'))
                     continue
                 h = hm.hexes[hm.index(c, r)]
-                h.province = p.name
-                h.region = p.region
+                h.province = prov.name
+                h.region = prov.region
 
 
 def duration_hours(d: Duration) -> int:
@@ -176,7 +176,7 @@ def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = N
         raise ScenarioError(label, out)
     config = msgspec.convert(sc.config, Config)
     config = apply_overrides(config, overrides, label)
-    systems = [s for s in SYSTEM_ORDER if s in sc.scenario.systems]
+    systems: list[str] = [s for s in SYSTEM_ORDER if s in sc.scenario.systems]
     world = World(
         scenario=sc.scenario.name,
         seed=int(seed),

@@ -69,6 +69,7 @@ def parse_scenario(text: str, label: str) -> Scenario:
     problems = check_against(raw, Scenario)
     problems += _check_config(raw.get("config"))
     if problems:
+        problems += _map_problems_alone(raw, problems)
         raise ScenarioError(label, problems)
     sc = msgspec.convert(raw, Scenario)
     from scenarios.build import semantic_problems
@@ -77,6 +78,21 @@ def parse_scenario(text: str, label: str) -> Scenario:
     if problems:
         raise ScenarioError(label, problems)
     return sc
+
+
+def _map_problems_alone(raw: dict[str, Any], found: list[Problem]) -> list[Problem]:
+    """Check the map on its own when other tables have problems, so all are reported at once."""
+    if any(p.path == "map" or p.path.startswith("map.") for p in found) or not isinstance(raw.get("map"), dict):
+        return []
+    from scenarios.build import build_map
+    from scenarios.schema.common import MapSpec
+
+    class _MapOnly:  # build_map reads only .map
+        map = msgspec.convert(raw["map"], MapSpec)
+
+    out: list[Problem] = []
+    build_map(_MapOnly(), out)  # type: ignore[arg-type]
+    return out
 
 
 def _check_config(cfg: Any) -> list[Problem]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from random import Random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -55,7 +56,7 @@ class SeededDice:
         return self._rng.random()
 
     @property
-    def rng(self) -> random.Random:
+    def rng(self) -> Random:
         """The underlying generator (policies use ``choice``/``shuffle`` on it)."""
         return self._rng
 
@@ -164,6 +165,7 @@ class ScriptedDice:
 
 
 _EXPR_TERM = re.compile(r"([+-]?)\s*(?:(\d*)d(\d+|%)|(\d+))")
+_EXPR_FULL = re.compile(r"^\s*[+-]?\s*(?:\d*d(?:\d+|%)|\d+)(?:\s*[+-]\s*(?:\d*d(?:\d+|%)|\d+))*\s*$")
 
 
 @dataclass(frozen=True)
@@ -176,9 +178,9 @@ class DiceExpr:
 
     @classmethod
     def parse(cls, text: str) -> DiceExpr:
+        if not _EXPR_FULL.match(text):
+            raise ValueError(f"cannot read dice expression {text!r}: expected a form like '2d6+3' or '1d4-1'")
         s = text.replace(" ", "")
-        if not s:
-            raise ValueError("empty dice expression")
         pos = 0
         dice: list[tuple[int, int]] = []
         bonus = 0

@@ -40,7 +40,7 @@ class _PathDice:
         return out
 
 
-def exact_distribution(fn: Callable[[_PathDice], R], *, limit: int = 5_000_000) -> dict[R, Fraction]:
+def exact_distribution[R: Hashable](fn: Callable[[_PathDice], R], *, limit: int = 5_000_000) -> dict[R, Fraction]:
     """Exact probability of each result of ``fn`` over every die face sequence."""
     dist: dict[R, Fraction] = {}
     prefix: list[int] = []
