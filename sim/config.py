@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 
 
-def _units() -> dict[str, "UnitType"]:
+def _units() -> dict[str, UnitType]:
     return {
         "militia": UnitType("milicien", 1, 10, False, 1),
         "infantry": UnitType("fantassin", 2, 10, False, 2),

@@ -15,9 +15,9 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from random import Random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from random import Random
 from typing import Protocol
 
 from sim.errors import DiceScriptError
