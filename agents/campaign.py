@@ -89,6 +89,11 @@ def run_campaign(
 
 
 def finish(model: RealmModel) -> CampaignResult:
+    """The result of the campaign as it stands; at its end, the final state is recorded in the
+    ledger (``CampaignEnded``, with every faction's metrics and the summary)."""
     w = model.world
     summary = {"hours": w.now, **model.summary()}
+    if w.now >= w.end and not model.ended:
+        model.ended = True
+        model.ledger.emit("link", "CampaignEnded", "world", ("LINK-01",), factions=model.season_metrics(), summary=summary)
     return CampaignResult(w.scenario, w.seed, w, model.ledger, summary, model)

@@ -9,10 +9,13 @@ import simpy
 
 from agents.clock import At
 from agents.systems import SystemDriver, get_driver
-from sim.calendar import Phase, priority
+from sim.calendar import HOURS_PER_SEASON, Phase, priority
 from sim.dice import DiceBox
 from sim.events import Ledger
 from sim.world import World
+
+
+SNAPSHOT_PRIORITY = 5  # before every phase of LINK-01
 
 
 class RealmModel(mesa.Model):
@@ -29,9 +32,11 @@ class RealmModel(mesa.Model):
         self.collectors: dict[str, mesa.DataCollector] = {}
         self.drivers: list[SystemDriver] = [get_driver(s) for s in world.systems]
         self.by_key: dict[str, Any] = {}
+        self.ended = False
         ledger.now = world.now
         for d in self.drivers:
             d.setup(self)
+        self.env.process(self._season_snapshots())
 
     # ---- clock -----------------------------------------------------------------------------
     def at(self, when: int, phase: Phase, index: int = 0) -> At:
@@ -44,6 +49,25 @@ class RealmModel(mesa.Model):
         now = int(self.env.now)
         self.ledger.now = now
         self.world.now = now
+
+    def _season_snapshots(self) -> Any:
+        """At hour 0 of every season, before any faction acts, record each faction's metrics
+        (``SeasonSummarized``): the per-season table reports are drawn from the ledger."""
+        now = int(self.env.now)
+        k = -(-now // HOURS_PER_SEASON)  # next season boundary at or after now
+        while k * HOURS_PER_SEASON < self.world.end:
+            ev = At(self.env, k * HOURS_PER_SEASON, SNAPSHOT_PRIORITY)
+            ev.callbacks.append(self._tick)
+            yield ev
+            self.ledger.emit("link", "SeasonSummarized", "world", ("LINK-01",), season=k, factions=self.season_metrics())
+            k += 1
+
+    def season_metrics(self) -> dict[str, dict[str, int | float]]:
+        out: dict[str, dict[str, int | float]] = {}
+        for d in self.drivers:
+            for key, row in d.metrics_row(self).items():
+                out.setdefault(key, {}).update(row)
+        return dict(sorted(out.items()))
 
     def process(self, gen: Any) -> simpy.Process:
         return self.env.process(gen)

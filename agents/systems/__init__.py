@@ -37,8 +37,9 @@ class SystemDriver:
         """Descriptions of every invariant the current world breaks (empty when all hold)."""
         return []
 
-    def metrics_row(self, model: RealmModel) -> dict[str, Any]:
-        """Per-period metrics for reports (one row per faction or one for the system)."""
+    def metrics_row(self, model: RealmModel) -> dict[str, dict[str, Any]]:
+        """Per-season metrics for reports: ``{faction_key: {metric: number}}``, read from the world
+        only (treasury, unrest, territory, armies, treaties…)."""
         return {}
 
 
