@@ -14,7 +14,6 @@ from sim.dice import DiceBox
 from sim.events import Ledger
 from sim.world import World
 
-
 SNAPSHOT_PRIORITY = 5  # before every phase of LINK-01
 
 
