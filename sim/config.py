@@ -77,6 +77,11 @@ class GwConfig(msgspec.Struct, forbid_unknown_fields=True):
     units_per_seal: int = 10
     victuals_per_unit: int = 5
     desertion_percent: int = 20
+    own_seal_percent: int = 50  # GW-DEP-04
+    bonus_cap: int = 1  # GW-CMB-03
+    loot_min_units: int = 10  # GW-LOOT-02
+    sack_loot_min_sp: int = 10  # GW-LOOT-04, RES-GW-16
+    notoriety_penalty: int = 2  # GW-ANX-04
 
 
 class CvConfig(msgspec.Struct, forbid_unknown_fields=True):
@@ -100,6 +105,13 @@ class CvConfig(msgspec.Struct, forbid_unknown_fields=True):
     job_bonus_cap: int = 5
     travel_start_hour: int = 6  # the 12-hour travel slot starts at this hour of each day
     characters_survive: bool = True
+    # CV additions (invented numbers, GEN-05): Extra Wagons feat (SC-CV-05), price of one cargo unit of
+    # repair materials (RES-CV-23), clock hours that count as night when travel_hours_are_day is
+    # false (RES-CV-03)
+    extra_wagons_per_feat: int = 1
+    repair_materials_cost_gp: int = 50
+    night_starts_hour: int = 18
+    night_ends_hour: int = 6
 
 
 class LinkConfig(msgspec.Struct, forbid_unknown_fields=True):

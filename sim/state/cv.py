@@ -1,9 +1,328 @@
-"""World state of the caravans (CV) system. Placeholder: the system's issue fills it in."""
+"""World state of the caravans (CV) system (*convois*): everything RES-CV-24 lists.
+
+Plain msgspec Structs, mutated in place by :mod:`sim.rules.caravan`; everything round-trips through
+msgpack (``decode_world(encode_world(w)) == w``).
+
+Units and conventions
+---------------------
+* Distances are exact: a convoy's position is its hex plus ``progress`` toward the next hex of its
+  route, counted in *ticks* of ``1/TICKS_PER_MILE`` mile. Every caravan distance of RULES.md is a
+  multiple of 1/192 mile (speed in whole miles per day × a terrain multiplier in quarters (SC-CV-11)
+  × night ½ × mutiny ½ ÷ 12 hours, RES-CV-02/03), so integer ticks are exact fractions; the rules
+  render them as ``Fraction`` strings (``"77/2"``) in events.
+* Hours are campaign hours (``sim.calendar``). A job suspended "for D days" is suspended until an
+  absolute hour; ``SUSPENDED_FOREVER`` marks a permanent loss (CV-HAZ-03).
+* Money is gold pieces (gp, *pièces d'or*).
+"""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import msgspec
+
+TICKS_PER_MILE = 192  # 1 tick = 1/192 mile: speed × (q/4) × (½) × (½) / 12 is always a whole number of ticks
+SUSPENDED_FOREVER = 1 << 62
+
+# travel condition (CV-TRAV-05…07, RES-CV-05): none, fatigued (fatigué), exhausted (épuisé)
+CONDITIONS = ("none", "fatigued", "exhausted")
+# a convoy's status
+STATUSES = ("travelling", "arrived", "destroyed")
+# cargo kinds of SC-CV-09 other than stores (stores are derived from provisions)
+CARGO_KINDS = ("trade_goods", "treasure", "repair", "other")
+
+
+def ticks_to_miles(ticks: int) -> Fraction:
+    return Fraction(ticks, TICKS_PER_MILE)
+
+
+def miles_str(ticks: int) -> str:
+    """A distance in ticks as an exact mile count: ``"39"``, ``"77/2"``."""
+    return str(Fraction(ticks, TICKS_PER_MILE))
+
+
+class Wagon(msgspec.Struct, omit_defaults=True):
+    """One wagon (*chariot*) of SC-CV-06. ``toughness``: Caravan Toughness feats tied to it (SC-CV-12)."""
+
+    id: int
+    kind: str  # armored, covered, fortune_teller, horse_train, prisoner, royal_carriage, supply
+    axles: bool = False  # improved axles (essieux améliorés), RES-CV-01
+    toughness: int = 0
+
+
+class Traveler(msgspec.Struct, omit_defaults=True):
+    """One traveler (*voyageur*) and the job (*rôle*) it fills today (SC-CV-03, SC-CV-13).
+
+    ``wage_gp`` > 0 marks a hired NPC paid at hiring and monthly; ``unpaid`` NPCs have become
+    passengers and leave at the next settlement. ``spells`` are daily castings that create
+    provisions (CV-PROV-03): ``goodberry``, ``create_food_and_water``, ``heroes_feast``.
+    """
+
+    id: str
+    job: str = "passenger"
+    can_drive: bool = False
+    pc: bool = False
+    wage_gp: int = 0
+    unpaid: bool = False
+    job_since: int = -24  # hour of the last job change (a job may change after 24 h)
+    suspended_until: int = -1  # the job gives nothing until this hour (SUSPENDED_FOREVER: for good)
+    spells: dict[str, int] = {}
+    caster_level: int = 0
+
+    def active(self, now: int) -> bool:
+        return self.suspended_until <= now
+
+
+class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
+    """A whole day's orders for one convoy (RES-CV-24).
+
+    move     ``travel`` (the 12-hour slot, by day or by ``night``, plus ``extra`` forced-march
+             hours 0–3, optionally halting at the first settlement entered), ``rest`` or ``repair``
+    forage   scouts forage (2 provision units each, CV-PROV-02) instead of scouting (+1 Security)
+    double   consume double rations at the rest (CV-UNR-06)
+    buy      a purchase in a settlement: ``stores`` (fill the free cargo space with food stores,
+             within the purse), ``repair`` (repair materials), ``wagon:<kind>``, ``axles`` (fit
+             improved axles to the first wagon without them)
+    gift     ``trade_goods`` or ``treasure`` given to the crew (CV-UNR-08)
+    assign   ``"<traveler>:<job>"`` — one job change (SC-CV-03)
+    """
+
+    move: str = "travel"
+    night: bool = False
+    extra: int = 0
+    halt: bool = False
+    forage: bool = False
+    double: bool = False
+    buy: str = ""
+    gift: str = ""
+    assign: str = ""
+
+    def label(self) -> str:
+        if self.move == "travel":
+            parts = ["travel by night" if self.night else "travel"]
+            if self.extra:
+                parts[0] += f" +{self.extra}h"
+            if self.halt:
+                parts.append("halt at village")
+        else:
+            parts = [self.move]
+        if self.forage:
+            parts.append("forage")
+        if self.double:
+            parts.append("double rations")
+        if self.buy:
+            parts.append(f"buy {self.buy}")
+        if self.gift:
+            parts.append(f"gift {self.gift}")
+        if self.assign:
+            parts.append(f"assign {self.assign}")
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        return self.label()
+
+
+class RouteChoice(msgspec.Struct, frozen=True, tag="route"):
+    """Which kind of route to follow from here: ``fast`` (least travel time) or ``safe`` (travel
+    time plus the risk of the scenario's hazard tables). ``days`` and ``risk`` are what a policy
+    sees; ``path`` is the hex path the choice leads to."""
+
+    kind: str
+    path: tuple[int, ...]
+    days: float
+    risk: float
+
+    def __str__(self) -> str:
+        return f"{self.kind} route ({len(self.path) - 1} hexes, {self.days:.1f} days, risk {self.risk:.1f})"
+
+
+class DayState(msgspec.Struct, omit_defaults=True):
+    """What the current day's phases pass on to the next (RES-CV-24); reset each travel slot."""
+
+    day: int = -1  # 0-based day index
+    plan: DayPlan | None = None
+    slot_start: int = 0  # campaign hour the travel slot began
+    village_start: bool = False  # stationed in a settlement when the day began
+    half_speed: bool = False  # mutiny (CV-MUT-03)
+    wander_dir: int = -1  # mutiny random direction (RES-CV-18), -1: none
+    refused: bool = False
+    blocked: bool = False  # a hazard blocked travel this period (CV-UNR-04 (d))
+    hours_moved: int = 0  # slot hours actually travelled
+    extra_done: int = 0  # extra hours actually travelled
+    stop_hour: int = 0  # campaign hour at which the convoy stopped moving today (start of its rest)
+    ticks: int = 0  # distance covered today
+    hazard: str = ""  # hazard met today (from the table)
+    hazard_hour: int = 0  # its hour within the slot, 1..12
+    wagon_added: bool = False
+    wagon_upgraded: bool = False
+    added_in_village: bool = False
+    upgraded_in_village: bool = False
+    foraged: int = 0
+
+
+class Convoy(msgspec.Struct, omit_defaults=True):
+    """One caravan (*convoi*) and all its statistics (RES-CV-24)."""
+
+    id: str
+    name: str
+    policy: str
+    origin: int  # hex index
+    destination: int
+    offense: int = 1
+    defense: int = 1
+    mobility: int = 1
+    morale: int = 1
+    level: int = 1
+    feats: list[str] = []  # fast_caravan, efficient_consumption, caravan_toughness, terrain_mastery:<t>, extra_wagons, expert_travelers
+    wagons: list[Wagon] = []
+    travelers: list[Traveler] = []
+    next_wagon_id: int = 0
+    hp: int = 0
+    max_hp: int = 0
+    unrest: int = 0
+    provisions: int = 0
+    cargo: dict[str, int] = {}
+    gp: int = 0
+    condition: str = "none"
+    starving: bool = False
+    extra_dc: int = 15
+    stretch_hours: int = 0  # hours of the current (or last) continuous travel stretch
+    rest_hours: int = 12  # consecutive hours of rest up to the last resolution
+    gifts: int = 0  # gift counter g (RES-CV-16)
+    below_quarter: bool = False  # 25%-line flag (RES-CV-14)
+    in_mutiny: bool = False
+    # location and route
+    hex: int = 0
+    progress: int = 0  # ticks covered toward path[path_pos + 1]
+    path: list[int] = []  # the planned hexes, path[0] the hex the plan was made in
+    path_pos: int = 0
+    stops: list[int] = []  # remaining waypoints, then the destination
+    route_kind: str = "fast"
+    status: str = "travelling"
+    arrived_at: int = -1
+    hired_at: int = 0  # hour the hired NPCs were (last) paid for a month
+    today: DayState = msgspec.field(default_factory=DayState)
+    # running statistics (summary metrics)
+    ticks_total: int = 0
+    days_travelled: int = 0
+    days_rested: int = 0
+    hazard_damage: int = 0
+    starvation_damage: int = 0
+    combat_damage: int = 0
+    hazards_met: int = 0
+    mutiny_days: int = 0
+    stores_bought: int = 0
+    gp_spent: int = 0
+    gifts_units: int = 0
+    unrest_peak: int = 0
+    travelers_lost: int = 0
+    wagons_lost: int = 0
+
+    @property
+    def key(self) -> str:
+        return f"convoy:{self.id}"
+
+    @property
+    def next_hex(self) -> int | None:
+        i = self.path_pos + 1
+        return self.path[i] if i < len(self.path) else None
+
+
+class EnemySpec(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One enemy of a combat hazard (SC-CV-14)."""
+
+    id: str
+    ac: int
+    hp: int
+    attack: int
+    damage: str  # dice expression
+    name: str = ""
+
+
+class Effect(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One effect of a hazard (RES-CV-06).
+
+    kind: ``damage`` (``dice``), ``lose_provisions`` (``amount`` or ``dice``), ``lose_cargo``
+    (``cargo`` kind, ``amount``/``dice``), ``lose_wagon`` (``wagon`` kind or any), ``kill_traveler``
+    (``job`` or anyone), ``suspend_job`` (``job``, ``days``; 0 days = for good), ``block_travel``,
+    ``unrest`` (``amount``, a scenario event raising Unrest, CV-UNR-07).
+    """
+
+    kind: str
+    dice: str = ""
+    amount: int = 0
+    cargo: str = ""
+    wagon: str = ""
+    job: str = ""
+    days: int = 0
+
+
+class Hazard(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A hazard (*danger*, RES-CV-06): a Security or Resolve check against ``dc``, or a combat
+    (SC-CV-14) with ``enemies`` for at most ``rounds`` rounds (``on_fail`` applies if enemies are
+    still standing at the end, ``on_success`` if all fell)."""
+
+    id: str
+    check: str  # security | resolve | combat
+    dc: int = 0
+    on_fail: tuple[Effect, ...] = ()
+    on_success: tuple[Effect, ...] = ()
+    enemies: tuple[EnemySpec, ...] = ()
+    rounds: int = 5
+    name: str = ""
+    name_fr: str = ""
+
+
+class Band(msgspec.Struct, frozen=True, omit_defaults=True):
+    """``lo``–``hi`` on the d100 → ``hazard`` ('' = nothing); ``hour`` 1–12 fixes its hour in the slot
+    (0: roll 1d12)."""
+
+    lo: int
+    hi: int
+    hazard: str = ""
+    hour: int = 0
+
+
+class HazardTable(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A d100 table rolled once per travel day (RES-CV-06, GEN-06) for a stretch whose entered hex
+    matches ``terrains`` (empty: any), ``paths`` (none/trail/road/highway; empty: any) and ``river``
+    (None: either)."""
+
+    id: str
+    bands: tuple[Band, ...]
+    terrains: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+    river: bool | None = None
+
+
+class ScheduledEvent(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A scenario event on a given day (0-based ``day``): ``level_up`` (RES-CV-20: ``feat``,
+    ``morale`` raise), ``unrest`` (CV-UNR-07: ``amount``, may be negative) or ``hazard`` (a
+    scripted hazard met at ``hour`` 1–12 of that day's travel slot)."""
+
+    day: int
+    convoy: str
+    kind: str
+    feat: str = ""
+    morale: int = 0
+    amount: int = 0
+    hazard: str = ""
+    hour: int = 0
+    note: str = ""
 
 
 class CvWorld(msgspec.Struct):
-    pass
+    """The caravans of one world, in ascending id, and the scenario's hazard tables and events."""
+
+    convoys: list[Convoy] = []
+    hazards: dict[str, Hazard] = {}
+    tables: list[HazardTable] = []
+    events: list[ScheduledEvent] = []
+    # job → statistic → circumstance bonus (SC-CV-13); "scout" is the scouting bonus
+    job_bonuses: dict[str, dict[str, int]] = {}
+
+    def convoy(self, cid: str) -> Convoy:
+        for c in self.convoys:
+            if c.id == cid:
+                return c
+        raise KeyError(f"no convoy {cid!r}")
