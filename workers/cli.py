@@ -1,7 +1,9 @@
 """The ``realmsim`` command line.
 
 A person's mistake (a bad scenario, an unknown name, a bad option) gets a message and exit status 2,
-never a traceback.
+never a traceback. Exit statuses: 0 done; 1 a batch that did not complete (results missing or
+dead-lettered); 2 bad input (scenario, --seeds, --out, a malformed --redis URL, an unknown batch);
+3 Redis cannot be reached; 130 interrupted. Batch commands: see docs/workers.md.
 """
 
 from __future__ import annotations
@@ -13,12 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import RealmsimError
+from workers.batch import UsageError
 
 DEFAULT_SCENARIO = "caravan-crossing"
 
-
-class UsageError(RealmsimError):
-    """A bad command-line option value."""
+__all__ = ["UsageError", "main"]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,7 +38,54 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("file", help="built-in name or path")
 
     sub.add_parser("scenarios", help="list the built-in scenarios")
+
+    b = sub.add_parser("batch", help="run one scenario over many seeds; write one row per seed")
+    _scenario_seeds(b)
+    b.add_argument("--out", required=True, metavar="FILE", help="results file, .csv or .parquet")
+    b.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="local pool size (default: the CPU count); with --redis, local workers to start (default 0)")
+    b.add_argument("--redis", default=None, metavar="URL", help="run on Redis workers instead of a local pool")
+    _queue_options(b)
+    b.add_argument("--timeout", type=float, default=None, metavar="S", help="with --redis: give up after S seconds")
+    b.add_argument("--partial", action="store_true", help="write the file even when some results are missing")
+    b.add_argument("--min-idle", type=float, default=30.0, metavar="S", help="started workers: stale-job idle time")
+    b.add_argument("--max-deliveries", type=int, default=3, metavar="N", help="started workers: dead-letter after N")
+
+    s = sub.add_parser("submit", help="submit a batch to Redis; print its batch id")
+    _scenario_seeds(s)
+    s.add_argument("--redis", required=True, metavar="URL", help="Redis URL, e.g. redis://127.0.0.1:6379/0")
+    _queue_options(s)
+    s.add_argument("--manifest", default=None, metavar="FILE",
+                   help="where to write the batch manifest (default $REALMSIM_STATE_DIR/batches/BATCH.msgpack)")
+
+    w = sub.add_parser("worker", help="work jobs from Redis until stopped (SIGTERM) or, with --burst, drained")
+    from workers.worker import add_arguments
+
+    add_arguments(w)
+
+    c = sub.add_parser("collect", help="wait for every result of a batch and write the results file")
+    c.add_argument("batch", help="the batch id printed by submit")
+    c.add_argument("--redis", required=True, metavar="URL", help="Redis URL")
+    c.add_argument("--out", required=True, metavar="FILE", help="results file, .csv or .parquet")
+    _queue_options(c)
+    c.add_argument("--timeout", type=float, default=None, metavar="S", help="give up after S seconds (exit 1)")
+    c.add_argument("--resubmit", action="store_true", help="submit again every job of the batch that has no result")
+    c.add_argument("--manifest", default=None, metavar="FILE",
+                   help="the batch manifest to use when Redis lost the batch (default: the one submit wrote)")
+    c.add_argument("--partial", action="store_true", help="write the file even when some results are missing")
     return p
+
+
+def _scenario_seeds(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scenario", help="built-in name or path to a .toml file")
+    p.add_argument("--seeds", required=True, metavar="SEEDS", help="A..B (inclusive), N, or a comma list: 1..100,200")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
+
+
+def _queue_options(p: argparse.ArgumentParser) -> None:
+    from workers.queue import DEFAULT_PREFIX
+
+    p.add_argument("--queue", default=DEFAULT_PREFIX, metavar="PREFIX", help=f"Redis key prefix (default {DEFAULT_PREFIX})")
 
 
 def parse_overrides(items: list[str]) -> dict[str, Any]:
@@ -116,7 +164,145 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "validate": cmd_validate, "scenarios": cmd_scenarios}
+def _say(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _plan(args: argparse.Namespace) -> Any:
+    """Everything checked before anything runs or is submitted: seeds, overrides, scenario."""
+    from workers.batch import BatchPlan, parse_seeds, scenario_ref
+
+    seeds = parse_seeds(args.seeds)
+    overrides = parse_overrides(args.set)
+    ref, name = scenario_ref(args.scenario, overrides)
+    return BatchPlan.make(ref, seeds, name=name, overrides=overrides)
+
+
+def _finish(args: argparse.Namespace, out: Path, results: list[dict[str, Any]], complete: bool, message: str) -> int:
+    from workers.batch import ServiceError
+    from workers.output import write_results
+
+    if complete or args.partial:
+        n = write_results(out, results)
+        _say(f"wrote {n} row{'s' if n != 1 else ''} to {out}" + ("" if complete else " (incomplete: --partial)"))
+    if not complete:
+        raise ServiceError(message + ("" if args.partial else f"\n  {out} was not written (use --partial to write "
+                                                                  f"the rows there are)"))
+    return 0
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from workers.output import check_out_path
+    from workers.progress import Progress
+
+    out = check_out_path(args.out)
+    if args.workers is not None and args.workers < (0 if args.redis else 1):
+        raise UsageError(f"--workers {args.workers}: expected an integer >= {0 if args.redis else 1}")
+    if args.timeout is not None and args.timeout <= 0:
+        raise UsageError(f"--timeout {args.timeout:g}: expected a number of seconds > 0")
+    plan = _plan(args)
+    progress = Progress(len(plan), label=f"batch {plan.name}")
+    if args.redis:
+        return _batch_redis(args, plan, out, progress)
+    from workers.local import default_workers, run_local
+
+    results, dead = [], []
+    n = args.workers or default_workers()
+    for o in run_local(plan, n, on_progress=progress.update):
+        if o.result is not None:
+            results.append(o.result)
+        else:
+            dead.append(o)
+    progress.close()
+    message = ""
+    if dead:
+        dead.sort(key=lambda o: o.seed)
+        message = f"batch {plan.id} is incomplete: {len(results)} of {len(plan)} results, {len(dead)} failed"
+        for o in dead[:5]:
+            message += f"\n  failed seed {o.seed}: {o.error}"
+    return _finish(args, out, results, not dead, message)
+
+
+def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) -> int:
+    import subprocess
+
+    from workers.queue import RedisQueue, incomplete_message, wait_batch
+
+    q = RedisQueue(args.redis, prefix=args.queue)
+    procs: list[subprocess.Popen[bytes]] = []
+    cmd = [sys.executable, "-m", "workers.worker", "--redis", args.redis, "--queue", args.queue,
+           "--log-level", "warning", "--min-idle", str(args.min_idle), "--max-deliveries", str(args.max_deliveries)]
+    try:
+        for i in range(args.workers or 0):
+            procs.append(subprocess.Popen([*cmd, "--name", f"{plan.id}-w{i}"], stdin=subprocess.DEVNULL))
+        added = q.submit(plan)
+        if added < len(plan):
+            _say(f"batch {plan.id}: {len(plan) - added} of {len(plan)} job(s) already had a result in Redis")
+        st = wait_batch(q, plan, timeout=args.timeout, on_progress=progress.update, say=_say)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()  # SIGTERM: they finish their current job and exit
+        for p in procs:
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+    progress.close()
+    return _finish(args, out, list(st.results.values()), st.complete,
+                   incomplete_message(st, timeout=args.timeout))
+
+
+def cmd_submit(args: argparse.Namespace) -> int:
+    from workers.batch import write_manifest
+    from workers.queue import RedisQueue
+
+    plan = _plan(args)
+    q = RedisQueue(args.redis, prefix=args.queue)
+    path = write_manifest(plan, Path(args.manifest) if args.manifest else None)
+    added = q.submit(plan)
+    print(plan.id, flush=True)
+    _say(f"submitted batch {plan.id}: {len(plan)} job(s) of {plan.name}, {added} queued, "
+         f"{len(plan) - added} already had a result; manifest {path}")
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from workers.worker import serve
+
+    return serve(args)
+
+
+def cmd_collect(args: argparse.Namespace) -> int:
+    from workers.batch import check_batch_id
+    from workers.output import check_out_path
+    from workers.progress import Progress
+    from workers.queue import RedisQueue, find_plan, incomplete_message, wait_batch
+
+    batch_id = check_batch_id(args.batch)
+    out = check_out_path(args.out)
+    if args.timeout is not None and args.timeout <= 0:
+        raise UsageError(f"--timeout {args.timeout:g}: expected a number of seconds > 0")
+    q = RedisQueue(args.redis, prefix=args.queue)
+    plan, lost = find_plan(q, batch_id, Path(args.manifest) if args.manifest else None)
+    if lost:
+        _say(f"Redis does not know batch {batch_id} (restarted without its data?); restoring it from its manifest")
+    progress = Progress(len(plan), label=f"collect {batch_id}")
+    st = wait_batch(q, plan, timeout=args.timeout, resubmit=args.resubmit, on_progress=progress.update, say=_say)
+    progress.close()
+    return _finish(args, out, list(st.results.values()), st.complete, incomplete_message(st, timeout=args.timeout))
+
+
+COMMANDS = {
+    "run": cmd_run,
+    "validate": cmd_validate,
+    "scenarios": cmd_scenarios,
+    "batch": cmd_batch,
+    "submit": cmd_submit,
+    "worker": cmd_worker,
+    "collect": cmd_collect,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         return COMMANDS[args.cmd](args)
     except RealmsimError as e:
         print(f"realmsim {args.cmd}: {e}", file=sys.stderr)
-        return 2
+        return int(getattr(e, "exit_code", 2))
     except KeyboardInterrupt:
         print(f"realmsim {args.cmd}: interrupted", file=sys.stderr)
         return 130

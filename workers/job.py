@@ -7,7 +7,9 @@ Job (a msgpack map)::
      "seed": 7, "overrides": {"cv.fatigued_penalty": 3}, "code_version": "0.1.0+abc…",
      "want_ledger": false}
 
-``kind`` may also be ``noop`` (returns at once; used to measure queue overhead).
+``kind`` may also be ``noop`` (returns at once; used to measure queue overhead) or ``spin``
+(``overrides = {"rounds": N}``: N chained SHA-256 rounds over the seed, a deterministic CPU-bound job
+of known length for the queue's tests and benchmarks; its digest stands in for ``ledger_sha256``).
 
 Result (a msgpack map)::
 
@@ -76,8 +78,10 @@ def run_job_dict(job: dict[str, Any]) -> dict[str, Any]:
     key = job_key(job)
     if kind == "noop":
         return {"v": JOB_VERSION, "job_key": key, "seed": job.get("seed"), "summary": {}, "events": 0, "ledger_sha256": ""}
+    if kind == "spin":
+        return _spin(job, key)
     if kind != "campaign":
-        raise JobError(f"unknown job kind {kind!r} (expected 'campaign' or 'noop')")
+        raise JobError(f"unknown job kind {kind!r} (expected 'campaign', 'noop' or 'spin')")
     mine = code_version()
     if job.get("code_version") != mine:
         raise JobError(f"job was made for code version {job.get('code_version')!r}; this worker runs {mine!r}")
@@ -106,6 +110,39 @@ def run_job_dict(job: dict[str, Any]) -> dict[str, Any]:
     if want:
         out["ledger"] = res.ledger.encode()
     return out
+
+
+def _spin(job: dict[str, Any], key: str) -> dict[str, Any]:
+    rounds = (job.get("overrides") or {}).get("rounds", 0)
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 0 <= rounds <= 10**9:
+        raise JobError(f"spin job: overrides.rounds must be an integer 0..10**9, found {rounds!r}")
+    digest = hashlib.sha256(str(job.get("seed")).encode()).digest()
+    for _ in range(rounds):
+        digest = hashlib.sha256(digest).digest()
+    return {
+        "v": JOB_VERSION,
+        "job_key": key,
+        "scenario": "spin",
+        "seed": job.get("seed"),
+        "summary": {"rounds": rounds},
+        "events": 0,
+        "ledger_sha256": digest.hex(),
+    }
+
+
+def preload() -> str:
+    """Import everything a campaign job needs and fix this process's code version (a worker or a
+    local pool calls it once at start, so that a forked child runs the code its version names)."""
+    import agents.campaign  # noqa: F401
+    import scenarios.loader  # noqa: F401
+    from agents.systems import get_driver
+
+    for name in ("cv", "gw", "km", "mn"):
+        try:
+            get_driver(name)
+        except Exception:  # noqa: BLE001 - a job that needs a broken system reports it itself
+            pass
+    return code_version()
 
 
 def run_job(payload: bytes) -> bytes:

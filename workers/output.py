@@ -1,0 +1,91 @@
+"""Write a batch's results: one row per seed, ``.csv`` or ``.parquet``.
+
+Columns: ``seed``, ``scenario``, ``ledger_sha256``, ``events`` first (the row's identity), then every
+summary metric, sorted by name. Rows are sorted by seed. A metric a row lacks is left empty (null).
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from workers.batch import UsageError
+
+FIRST = ("seed", "scenario", "ledger_sha256", "events")
+FORMATS = (".csv", ".parquet")
+
+
+def check_out_path(path: str | Path) -> Path:
+    """The output path, checked before any work is done (suffix and folder)."""
+    p = Path(path)
+    if p.suffix.lower() not in FORMATS:
+        raise UsageError(f"--out {str(path)!r}: expected a file name ending in .csv or .parquet, found {p.suffix or 'no suffix'!r}")
+    if p.is_dir():
+        raise UsageError(f"--out {str(path)!r}: is a directory; expected a .csv or .parquet file name")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"--out {str(path)!r}: folder {str(parent)!r} does not exist")
+    return p
+
+
+def rows_of(results: Iterable[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
+    """(columns, rows) from job results (``workers.job`` result maps), rows sorted by seed."""
+    rows: list[dict[str, Any]] = []
+    metrics: set[str] = set()
+    for r in results:
+        summary = r.get("summary") or {}
+        row = {"seed": r.get("seed"), "scenario": r.get("scenario", ""), "ledger_sha256": r.get("ledger_sha256", ""),
+               "events": r.get("events", 0)}
+        for k, v in summary.items():
+            if k in FIRST:
+                k = f"summary.{k}"
+            row[k] = v
+            metrics.add(k)
+        rows.append(row)
+    rows.sort(key=lambda row: row["seed"])
+    return [*FIRST, *sorted(metrics)], rows
+
+
+def write_results(path: str | Path, results: Iterable[dict[str, Any]]) -> int:
+    """Write the file (atomically: a temporary file renamed into place); returns the row count."""
+    p = Path(path)
+    columns, rows = rows_of(results)
+    tmp = p.with_name(f".{p.name}.tmp")
+    if p.suffix.lower() == ".parquet":
+        _write_parquet(tmp, columns, rows)
+    else:
+        with tmp.open("w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(columns)
+            for row in rows:
+                w.writerow(["" if row.get(c) is None else row.get(c) for c in columns])
+    tmp.replace(p)
+    return len(rows)
+
+
+def _write_parquet(path: Path, columns: list[str], rows: list[dict[str, Any]]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    data = {c: [row.get(c) for row in rows] for c in columns}
+    arrays = {}
+    for c, values in data.items():
+        try:
+            arrays[c] = pa.array(values)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):  # mixed int/float or odd values
+            arrays[c] = pa.array([None if v is None else str(v) for v in values], type=pa.string())
+    table = pa.table(arrays) if columns else pa.table({})
+    pq.write_table(table, path)
+
+
+def read_results(path: str | Path) -> list[dict[str, Any]]:
+    """Read a file written by :func:`write_results` back as rows (for tests and tools)."""
+    p = Path(path)
+    if p.suffix.lower() == ".parquet":
+        import pyarrow.parquet as pq
+
+        return pq.read_table(p).to_pylist()
+    with p.open(newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))

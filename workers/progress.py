@@ -1,0 +1,88 @@
+"""A plain progress bar on stderr: done/total, rate, ETA. No dependency.
+
+On a terminal it redraws one line (at most ten times a second). When the stream is not a terminal
+(a log file, a pipe, a test) it stays quiet until :meth:`Progress.close` prints one final line.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+
+def _clock(seconds: float) -> str:
+    s = max(0, int(seconds + 0.5))
+    h, rem = divmod(s, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+class Progress:
+    WIDTH = 24
+
+    def __init__(self, total: int, label: str = "batch", stream: TextIO | None = None, *, tty: bool | None = None,
+                 clock: object = None) -> None:
+        self.total = total
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = self._isatty() if tty is None else tty
+        self._now = clock if callable(clock) else time.monotonic
+        self.start = self._now()
+        self.done = 0
+        self.dead = 0
+        self._last_draw = -1.0
+        self._closed = False
+
+    def _isatty(self) -> bool:
+        try:
+            return bool(self.stream.isatty())
+        except (AttributeError, ValueError):
+            return False
+
+    # ------------------------------------------------------------------------------------------
+    def update(self, done: int, dead: int = 0, *, force: bool = False) -> None:
+        self.done, self.dead = done, dead
+        if not self.tty or self._closed:
+            return
+        now = self._now()
+        if not force and now - self._last_draw < 0.1 and done + dead < self.total:
+            return
+        self._last_draw = now
+        self.stream.write("\r" + self.line(now) + "\x1b[K")
+        self.stream.flush()
+
+    def line(self, now: float | None = None) -> str:
+        now = self._now() if now is None else now
+        elapsed = max(now - self.start, 1e-9)
+        finished = self.done + self.dead
+        total = max(self.total, 1)
+        frac = min(finished / total, 1.0)
+        fill = int(frac * self.WIDTH)
+        bar = "#" * fill + "." * (self.WIDTH - fill)
+        rate = finished / elapsed
+        if finished >= self.total:
+            eta = "done"
+        elif rate > 0:
+            eta = "ETA " + _clock((self.total - finished) / rate)
+        else:
+            eta = "ETA --:--"
+        dead = f", {self.dead} dead" if self.dead else ""
+        return (f"{self.label} [{bar}] {finished}/{self.total} ({frac * 100:5.1f}%{dead}) "
+                f"{rate:,.1f} jobs/s  {eta}")
+
+    def close(self, message: str | None = None) -> None:
+        """Finish the line (terminal) or print the one final line (not a terminal)."""
+        if self._closed:
+            return
+        self._closed = True
+        now = self._now()
+        elapsed = now - self.start
+        finished = self.done + self.dead
+        rate = finished / elapsed if elapsed > 0 else 0.0
+        final = message or (f"{self.label}: {finished}/{self.total} jobs in {_clock(elapsed)} "
+                            f"({rate:,.1f} jobs/s{f', {self.dead} dead' if self.dead else ''})")
+        if self.tty:
+            self.stream.write("\r" + self.line(now) + "\x1b[K\n")
+        self.stream.write(final + "\n")
+        self.stream.flush()
