@@ -30,6 +30,13 @@ class Scenario(Spec):
     # --- MN: Mare Nostrum
     nations: list[mn.NationSpec] = []
     cities: list[mn.CitySpec] = []
+    diplomacy: mn.DiplomacySpec = msgspec.field(default_factory=mn.DiplomacySpec)
+    peoples: list[mn.PeopleSpec] = []
+    mn_provinces: list[mn.MnProvinceSpec] = []
+    racial_factors: list[mn.RacialFactorSpec] = []
+    mn_travel: list[mn.TravelSpec] = []
+    mn_treaties: list[mn.MnTreatySpec] = []
+    mn_events: list[mn.MnEventSpec] = []
 
 
 __all__ = ["Scenario", "Header", "Duration", "MapSpec"]
