@@ -130,19 +130,24 @@ def _spin(job: dict[str, Any], key: str) -> dict[str, Any]:
     }
 
 
-def preload() -> str:
+def preload() -> tuple[str, str]:
     """Import everything a campaign job needs and fix this process's code version (a worker or a
-    local pool calls it once at start, so that a forked child runs the code its version names)."""
-    import agents.campaign  # noqa: F401
-    import scenarios.loader  # noqa: F401
-    from agents.systems import get_driver
+    local pool calls it once at start, so that a forked child runs the code its version names).
 
-    for name in ("cv", "gw", "km", "mn"):
-        try:
+    Returns (code version, error): an engine that fails to import is reported, not raised, so a
+    worker still serves the jobs that do not need it; a campaign job then fails with that error.
+    """
+    error = ""
+    try:
+        import agents.campaign  # noqa: F401
+        import scenarios.loader  # noqa: F401
+        from agents.systems import get_driver
+
+        for name in ("cv", "gw", "km", "mn"):
             get_driver(name)
-        except Exception:  # noqa: BLE001 - a job that needs a broken system reports it itself
-            pass
-    return code_version()
+    except Exception as e:  # noqa: BLE001 - reported to the caller
+        error = f"{type(e).__name__}: {e}"
+    return code_version(), error
 
 
 def run_job(payload: bytes) -> bytes:

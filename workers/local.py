@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import threading
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -47,9 +48,24 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _threads() -> int:
+    try:
+        return len(os.listdir("/proc/self/task"))  # every OS thread (pyarrow and BLAS start their own)
+    except OSError:
+        return threading.active_count()
+
+
 def _context() -> Any:
+    """fork when it is safe (this process runs one thread): children share the parent's imported
+    code; else forkserver (spawn where neither exists)."""
     methods = mp.get_all_start_methods()
-    return mp.get_context("fork" if "fork" in methods else "spawn")
+    if "fork" in methods and _threads() == 1:
+        return mp.get_context("fork")
+    if "forkserver" in methods:
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(["workers.job"])
+        return ctx
+    return mp.get_context("spawn")
 
 
 def run_local(plan: BatchPlan, workers: int | None = None, *, on_progress: Callable[[int, int], None] | None = None

@@ -145,7 +145,9 @@ class Worker:
         self.stopping.set()
 
     def run(self) -> int:
-        version = preload()
+        version, error = preload()
+        if error:
+            log.error("worker %s: the engine failed to import (%s); campaign jobs will fail", self.name, error)
         log.info("worker %s started: redis %s, queue %s, code version %s, min idle %d ms, max deliveries %d%s",
                  self.name, redact(self.url), self.keys.prefix, version, self.min_idle_ms, self.max_deliveries,
                  ", burst" if self.burst else "")
@@ -277,6 +279,7 @@ class Worker:
                        f"stalled while running it" + (f"; last error: {err}" if err else ""))
                 self._unsaved.append(Outcome(e, "dead", error=why, tb=e.fields.get(b"tb", b"").decode(errors="replace")))
             else:
+                log.debug("worker %s: running job %s (batch %s, delivery %d)", self.name, e.key, e.batch, e.deliveries)
                 try:
                     self._unsaved.append(Outcome(e, "ok", value=run_job(e.payload)))
                 except Exception as exc:  # noqa: BLE001 - a bad job must never stop the worker

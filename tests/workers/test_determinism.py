@@ -1,0 +1,106 @@
+"""The same scenario and seed give the same ledger bytes whichever process, pool or worker ran them."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from workers.batch import BatchPlan
+from workers.local import run_local
+
+from .conftest import Procs
+
+# The campaign the determinism checks run (a scenario given by path; its jobs carry the TOML text).
+SCENARIO = "data/tiny.toml"
+SEEDS = "1..6"
+
+_ONE_JOB = """
+import sys
+from pathlib import Path
+from workers.job import make_job, run_job_dict
+text = Path(sys.argv[1]).read_text(encoding="utf-8")
+res = run_job_dict(make_job({"label": "tiny.toml", "text": text}, int(sys.argv[2]), want_ledger=True))
+sys.stdout.buffer.write(res["ledger_sha256"].encode() + b"\\n" + res["ledger"])
+"""
+
+
+def _ledger_in_subprocess(procs: Procs, seed: int, hashseed: str) -> tuple[str, bytes]:
+    done = subprocess.run(
+        [sys.executable, "-c", _ONE_JOB, str(procs.src / SCENARIO), str(seed)],
+        cwd=procs.src, env=procs.env(PYTHONHASHSEED=hashseed), capture_output=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    sha, _, ledger = done.stdout.partition(b"\n")
+    return sha.decode(), ledger
+
+
+def test_same_seed_same_ledger_bytes_in_two_processes_with_different_hash_seeds(procs: Procs) -> None:
+    sha_a, ledger_a = _ledger_in_subprocess(procs, 7, "1")
+    sha_b, ledger_b = _ledger_in_subprocess(procs, 7, "4242")
+    assert ledger_a, "the job returned an empty ledger"
+    assert ledger_a == ledger_b
+    assert sha_a == sha_b == hashlib.sha256(ledger_a).hexdigest()
+    _, other = _ledger_in_subprocess(procs, 8, "1")
+    assert other != ledger_a, "seeds 7 and 8 gave the same ledger: the seed does not reach the dice"
+
+
+def _rows(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.mark.redis
+def test_local_pool_and_redis_workers_give_identical_results(procs: Procs, redis_server, tmp_path: Path) -> None:
+    url = redis_server.url
+    local1 = procs.cli("batch", SCENARIO, "--seeds", SEEDS, "--workers", "1", "--out", str(tmp_path / "l1.csv"),
+                       PYTHONHASHSEED="0")
+    assert local1.returncode == 0, local1.stderr
+    local2 = procs.cli("batch", SCENARIO, "--seeds", SEEDS, "--workers", "2", "--out", str(tmp_path / "l2.csv"),
+                       PYTHONHASHSEED="17")
+    assert local2.returncode == 0, local2.stderr
+    # a different queue prefix for each run, so no run can reuse another's stored results
+    r1 = procs.cli("batch", SCENARIO, "--seeds", SEEDS, "--redis", url, "--queue", "one", "--workers", "1",
+                   "--out", str(tmp_path / "r1.csv"), "--timeout", "120", PYTHONHASHSEED="99")
+    assert r1.returncode == 0, r1.stderr
+    r2 = procs.cli("batch", SCENARIO, "--seeds", SEEDS, "--redis", url, "--queue", "two", "--workers", "2",
+                   "--out", str(tmp_path / "r2.parquet"), "--timeout", "120", PYTHONHASHSEED="12345")
+    assert r2.returncode == 0, r2.stderr
+
+    base = _rows(tmp_path / "l1.csv")
+    lines = base.splitlines()
+    assert lines[0].startswith("seed,scenario,ledger_sha256,events")
+    assert [line.split(",")[0] for line in lines[1:]] == ["1", "2", "3", "4", "5", "6"]
+    assert len({line.split(",")[2] for line in lines[1:]}) == 6, "two seeds gave the same ledger"
+    assert _rows(tmp_path / "l2.csv") == base
+    assert _rows(tmp_path / "r1.csv") == base
+    from workers.output import read_results, write_results
+
+    write_results(tmp_path / "r2.csv", [
+        {**{k: row[k] for k in ("seed", "scenario", "ledger_sha256", "events")},
+         "summary": {k: v for k, v in row.items() if k not in ("seed", "scenario", "ledger_sha256", "events")}}
+        for row in read_results(tmp_path / "r2.parquet")
+    ])
+    assert _rows(tmp_path / "r2.csv") == base
+
+
+def test_local_pool_runs_every_seed_and_reports_bad_jobs_without_stopping() -> None:
+    good = BatchPlan.make({"name": "spin"}, [1, 2, 3, 4, 5], kind="spin", overrides={"rounds": 2})
+    progress: list[tuple[int, int]] = []
+    outs = sorted(run_local(good, 2, on_progress=lambda d, x: progress.append((d, x))), key=lambda o: o.seed)
+    assert [o.seed for o in outs] == [1, 2, 3, 4, 5]
+    expected = []
+    for s in range(1, 6):
+        d = hashlib.sha256(str(s).encode()).digest()
+        d = hashlib.sha256(hashlib.sha256(d).digest()).digest()
+        expected.append(d.hex())
+    assert [o.result["ledger_sha256"] for o in outs if o.result] == expected
+    assert progress[-1] == (5, 0)
+
+    bad = BatchPlan.make({"name": "spin"}, [1, 2, 3], kind="spin", overrides={"rounds": "many"})
+    outs = list(run_local(bad, 2))
+    assert len(outs) == 3 and all(o.result is None for o in outs)
+    assert all(o.error == "JobError: spin job: overrides.rounds must be an integer 0..10**9, found 'many'" for o in outs)
+    assert all("Traceback" in o.traceback for o in outs)

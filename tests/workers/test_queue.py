@@ -1,0 +1,224 @@
+"""The Redis Streams queue with a real redis-server and real worker processes.
+
+Slow jobs are ``spin`` jobs (N chained SHA-256 rounds over the seed): their result is known without
+the code under test, and a million rounds keep a worker busy long enough to kill it mid-job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import signal
+from typing import Any
+
+import pytest
+
+from workers.batch import BatchPlan
+from workers.job import decode, encode
+from workers.queue import GROUP, STORE_LUA, RedisQueue, incomplete_message, wait_batch
+
+from .conftest import Procs, wait_for
+
+pytestmark = pytest.mark.redis
+
+SLOW = 1_000_000  # rounds: a few tenths of a second per job
+
+
+def spin_digest(seed: int, rounds: int) -> str:
+    d = hashlib.sha256(str(seed).encode()).digest()
+    for _ in range(rounds):
+        d = hashlib.sha256(d).digest()
+    return d.hex()
+
+
+def test_a_worker_killed_mid_job_loses_nothing_and_every_job_has_exactly_one_result(procs: Procs, redis_server) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    plan = BatchPlan.make({"name": "spin"}, list(range(1, 9)), kind="spin", overrides={"rounds": SLOW})
+    victim = procs.worker(redis_server.url, "victim", "--min-idle", "1", "--block", "0.2", "--log-level", "debug")
+    wait_for(lambda: "started" in procs.log("victim"), what="the first worker to start")
+    q.submit(plan)
+    wait_for(lambda: "running job" in procs.log("victim"), what="the first worker to start a job")
+    victim.send_signal(signal.SIGKILL)
+    victim.wait()
+    assert q.state(plan).results == {} or len(q.state(plan).results) < len(plan)
+    held = q.r.xpending_range(q.keys.stream, GROUP, "-", "+", 10, consumername="victim")
+    assert len(held) == 1, "the killed worker should have died holding exactly one job"
+    orphan = held[0]["message_id"]
+
+    procs.worker(redis_server.url, "rescuer", "--min-idle", "1", "--block", "0.2")
+    st = wait_batch(q, plan, timeout=90)
+
+    assert st.complete, incomplete_message(st)
+    assert {r["seed"]: r["ledger_sha256"] for r in st.results.values()} == {s: spin_digest(s, SLOW) for s in plan.seeds}
+    assert q.r.scard(q.keys.done(plan.id)) == 8
+    assert q.stats().get("stored") == 8, "a result was stored more than once (or not at all)"
+    assert q.r.xpending(q.keys.stream, GROUP)["pending"] == 0
+    assert q.r.xlen(q.keys.stream) == 0, "acknowledged entries must be deleted"
+    assert q.r.xrange(q.keys.stream, orphan, orphan) == []
+    assert q.r.xlen(q.keys.dead) == 0
+    assert "claimed 1 stale job(s)" in procs.log("rescuer")
+
+
+def test_a_poison_job_is_dead_lettered_with_its_error_and_the_rest_completes(procs: Procs, redis_server) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    plan = BatchPlan.make({"name": "spin"}, [1, 2, 3, 4, 5], kind="spin", overrides={"rounds": 100})
+    q.ensure_group()
+    q.save_plan(plan)
+    q.enqueue(plan, [1, 2, 4, 5])
+    # seed 3's entry carries a job the job function refuses (another job format version)
+    poison = plan.job(3)
+    poison["v"] = 99
+    q.r.xadd(q.keys.stream, {"job": encode(poison), "key": plan.keys()[2], "batch": plan.id})
+    procs.worker(redis_server.url, "w1", "--min-idle", "1", "--block", "0.2")
+    st = wait_batch(q, plan, timeout=60)
+
+    assert sorted(r["seed"] for r in st.results.values()) == [1, 2, 4, 5]
+    (seed, error), = st.dead_seeds()
+    assert seed == 3
+    assert error.startswith("failed on each of 3 deliveries; last error: JobError: not a realmsim job of version 1: ")
+    assert "'v': 99, 'kind': 'spin'" in error
+    dead = q.dead_letters()
+    assert len(dead) == 1
+    letter = dead[0]
+    assert letter["batch"] == plan.id and letter["key"] == plan.keys()[2] and letter["deliveries"] == "3"
+    assert "JobError: not a realmsim job of version 1" in letter["error"]
+    assert letter["tb"].startswith("Traceback (most recent call last)") and "raise JobError" in letter["tb"]
+    assert decode(letter["job"])["seed"] == 3
+    assert q.stats() == {"stored": 4, "failed": 2, "dead": 1}
+    assert q.r.xlen(q.keys.stream) == 0
+    msg = incomplete_message(st)
+    assert "4 of 5 results, 0 missing, 1 dead-lettered" in msg and "dead seed 3: failed on each of 3" in msg
+
+
+def test_a_job_whose_workers_keep_dying_is_dead_lettered_without_running_again(procs: Procs, redis_server) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    plan = BatchPlan.make({"name": "spin"}, [1], kind="spin", overrides={"rounds": 1})
+    q.submit(plan)
+    # three deliveries to workers that died: one read and two claims, never acknowledged
+    (entry_id, _), = q.r.xreadgroup(GROUP, "ghost1", {q.keys.stream: ">"}, count=1)[0][1]
+    q.r.xclaim(q.keys.stream, GROUP, "ghost2", 0, [entry_id])
+    q.r.xclaim(q.keys.stream, GROUP, "ghost3", 0, [entry_id])
+    procs.worker(redis_server.url, "w1", "--min-idle", "0.2", "--block", "0.2", "--max-deliveries", "3")
+    st = wait_batch(q, plan, timeout=60)
+    assert st.results == {}
+    (seed, error), = st.dead_seeds()
+    assert seed == 1
+    assert error == "delivered 4 times (more than 3): its workers died or stalled while running it"
+    assert q.stats() == {"dead": 1}
+
+
+def test_a_redelivered_job_whose_result_exists_is_not_counted_twice(procs: Procs, redis_server, tmp_path) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    plan = BatchPlan.make({"name": "spin"}, [1, 2, 3], kind="spin", overrides={"rounds": 10})
+    q.submit(plan)
+    w = procs.worker(redis_server.url, "w1", "--burst", "--block", "0.2")
+    assert w.wait(60) == 0
+    assert q.stats() == {"stored": 3}
+    first = {k: q.r.get(q.keys.result(k)) for k in plan.keys()}
+    # the same three jobs come again (a redelivery, a resubmission): they find their results
+    for _, key, payload in plan.jobs():
+        q.r.xadd(q.keys.stream, {"job": payload, "key": key, "batch": plan.id})
+    w = procs.worker(redis_server.url, "w2", "--burst", "--block", "0.2")
+    assert w.wait(60) == 0
+    assert q.stats() == {"stored": 3, "duplicates": 3}
+    found = re.findall(r"(\d+) job\(s\) already had a result \(redelivered\); not stored again", procs.log("w2"))
+    assert sum(int(n) for n in found) == 3
+    assert {k: q.r.get(q.keys.result(k)) for k in plan.keys()} == first
+    assert q.r.scard(q.keys.done(plan.id)) == 3
+    assert q.counts(plan.id) == (3, 0)
+    out = procs.cli("collect", plan.id, "--redis", redis_server.url, "--queue", "t", "--out", str(tmp_path / "r.csv"))
+    assert out.returncode == 0, out.stderr
+    lines = (tmp_path / "r.csv").read_text(encoding="utf-8").splitlines()
+    assert [line.split(",")[0] for line in lines[1:]] == ["1", "2", "3"]
+
+
+def test_the_store_script_stores_a_result_only_once_and_acknowledges_both_deliveries(redis_server) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    q.ensure_group()
+    ids = [q.r.xadd(q.keys.stream, {"job": b"x", "key": "k1", "batch": "b"}) for _ in range(2)]
+    q.r.xreadgroup(GROUP, "a", {q.keys.stream: ">"}, count=2)
+
+    def store(entry_id: Any, value: bytes) -> list[int]:
+        keys = [q.keys.stream, q.keys.stats, q.keys.result("k1"), q.keys.done("b")]
+        return q.r.eval(STORE_LUA, len(keys), *keys, GROUP, "0", entry_id, "k1", value)
+
+    assert store(ids[0], b"first") == [1, 0, 0]
+    assert store(ids[1], b"second") == [0, 1, 0]
+    assert q.r.get(q.keys.result("k1")) == b"first"
+    assert q.r.smembers(q.keys.done("b")) == {b"k1"}
+    assert q.r.xpending(q.keys.stream, GROUP)["pending"] == 0 and q.r.xlen(q.keys.stream) == 0
+    assert q.stats() == {"stored": 1, "duplicates": 1}
+    # an entry found done before running ('' value) is acknowledged only if the result is really there
+    orphan = q.r.xadd(q.keys.stream, {"job": b"x", "key": "k2", "batch": "b"})
+    q.r.xreadgroup(GROUP, "a", {q.keys.stream: ">"}, count=1)
+    keys = [q.keys.stream, q.keys.stats, q.keys.result("k2"), q.keys.done("b")]
+    assert q.r.eval(STORE_LUA, len(keys), *keys, GROUP, "0", orphan, "k2", "") == [0, 0, 1]
+    assert q.r.xpending(q.keys.stream, GROUP)["pending"] == 1
+
+
+def test_sigterm_finishes_the_current_job_puts_back_the_rest_and_exits(procs: Procs, redis_server) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    plan = BatchPlan.make({"name": "spin"}, [1, 2, 3, 4], kind="spin", overrides={"rounds": SLOW})
+    w = procs.worker(redis_server.url, "w1", "--block", "0.2", "--log-level", "debug")
+    wait_for(lambda: "started" in procs.log("w1"), what="the worker to start")
+    q.submit(plan)
+    wait_for(lambda: "running job" in procs.log("w1"), what="the worker to start a job")
+    w.send_signal(signal.SIGTERM)
+    assert w.wait(60) == 0
+    st = q.state(plan)
+    assert 1 <= len(st.results) < 4, "the job in hand must be finished, and no new one started"
+    assert all(r["ledger_sha256"] == spin_digest(r["seed"], SLOW) for r in st.results.values())
+    assert q.r.xpending(q.keys.stream, GROUP)["pending"] == 0, "a stopped worker must hold no job"
+    assert q.r.xlen(q.keys.stream) == 4 - len(st.results)
+    assert "asked to stop; finishing the current job" in procs.log("w1")
+    # another worker finishes the batch
+    procs.worker(redis_server.url, "w2", "--burst", "--block", "0.2")
+    assert wait_batch(q, plan, timeout=60).complete
+
+
+def test_burst_worker_exits_when_the_queue_is_drained(procs: Procs, redis_server) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    plan = BatchPlan.make({"name": "noop"}, list(range(50)), kind="noop")
+    q.submit(plan)
+    w = procs.worker(redis_server.url, "w1", "--burst", "--block", "0.2")
+    assert w.wait(60) == 0
+    assert q.counts(plan.id) == (50, 0)
+    assert "queue drained (burst); exiting" in procs.log("w1")
+
+
+def test_collect_after_redis_lost_everything_resubmits_from_the_manifest(procs: Procs, redis_server, tmp_path) -> None:
+    url = redis_server.url
+    sub = procs.cli("submit", "data/tiny.toml", "--seeds", "1..5", "--redis", url)
+    assert sub.returncode == 0, sub.stderr
+    batch_id = sub.stdout.strip()
+    manifest = procs.tmp / "state" / "batches" / f"{batch_id}.msgpack"
+    assert manifest.is_file(), sub.stderr
+    assert f"manifest {manifest}" in sub.stderr
+
+    redis_server.restart()  # nothing is persisted: the stream, the group and the batch record are gone
+    q = RedisQueue(url)
+    assert q.r.dbsize() == 0
+
+    procs.worker(url, "w1", "--block", "0.2", prefix="realmsim")
+    out = procs.cli("collect", batch_id, "--redis", url, "--out", str(tmp_path / "r.csv"), "--timeout", "90")
+    assert out.returncode == 0, out.stderr
+    assert f"Redis does not know batch {batch_id} (restarted without its data?); restoring it from its manifest" in out.stderr
+    assert f"resubmitting 5 job(s) of batch {batch_id} that have no result (Redis lost the batch's jobs)" in out.stderr
+    rows = (tmp_path / "r.csv").read_text(encoding="utf-8").splitlines()
+    assert [r.split(",")[0] for r in rows[1:]] == ["1", "2", "3", "4", "5"]
+
+
+def test_collect_resubmit_adds_back_jobs_lost_from_the_stream(procs: Procs, redis_server, tmp_path) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    plan = BatchPlan.make({"name": "spin"}, [1, 2, 3], kind="spin", overrides={"rounds": 10})
+    q.submit(plan)
+    # someone deleted two of the entries (the group and the batch record survive)
+    ids = [i for i, _ in q.r.xrange(q.keys.stream)]
+    q.r.xdel(q.keys.stream, *ids[:2])
+    procs.worker(redis_server.url, "w1", "--block", "0.2")
+    st = wait_batch(q, plan, timeout=5, check_every=0.2)
+    assert len(st.results) == 1 and len(st.missing_seeds()) == 2
+    said: list[str] = []
+    st = wait_batch(q, plan, timeout=60, resubmit=True, say=said.append)
+    assert st.complete
+    assert said == [f"resubmitting 2 job(s) of batch {plan.id} that have no result (asked to (--resubmit))"]
