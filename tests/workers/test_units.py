@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from workers.batch import BatchPlan, ServiceError, UsageError, parse_seeds, read_manifest, scenario_ref, write_manifest
+from workers.batch import (
+    BatchPlan,
+    ServiceError,
+    UsageError,
+    parse_seeds,
+    read_manifest,
+    scenario_ref,
+    write_manifest,
+)
 from workers.job import JobError, decode, job_key, make_job, run_job_dict
 from workers.output import check_out_path, read_results, write_results
 from workers.progress import Progress
