@@ -22,6 +22,9 @@ class RealmAgent(mesa.Agent):
 
     kind = "agent"
     system = ""
+    # Mesa 3.5's Agent.rng is a read-only property (the model's numpy generator); ours is the
+    # policy's own seeded stream, set per agent in __init__.
+    rng: Any = None
 
     def __init__(self, model: RealmModel, key: str, policy: str) -> None:
         super().__init__(model)
