@@ -22,11 +22,17 @@ class Scenario(Spec):
     # --- CV: caravans
     convoys: list[cv.ConvoySpec] = []
     hazards: list[cv.HazardSpec] = []
+    hazard_tables: list[cv.HazardTableSpec] = []
+    cv_events: list[cv.EventSpec] = []
+    cv_jobs: list[cv.JobSpec] = []
     # --- KM: kingdoms
     kingdoms: list[km.KingdomSpec] = []
     # --- GW: guild warfare
     guilds: list[gw.GuildSpec] = []
     domains: list[gw.DomainSpec] = []
+    armies: list[gw.ArmySpec] = []
+    alliances: list[list[str]] = []
+    unit_bonuses: list[gw.BonusSpec] = []
     # --- MN: Mare Nostrum
     nations: list[mn.NationSpec] = []
     cities: list[mn.CitySpec] = []
