@@ -22,9 +22,6 @@ class Scenario(Spec):
     # --- CV: caravans
     convoys: list[cv.ConvoySpec] = []
     hazards: list[cv.HazardSpec] = []
-    hazard_tables: list[cv.HazardTableSpec] = []
-    cv_events: list[cv.EventSpec] = []
-    cv_jobs: list[cv.JobSpec] = []
     # --- KM: kingdoms
     kingdoms: list[km.KingdomSpec] = []
     # --- GW: guild warfare
