@@ -57,6 +57,12 @@ def _new_types(mn: MnWorld, nation: str, province: str) -> tuple[int, int]:
     return len(new), sum(1 for r in new if r not in others)
 
 
+def _provided_only_by(mn: MnWorld, nation: str, treaty_ids: set[int]) -> int:
+    """How many resource types the nation would lose if these agreements ended (RES-MN-05)."""
+    keep = dip.produced(mn, nation) | {i.resource for i in mn.nations[nation].imports if i.treaty not in treaty_ids}
+    return len({i.resource for i in mn.nations[nation].imports if i.treaty in treaty_ids} - keep)
+
+
 def _friends(mn: MnWorld, nation: str) -> set[str]:
     me = dip.nkey(nation)
     return {dip.other_side(t, me) for t in mn.treaties if dip.treaty_involves(t, me) and t.kind in ("pact", "commercial")}
@@ -84,25 +90,30 @@ class NationHeuristic:
             return 0.0
         mn, n = obs.mn, obs.mn.nations[obs.nation]
         live = sum(1 for a in mn.ambassadors.values() if a.nation == obs.nation and a.state != "dead")
-        if live >= WANT_AMBASSADORS or n.treasury - obs.cfg.ambassador_cost < dip.MISSION_FEE_PO + 10:
+        idle = any(a.nation == obs.nation and a.state == "home" for a in mn.ambassadors.values())
+        want = min(WANT_AMBASSADORS + n.treasury // 400, 2 * WANT_AMBASSADORS)
+        if idle or live >= want or n.treasury - obs.cfg.ambassador_cost < dip.MISSION_FEE_PO + 10:
             return -1.0
-        return float(WANT_AMBASSADORS - live)
+        return float(want - live)
 
     # ---- (2) ambassadors --------------------------------------------------------------------------
-    def _treaty_value(self, obs: Any, city: str, kind: str, turns: int) -> float:
+    def _treaty_value(self, obs: Any, city: str, kind: str, turns: int, renewing: int | None = None) -> float:
         mn, cfg = obs.mn, obs.cfg
         prov = mn.cities[city].province
         if kind == "commercial":
+            if renewing is not None:
+                return float(turns * cfg.resource_income_po * _provided_only_by(mn, obs.nation, {renewing}))
             new, mono = _new_types(mn, obs.nation, prov)
             return float(turns * cfg.resource_income_po * (new + mono))
         if kind == "alliance":
             war = bool(dip.enemies_of(mn, dip.nkey(obs.nation)))
             return float(turns * (8 if war else 1))
-        if dip.pact_of(mn, obs.nation) is not None:
+        if dip.pact_of(mn, obs.nation) is not None and renewing is None:
             return -50.0
         return float(turns * 2)
 
-    def _mission_ev(self, obs: Any, city: str, kind: str, gift: int, renewal_of: int | None, cache: dict[Any, Any]) -> float:
+    def _mission_ev(self, obs: Any, city: str, kind: str, gift: int, renewal_of: int | None, cache: dict[Any, Any],
+                    treaty: int | None = None) -> float:
         mn, cfg = obs.mn, obs.cfg
         amb = obs.subject
         key = ("mods", city, renewal_of)
@@ -114,9 +125,9 @@ class NationHeuristic:
         ev = -float(dip.MISSION_FEE_PO + gift)
         for band, dur, p in _odds(dip.THRESHOLDS[kind], favourable):
             if band == "very_warm":
-                v = self._treaty_value(obs, city, kind, HORIZON_TURNS)
+                v = self._treaty_value(obs, city, kind, HORIZON_TURNS, treaty)
             elif band == "limited":
-                v = self._treaty_value(obs, city, kind, dur + 1)
+                v = self._treaty_value(obs, city, kind, dur + 1, treaty)
             elif band == "blunder":
                 v = -float(dip.BLUNDER_RANSOM_PO + 15)
             elif band == "disaster":
@@ -137,7 +148,7 @@ class NationHeuristic:
             t = next((t for t in mn.treaties if e is not None and t.embassy == e.id), None)
             if e is None or t is None:
                 return -1.0
-            return self._mission_ev(obs, e.city, t.kind, o.gift, e.id, cache)
+            return self._mission_ev(obs, e.city, t.kind, o.gift, e.id, cache, t.id)
         if isinstance(o, dip.LaunchMission):
             busy = {e.city for e in mn.embassies if e.nation == obs.nation} | {m.city for m in mn.missions if m.nation == obs.nation}
             if o.city in busy:
@@ -217,8 +228,11 @@ class NationHeuristic:
 
     # ---- (4) military ---------------------------------------------------------------------------------
     def _relations_value(self, obs: Any, party: str) -> float:
-        me = dip.nkey(obs.nation)
-        return sum(20.0 if t.kind == "commercial" else 10.0 for t in obs.mn.treaties if dip.treaty_between(t, me, party))
+        """What the nation's treaties with a party are worth over the horizon."""
+        mn, me = obs.mn, dip.nkey(obs.nation)
+        ts = [t for t in mn.treaties if dip.treaty_between(t, me, party)]
+        lost = _provided_only_by(mn, obs.nation, {t.id for t in ts if t.kind == "commercial"})
+        return float(HORIZON_TURNS * obs.cfg.resource_income_po * lost + 10 * sum(1 for t in ts if t.kind != "commercial"))
 
     def _slot_obligation(self, obs: Any, o: Any, cache: dict[Any, Any]) -> float:
         ob = obs.subject

@@ -329,11 +329,11 @@ def render(ev: Event, lang: str, mn: MnWorld) -> str | None:
         when = ("en temps de guerre, ignoble trahison" if ev.outcome == "wartime" else "en temps de paix") if fr else \
             ("in wartime, a vile betrayal" if ev.outcome == "wartime" else "in peacetime")
         return (f"{nat(ev.actor[7:])} rompt le pacte d'amitié éternel avec {party(d['partner'])} ({when}) : facteur racial "
-                f"({d['rf_province']}, {d['people']}) {d['rf_before']} → {d['rf_after']} ; relations rompues {d['total']} an(s) "
-                f"(1d4 = {d['total']}), jusqu'au tour {d['cut_through_turn']}." if fr else
+                f"({d['rf_province']}, {d['people']}) {d['rf_before']} → {d['rf_after']} ; relations rompues {ev.total} an(s) "
+                f"(1d4 = {ev.total}), jusqu'au tour {d['cut_through_turn']}." if fr else
                 f"{nat(ev.actor[7:])} breaks the eternal friendship pact with {party(d['partner'])} ({when}): racial factor "
-                f"({d['rf_province']}, {d['people']}) {d['rf_before']} → {d['rf_after']}; relations cut for {d['total']} year(s) "
-                f"(1d4 = {d['total']}), through turn {d['cut_through_turn']}.")
+                f"({d['rf_province']}, {d['people']}) {d['rf_before']} → {d['rf_after']}; relations cut for {ev.total} year(s) "
+                f"(1d4 = {ev.total}), through turn {d['cut_through_turn']}.")
     if k == "PactObligationArose":
         return (f"{nat(ev.actor[7:])} doit secourir son ami éternel {party(d['ally'])} contre {party(d['aggressor'])} "
                 f"(armée à lever en {d['province']} avant la fin du tour {d['deadline_turn']})." if fr else
