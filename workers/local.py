@@ -78,8 +78,9 @@ def run_local(plan: BatchPlan, workers: int | None = None, *, on_progress: Calla
     preload()
     items = list(plan.jobs())
     done = dead = 0
-    # Small chunks keep both cores busy to the end; several jobs per chunk amortise the pipe.
-    chunk = max(1, min(64, total // (n * 8)))
+    # One job per message keeps every process busy to the end; big batches send a few jobs per
+    # message to spare the pipe.
+    chunk = max(1, min(16, total // (n * 64)))
     ctx = _context()
     with ctx.Pool(processes=min(n, total)) as pool:
         for seed, key, ok, value, tb in pool.imap_unordered(_safe_run, items, chunksize=chunk):

@@ -1,0 +1,124 @@
+"""Batch throughput on one CPU-bound batch: local pool (1 and N processes), Redis with 1 worker, with 2.
+
+Targets: two Redis workers >= 1.9x one; the Redis path >= 0.95x the local pool of the same size.
+
+The workload is a campaign: ``--scenario NAME|PATH`` (default: the built-in ``caravan-crossing`` when it
+exists). Without a scenario that runs, it falls back to ``spin`` jobs (chained SHA-256, CPU-bound, about
+``--job-ms`` each), and says so. Workers are started and warmed up before the clock starts; each
+figure is submit → every result collected, the best and the median of ``--repeat`` runs.
+
+    .venv/bin/python bench/bench_batch.py [--scenario caravan-crossing] [--jobs 40] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from redis_helper import command_line, redis_server, start_worker, stop  # noqa: E402
+
+from workers.batch import BatchPlan  # noqa: E402
+from workers.job import run_job_dict  # noqa: E402
+from workers.local import run_local  # noqa: E402
+from workers.queue import RedisQueue, wait_batch  # noqa: E402
+
+
+def workload(args: argparse.Namespace) -> tuple[BatchPlan, str]:
+    seeds = list(range(1, args.jobs + 1))
+    name = args.scenario
+    if name is None:
+        try:
+            from scenarios.loader import builtin_names
+
+            name = "caravan-crossing" if "caravan-crossing" in builtin_names() else None
+        except Exception as e:  # noqa: BLE001 - the engine does not import: say so, fall back
+            print(f"note: the scenarios do not load here ({type(e).__name__}: {str(e)[:200]})")
+    if name is not None:
+        from workers.batch import scenario_ref
+
+        try:
+            ref, sc_name = scenario_ref(name)
+            plan = BatchPlan.make(ref, seeds, name=sc_name)
+            t0 = time.perf_counter()
+            run_job_dict(plan.job(seeds[0]))
+            one = time.perf_counter() - t0
+            return plan, f"campaign {sc_name!r}, {len(seeds)} seeds, {one * 1000:.0f} ms per job (seed {seeds[0]})"
+        except Exception as e:  # noqa: BLE001 - say why and fall back
+            print(f"note: scenario {name!r} cannot run here ({type(e).__name__}: {str(e)[:200]}); using spin jobs")
+    else:
+        print("note: the built-in caravan-crossing does not exist yet; using spin jobs")
+    rounds = 100_000
+    t0 = time.perf_counter()
+    run_job_dict(BatchPlan.make({"name": "spin"}, [0], kind="spin", overrides={"rounds": rounds}).job(0))
+    per_round = (time.perf_counter() - t0) / rounds
+    rounds = max(1, int(args.job_ms / 1000 / per_round))
+    plan = BatchPlan.make({"name": "spin"}, seeds, kind="spin", overrides={"rounds": rounds})
+    return plan, f"spin, {len(seeds)} jobs of {rounds:,} SHA-256 rounds (~{args.job_ms:.0f} ms each)"
+
+
+def time_local(plan: BatchPlan, n: int) -> float:
+    t0 = time.perf_counter()
+    outs = list(run_local(plan, n))
+    t = time.perf_counter() - t0
+    assert len(outs) == len(plan) and all(o.result is not None for o in outs), [o.error for o in outs if o.error][:3]
+    return t
+
+
+def time_redis(url: str, plan: BatchPlan, n: int, rep: int) -> float:
+    prefix = f"bench{n}r{rep}"  # its own results: nothing found done from an earlier run
+    q = RedisQueue(url, prefix=prefix)
+    q.ensure_group()
+    procs = [start_worker(url, "--min-idle", "600", prefix=prefix) for _ in range(n)]
+    try:
+        warm = BatchPlan.make({"name": "noop"}, list(range(4 * n)), kind="noop", overrides={"warm": prefix})
+        q.submit(warm)
+        wait_batch(q, warm, timeout=120)
+        p2 = BatchPlan(plan.template, plan.seeds, name=plan.name)  # a fresh batch id, same jobs
+        t0 = time.perf_counter()
+        q.submit(p2)
+        st = wait_batch(q, p2, timeout=3600, poll=0.01)
+        t = time.perf_counter() - t0
+        assert st.complete, f"{len(st.results)} of {len(p2)} results"
+        return t
+    finally:
+        stop(procs)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scenario", default=None, help="built-in name or path (default caravan-crossing if it exists)")
+    ap.add_argument("--jobs", type=int, default=40)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--job-ms", type=float, default=100.0, help="length of a spin job (fallback workload)")
+    ap.add_argument("--pool", type=int, default=2, help="local pool size and the larger worker count (default 2)")
+    args = ap.parse_args()
+    print(f"$ {command_line()}")
+    plan, what = workload(args)
+    print(f"workload: {what}; cpus {os.cpu_count()}, load average before {os.getloadavg()[0]:.2f}")
+    figures: dict[str, list[float]] = {}
+    with redis_server() as url:
+        for rep in range(args.repeat):
+            figures.setdefault("local pool x1", []).append(time_local(plan, 1))
+            figures.setdefault(f"local pool x{args.pool}", []).append(time_local(plan, args.pool))
+            figures.setdefault("redis 1 worker", []).append(time_redis(url, plan, 1, rep))
+            figures.setdefault(f"redis {args.pool} workers", []).append(time_redis(url, plan, args.pool, rep))
+    print(f"load average after {os.getloadavg()[0]:.2f}")
+    n = len(plan)
+    for label, ts in figures.items():
+        best, med = min(ts), statistics.median(ts)
+        print(f"{label:<18} best {best:7.3f} s ({n / best:6.2f} jobs/s)   median {med:7.3f} s ({n / med:6.2f} jobs/s)")
+    best = {k: min(v) for k, v in figures.items()}
+    r1, rn, ln = best["redis 1 worker"], best[f"redis {args.pool} workers"], best[f"local pool x{args.pool}"]
+    print(f"redis {args.pool} workers vs 1: {r1 / rn:.2f}x (target >= 1.9x on 2 workers)")
+    print(f"redis {args.pool} workers vs local pool x{args.pool}: {ln / rn:.2f}x (target >= 0.95x)")
+    print(f"redis 1 worker vs local pool x1: {best['local pool x1'] / r1:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

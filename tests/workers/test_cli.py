@@ -1,0 +1,172 @@
+"""The batch commands' exit statuses and messages: 0 done, 1 incomplete, 2 bad input, 3 Redis unreachable."""
+
+from __future__ import annotations
+
+import re
+import socket
+from pathlib import Path
+
+import pytest
+
+from workers.cli import main
+
+from .conftest import TINY, Procs
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---- bad input: exit 2, before anything runs or is submitted -----------------------------------
+@pytest.mark.parametrize(
+    ("seeds", "message"),
+    [
+        ("10..1", r"realmsim batch: --seeds '10\.\.1': range '10\.\.1' runs backwards \(10 > 1\)"),
+        ("one..two", r"realmsim batch: --seeds 'one\.\.two': 'one\.\.two' is not a seed or a range"),
+        ("-1..4", r"realmsim batch: --seeds '-1\.\.4': '-1\.\.4' is negative"),
+    ],
+)
+def test_bad_seeds(capsys: pytest.CaptureFixture[str], tmp_path: Path, seeds: str, message: str) -> None:
+    code, _, err = run(capsys, "batch", str(TINY), f"--seeds={seeds}", "--out", str(tmp_path / "r.csv"))
+    assert code == 2
+    assert re.search(message, err), err
+    assert not (tmp_path / "r.csv").exists()
+
+
+def test_unknown_scenario(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "batch", "no-such-scenario", "--seeds", "1..3", "--out", str(tmp_path / "r.csv"))
+    assert code == 2
+    assert "realmsim batch: no-such-scenario: 1 problem" in err
+    assert "expected a built-in scenario name" in err and "found no such file" in err
+    assert "Traceback" not in err
+
+
+def test_bad_out_suffix(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "batch", str(TINY), "--seeds", "1", "--out", str(tmp_path / "r.xlsx"))
+    assert code == 2
+    assert "expected a file name ending in .csv or .parquet, found '.xlsx'" in err
+
+
+def test_bad_workers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "batch", str(TINY), "--seeds", "1", "--workers", "0", "--out", str(tmp_path / "r.csv"))
+    assert code == 2
+    assert "realmsim batch: --workers 0: expected an integer >= 1" in err
+
+
+@pytest.mark.parametrize("command", ["submit", "batch", "collect", "worker"])
+def test_malformed_redis_url(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
+    argv = {
+        "submit": ["submit", str(TINY), "--seeds", "1..2", "--redis", "http://127.0.0.1:1/0"],
+        "batch": ["batch", str(TINY), "--seeds", "1..2", "--redis", "http://127.0.0.1:1/0", "--out", str(tmp_path / "r.csv")],
+        "collect": ["collect", "b1", "--redis", "http://127.0.0.1:1/0", "--out", str(tmp_path / "r.csv")],
+        "worker": ["worker", "--redis", "http://127.0.0.1:1/0"],
+    }[command]
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert f"realmsim {command}: --redis 'http://127.0.0.1:1/0': " in err
+    assert "expected redis://HOST:PORT/DB" in err
+
+
+@pytest.mark.parametrize("command", ["submit", "batch", "collect", "worker"])
+def test_connection_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
+    url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    argv = {
+        "submit": ["submit", str(TINY), "--seeds", "1..2", "--redis", url, "--manifest", str(tmp_path / "m.msgpack")],
+        "batch": ["batch", str(TINY), "--seeds", "1..2", "--redis", url, "--out", str(tmp_path / "r.csv")],
+        "collect": ["collect", "b1", "--redis", url, "--out", str(tmp_path / "r.csv")],
+        "worker": ["worker", "--redis", url],
+    }[command]
+    code, _, err = run(capsys, *argv)
+    assert code == 3
+    assert f"realmsim {command}: cannot reach Redis at {url}: " in err
+    assert "refused" in err.lower()
+    assert not (tmp_path / "m.msgpack").exists()
+
+
+def test_redis_url_password_is_not_printed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    url = f"redis://user:s3cret@127.0.0.1:{free_port()}/0"
+    code, _, err = run(capsys, "collect", "b1", "--redis", url, "--out", str(tmp_path / "r.csv"))
+    assert code == 3
+    assert "s3cret" not in err and "redis://user:***@127.0.0.1:" in err
+
+
+def test_local_batch_writes_one_row_per_seed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "r.csv"
+    code, stdout, err = run(capsys, "batch", str(TINY), "--seeds", "3,1..2", "--workers", "2", "--out", str(out))
+    assert code == 0, err
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[0].split(",")[:4] == ["seed", "scenario", "ledger_sha256", "events"]
+    assert [line.split(",")[0] for line in lines[1:]] == ["1", "2", "3"]
+    assert all(line.split(",")[1] == "tiny" for line in lines[1:])
+    assert "batch tiny: 3/3 jobs in" in err  # stderr is not a terminal: only the final line
+    assert f"wrote 3 rows to {out}" in err
+    assert stdout == ""
+
+
+# ---- with Redis ---------------------------------------------------------------------------------
+@pytest.mark.redis
+def test_bad_scenario_submits_nothing(capsys: pytest.CaptureFixture[str], redis_server, tmp_path: Path) -> None:
+    from workers.queue import RedisQueue
+
+    code, out, err = run(capsys, "submit", "nope.toml", "--seeds", "1..3", "--redis", redis_server.url,
+                         "--manifest", str(tmp_path / "m.msgpack"))
+    assert code == 2 and out == ""
+    assert "realmsim submit: nope.toml: 1 problem" in err
+    assert RedisQueue(redis_server.url).r.dbsize() == 0
+    assert not (tmp_path / "m.msgpack").exists()
+
+
+@pytest.mark.redis
+def test_collect_timeout_names_what_is_missing(procs: Procs, redis_server, tmp_path: Path) -> None:
+    sub = procs.cli("submit", "data/tiny.toml", "--seeds", "1..3", "--redis", redis_server.url)
+    assert sub.returncode == 0, sub.stderr
+    batch_id = sub.stdout.strip()
+    assert batch_id.startswith("b") and "\n" not in batch_id
+    out = tmp_path / "r.csv"
+    res = procs.cli("collect", batch_id, "--redis", redis_server.url, "--out", str(out), "--timeout", "1")
+    assert res.returncode == 1
+    assert (f"realmsim collect: timed out after 1 s: batch {batch_id} is incomplete: 0 of 3 results, "
+            f"3 missing, 0 dead-lettered") in res.stderr
+    assert "missing seeds: 1, 2, 3" in res.stderr
+    assert f"{out} was not written (use --partial" in res.stderr
+    assert not out.exists()
+    # --partial writes what there is (nothing yet: the header) and still exits 1
+    res = procs.cli("collect", batch_id, "--redis", redis_server.url, "--out", str(out), "--timeout", "0.5",
+                    "--partial")
+    assert res.returncode == 1
+    assert out.read_text(encoding="utf-8") == "seed,scenario,ledger_sha256,events\n"
+
+
+@pytest.mark.redis
+def test_collect_of_an_unknown_batch(procs: Procs, redis_server, tmp_path: Path) -> None:
+    res = procs.cli("collect", "b-nope", "--redis", redis_server.url, "--out", str(tmp_path / "r.csv"))
+    assert res.returncode == 2
+    assert "realmsim collect: batch 'b-nope' is unknown to Redis at" in res.stderr
+    assert "no manifest at" in res.stderr and "pass --manifest FILE" in res.stderr
+
+
+@pytest.mark.redis
+def test_submit_worker_collect_end_to_end(procs: Procs, redis_server, tmp_path: Path) -> None:
+    url = redis_server.url
+    sub = procs.cli("submit", "data/tiny.toml", "--seeds", "1..4", "--redis", url)
+    assert sub.returncode == 0, sub.stderr
+    batch_id = sub.stdout.strip()
+    w = procs.cli("worker", "--redis", url, "--burst", "--block", "0.2")
+    assert w.returncode == 0, w.stderr
+    assert "realmsim.worker[" in w.stderr and "queue drained (burst); exiting" in w.stderr
+    res = procs.cli("collect", batch_id, "--redis", url, "--out", str(tmp_path / "r.parquet"), "--timeout", "30")
+    assert res.returncode == 0, res.stderr
+    from workers.output import read_results
+
+    assert [r["seed"] for r in read_results(tmp_path / "r.parquet")] == [1, 2, 3, 4]
+    # a second submit of the same jobs finds every result already there
+    again = procs.cli("submit", "data/tiny.toml", "--seeds", "1..4", "--redis", url)
+    assert "4 job(s) of tiny, 0 queued, 4 already had a result" in again.stderr
