@@ -222,3 +222,40 @@ def test_collect_resubmit_adds_back_jobs_lost_from_the_stream(procs: Procs, redi
     st = wait_batch(q, plan, timeout=60, resubmit=True, say=said.append)
     assert st.complete
     assert said == [f"resubmitting 2 job(s) of batch {plan.id} that have no result (asked to (--resubmit))"]
+
+
+def test_a_long_job_is_not_taken_for_a_stale_one_while_its_worker_lives(procs: Procs, redis_server) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    plan = BatchPlan.make({"name": "spin"}, [1], kind="spin", overrides={"rounds": 8 * SLOW})  # ~2 s, idle limit 0.3 s
+    procs.worker(redis_server.url, "busy", "--min-idle", "0.3", "--block", "0.2", "--log-level", "debug")
+    wait_for(lambda: "started" in procs.log("busy"), what="the first worker to start")
+    q.submit(plan)
+    wait_for(lambda: "running job" in procs.log("busy"), what="the first worker to start the job")
+    procs.worker(redis_server.url, "idle", "--min-idle", "0.3", "--block", "0.2")
+    st = wait_batch(q, plan, timeout=60)
+    assert st.complete
+    assert "running job" not in procs.log("busy").split("running job", 1)[1], "the job ran twice"
+    assert "claimed" not in procs.log("idle")
+    assert q.stats() == {"stored": 1}
+
+
+def test_a_worker_rides_out_a_redis_restart_and_keeps_the_result_of_its_job(procs: Procs, redis_server) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    plan = BatchPlan.make({"name": "spin"}, [1, 2], kind="spin", overrides={"rounds": 4 * SLOW})
+    procs.worker(redis_server.url, "w1", "--min-idle", "1", "--block", "0.2", "--log-level", "debug")
+    wait_for(lambda: "started" in procs.log("w1"), what="the worker to start")
+    q.submit(plan)
+    wait_for(lambda: "running job" in procs.log("w1"), what="the worker to start a job")
+    redis_server.stop()  # down while the job runs: the worker cannot store its result
+    wait_for(lambda: "Redis connection error" in procs.log("w1"), timeout=60, what="the worker to notice")
+    redis_server.start()  # back, empty: the job stream, the group, the batch record are gone
+    first = plan.keys()[0]
+    wait_for(lambda: q.r.get(q.keys.result(first)) is not None, timeout=60,
+             what="the worker to store the job it was running when Redis went away")
+    assert re.search(r"WARNING worker w1: Redis connection error \(.*\); retrying in 0\.2 s", procs.log("w1"))
+    assert q.r.smembers(q.keys.done(plan.id)) == {first.encode()}
+    said: list[str] = []
+    st = wait_batch(q, plan, timeout=60, say=said.append)  # the lost second job is resubmitted
+    assert st.complete
+    assert said == [f"resubmitting 1 job(s) of batch {plan.id} that have no result (Redis lost the batch's jobs)"]
+    assert {r["seed"]: r["ledger_sha256"] for r in st.results.values()} == {s: spin_digest(s, 4 * SLOW) for s in (1, 2)}
