@@ -105,7 +105,7 @@ class _Situation:
             if s <= defence and not siege_ok:
                 continue
             dist = self.world.map.distance(a.hex, d.hex)
-            value = 40 + 2 * len(d.buildings) + (10 if not d.garrison else 0) - dist - defence / 4
+            value = 40 + 2 * len(d.buildings) + 6 * d.fortification - dist - defence / 6
             if best is None or value > best[0]:
                 best = (value, d.hex)
         for lt in self.gw.loot:
@@ -132,9 +132,7 @@ def _score(sit: _Situation, o: Any) -> float:
     if isinstance(o, PickUpLoot):
         return 85.0
     if isinstance(o, TreasureHunt):
-        lt = next((x for x in gw.loot if x.id == o.loot), None)
-        near = lt is not None and any(w.map.distance(d.hex, lt.hex) <= 3 for d in sit.own_domains)
-        return 60.0 if near else -1.0
+        return -1.0  # its outcome is the game team's (SC-GW-09); the heuristic sends armies to pick loot up
     if isinstance(o, Deploy):
         n = sum(o.units.values()) + sum(o.requisition.values())
         feed = (sit.army_units + n) * cfg.army_upkeep_solars * 2
@@ -181,7 +179,9 @@ def _score(sit: _Situation, o: Any) -> float:
             return -50.0
         mine = wf.army_strength(w, gw.armies[o.army])
         theirs = wf.defending_strength(w, d)
-        return 78.0 + min(15.0, (mine - theirs) / 4) if mine > theirs else -10.0
+        # a keep is worn down by siege (famine, siege engines) until the assault is safe
+        margin = 1.5 if wf.is_keep(w, d) and d.garrison else 1.0
+        return 78.0 + min(15.0, (mine - theirs) / 4) if mine > theirs * margin else -10.0
     if isinstance(o, Siege):
         d = gw.domains[o.domain]
         a = gw.armies[o.army]
