@@ -165,7 +165,9 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
 
 
 def _say(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
+    """A line on stderr (over the progress bar's line, on a terminal)."""
+    clear = "\r\x1b[K" if sys.stderr.isatty() else ""
+    print(clear + msg, file=sys.stderr, flush=True)
 
 
 def _plan(args: argparse.Namespace) -> Any:
@@ -226,7 +228,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
 def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) -> int:
     import subprocess
 
-    from workers.queue import RedisQueue, incomplete_message, wait_batch
+    from workers.queue import RedisQueue, incomplete_message, redact, wait_batch
 
     q = RedisQueue(args.redis, prefix=args.queue)
     procs: list[subprocess.Popen[bytes]] = []
@@ -236,6 +238,9 @@ def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) 
         for i in range(args.workers or 0):
             procs.append(subprocess.Popen([*cmd, "--name", f"{plan.id}-w{i}"], stdin=subprocess.DEVNULL))
         added = q.submit(plan)
+        if not procs:
+            _say(f"batch {plan.id}: {len(plan)} job(s) submitted to {redact(args.redis)}; waiting for workers "
+                 f"(none started here: --workers N starts some)")
         if added < len(plan):
             _say(f"batch {plan.id}: {len(plan) - added} of {len(plan)} job(s) already had a result in Redis")
         st = wait_batch(q, plan, timeout=args.timeout, on_progress=progress.update, say=_say)

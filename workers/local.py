@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
 import threading
 import traceback
 from collections.abc import Callable, Iterator
@@ -39,6 +40,12 @@ def _safe_run(item: tuple[int, str, bytes]) -> tuple[int, str, bool, bytes | str
         return seed, key, True, run_job(payload), ""
     except Exception as e:  # noqa: BLE001 - a bad job must never lose the batch
         return seed, key, False, f"{type(e).__name__}: {e}", traceback.format_exc()
+
+
+def _quiet_child() -> None:
+    """Pool processes leave Ctrl-C to the parent (which stops the pool), instead of each printing a
+    traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def default_workers() -> int:
@@ -82,7 +89,7 @@ def run_local(plan: BatchPlan, workers: int | None = None, *, on_progress: Calla
     # message to spare the pipe.
     chunk = max(1, min(16, total // (n * 64)))
     ctx = _context()
-    with ctx.Pool(processes=min(n, total)) as pool:
+    with ctx.Pool(processes=min(n, total), initializer=_quiet_child) as pool:
         for seed, key, ok, value, tb in pool.imap_unordered(_safe_run, items, chunksize=chunk):
             if ok:
                 assert isinstance(value, bytes)
