@@ -41,10 +41,13 @@ Choices this module makes where RULES.md leaves room (each is documented where i
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+import msgspec
 
 from sim.config import CvConfig
 from sim.dice import Dice, DiceExpr
@@ -341,8 +344,8 @@ def stat_value(c: Convoy, stat: str, cfg: CvConfig, now: int, bonuses: dict[str,
 
 
 def in_settlement(hm: HexMap, c: Convoy) -> bool:
-    """Stationed in a village (RES-CV-11: any settlement of the map), not on the way out of it."""
-    return c.progress == 0 and hm.hexes[c.hex].settlement is not None
+    """Stationed in a village (RES-CV-11: any settlement of the map): the convoy's hex holds one."""
+    return hm.hexes[c.hex].settlement is not None
 
 
 def bonuses_of(cv: CvWorld) -> dict[str, dict[str, int]]:
@@ -531,7 +534,8 @@ def lose_wagon(world: World, c: Convoy, w: Wagon, dice: Dice, ledger: Ledger, wh
 def _enforce_capacity(world: World, c: Convoy, ledger: Ledger) -> None:
     """SC-CV-09: cargo and travelers never exceed capacity; what no longer fits is left behind
     (cargo: other, trade goods, repair materials, treasure, then stores; travelers: passengers
-    first, then the last in the list — leaving is not a death)."""
+    first, then other non-drivers, player characters last among them, then drivers, the last
+    listed first — leaving is not a death)."""
     cfg = world.config.cv
     cap = cargo_capacity(c, cfg)
     over = cargo_used(c) - cap
@@ -551,8 +555,10 @@ def _enforce_capacity(world: World, c: Convoy, ledger: Ledger) -> None:
             _emit(ledger, "CargoLeftBehind", c, ("SC-CV-09",), total=lost, outcome="provisions", capacity=cap)
     tcap = traveler_capacity(c, cfg)
     while len(c.travelers) > tcap:
-        pas = [t for t in c.travelers if t.job == "passenger" and not t.pc]
-        t = pas[-1] if pas else c.travelers[-1]
+        # passengers first, then other non-drivers (player characters last), then drivers
+        order = sorted(range(len(c.travelers)), key=lambda i: (
+            c.travelers[i].job == "driver", c.travelers[i].pc, c.travelers[i].job != "passenger", -i))
+        t = c.travelers[order[0]]
         c.travelers.remove(t)
         _emit(ledger, "TravelerLeft", c, ("SC-CV-09",), outcome="no room", traveler=t.id, job=t.job, capacity=tcap)
 
@@ -755,8 +761,11 @@ def resolve_combat(world: World, c: Convoy, hz: Hazard, dice: Dice, ledger: Ledg
 # ---- routes ---------------------------------------------------------------------------------
 
 
-def hazard_harm(hz: Hazard, cv: CvWorld) -> float:
+def hazard_harm(hz: Hazard) -> float:
     """A rough expected harm of a failed hazard in HP-equivalents (for route risk and policies)."""
+    got = _HARM.get(hz)
+    if got is not None:
+        return got
     harm = 0.0
     for e in hz.on_fail:
         if e.kind == "damage":
@@ -775,7 +784,13 @@ def hazard_harm(hz: Hazard, cv: CvWorld) -> float:
             harm += 6.0 * e.amount
     if hz.check == "combat":
         harm += sum(_mean(e.damage) * 0.5 * min(hz.rounds, 3) for e in hz.enemies)
+    if len(_HARM) > 4096:
+        _HARM.clear()
+    _HARM[hz] = harm
     return harm
+
+
+_HARM: dict[Hazard, float] = {}  # memo of a pure function of a frozen (hashable) hazard
 
 
 def _mean(expr: str) -> float:
@@ -793,22 +808,84 @@ def fail_chance(hz: Hazard, security: int, resolve: int) -> float:
     return min(1.0, max(0.0, (need - 1) / 20))
 
 
-def table_risk(tb: HazardTable, cv: CvWorld, security: int, resolve: int) -> float:
-    """Expected harm of one day's roll on ``tb``."""
+def table_risk(tb: HazardTable, cv: CvWorld, security: int, resolve: int, cache: RouteCache | None = None) -> float:
+    """Expected harm (HP-equivalents) of one day's roll on ``tb``."""
+    key = (tb.id, security, resolve)
+    if cache is not None and key in cache.risks:
+        return cache.risks[key]
     r = 0.0
     for b in tb.bands:
         if b.hazard and b.hazard in cv.hazards:
             hz = cv.hazards[b.hazard]
-            r += (b.hi - b.lo + 1) / 100 * fail_chance(hz, security, resolve) * hazard_harm(hz, cv)
+            r += (b.hi - b.lo + 1) / 100 * fail_chance(hz, security, resolve) * hazard_harm(hz)
+    if cache is not None:
+        cache.risks[key] = r
     return r
 
 
 class RouteCache:
-    """Memoised least-cost paths for one map (the driver keeps one per campaign)."""
+    """Memoised route computations (pure functions of the map, the hazard tables and the
+    convoy's speed and base statistics). The driver shares one per (map, tables) content, so
+    it only ever saves time: it never changes a result."""
 
     def __init__(self) -> None:
         self.paths: dict[tuple[Any, ...], tuple[list[int], float] | None] = {}
         self.steps: dict[tuple[Any, ...], list[float | None]] = {}
+        self.risks: dict[tuple[Any, ...], float] = {}
+        self.tables: list[int] | None = None  # per hex: index of its hazard table (-1: none)
+
+    def trim(self) -> None:
+        if len(self.paths) > 20_000:
+            self.paths.clear()
+        if len(self.steps) > 500:
+            self.steps.clear()
+
+
+_ROUTE_CACHES: dict[str, RouteCache] = {}
+
+
+def shared_route_cache(world: World) -> RouteCache:
+    """One route cache per (map, hazards, tables) content, shared by the campaigns of a process
+    (a batch of seeds of one scenario reuses every path). It memoises pure functions only."""
+    cv = world.cv
+    enc = msgspec.msgpack.encode
+    h = hashlib.sha256(enc(world.map))
+    if cv is not None:
+        h.update(enc(cv.tables))
+        h.update(enc(sorted(cv.hazards.items())))
+    key = h.hexdigest()
+    rc = _ROUTE_CACHES.get(key)
+    if rc is None:
+        if len(_ROUTE_CACHES) >= 8:
+            _ROUTE_CACHES.pop(next(iter(_ROUTE_CACHES)))
+        rc = _ROUTE_CACHES[key] = RouteCache()
+    return rc
+
+
+def hex_tables(world: World, cache: RouteCache | None) -> list[int]:
+    if cache is not None and cache.tables is not None:
+        return cache.tables
+    cv = world.cv
+    assert cv is not None
+    idx = {tb.id: k for k, tb in enumerate(cv.tables)}
+    out = []
+    for i in range(len(world.map.hexes)):
+        tb = table_for(cv, world.map, i)
+        out.append(-1 if tb is None else idx[tb.id])
+    if cache is not None:
+        cache.tables = out
+    return out
+
+
+def route_stats(world: World, c: Convoy) -> tuple[int, int]:
+    """The Security and Resolve a route's risk is judged with: the convoy's standing statistics,
+    without today's condition, mutiny or scouting (so a plan does not flicker with them)."""
+    cfg = world.config.cv
+    assert world.cv is not None
+    bon = bonuses_of(world.cv)
+    sec = sum(v for k, v in stat_mods(c, "security", cfg, world.now, bon) if k not in ("fatigued", "exhausted", "mutiny"))
+    res = sum(v for k, v in stat_mods(c, "resolve", cfg, world.now, bon) if k not in ("fatigued", "exhausted", "mutiny"))
+    return sec, res
 
 
 def step_costs(world: World, kind: str, security: int, resolve: int, speed: int, cache: RouteCache | None = None) -> list[float | None]:
@@ -819,28 +896,31 @@ def step_costs(world: World, kind: str, security: int, resolve: int, speed: int,
     hm = world.map
     cv = world.cv
     assert cv is not None
+    tabs = hex_tables(world, cache)
     out: list[float | None] = []
-    risks: dict[str, float] = {}
+    risks: dict[int, float] = {}
     for i, h in enumerate(hm.hexes):
         m = terrain_mult4(h.terrain, h.road)
         if m is None:
             out.append(None)
             continue
         days = hm.hex_miles * 4 / (speed * m)
-        if kind == "safe":
-            tb = table_for(cv, hm, i)
-            if tb is not None:
-                if tb.id not in risks:
-                    risks[tb.id] = table_risk(tb, cv, security, resolve)
-                # risk per day of travel on this stretch, weighted: 10 HP of expected harm ~ one day
-                days += days * risks[tb.id] / 10
+        if kind == "safe" and tabs[i] >= 0:
+            k = tabs[i]
+            if k not in risks:
+                risks[k] = table_risk(cv.tables[k], cv, security, resolve, cache)
+            # risk per day of travel on this stretch, weighted: 10 HP of expected harm ~ one day
+            days += days * risks[k] / 10
         out.append(days)
     if cache is not None:
+        cache.trim()
         cache.steps[key] = out
     return out
 
 
 def least_cost(hm: HexMap, start: int, goal: int, steps: list[float | None]) -> tuple[list[int], float] | None:
+    """``HexMap.least_cost_path`` with the cost of entering each hex (RES-CV-02 travel time)."""
+
     def cost(a: int, b: int) -> float | None:
         return steps[b]
 
@@ -850,18 +930,14 @@ def least_cost(hm: HexMap, start: int, goal: int, steps: list[float | None]) -> 
 def plan_path(world: World, c: Convoy, kind: str, cache: RouteCache | None = None) -> tuple[list[int], float] | None:
     """The path from the convoy's hex through its remaining stops, for a route ``kind``."""
     cfg = world.config.cv
-    assert world.cv is not None
-    bon = bonuses_of(world.cv)
-    sec = stat_value(c, "security", cfg, world.now, bon)
-    res = stat_value(c, "resolve", cfg, world.now, bon)
-    if kind == "fast":
-        sec = res = 0
-    steps = step_costs(world, kind, sec, res, speed_mpd(c, cfg), cache)
+    sec, res = route_stats(world, c) if kind == "safe" else (0, 0)
+    speed = speed_mpd(c, cfg)
+    steps = step_costs(world, kind, sec, res, speed, cache)
     path = [c.hex]
     total = 0.0
     at = c.hex
     for stop in c.stops:
-        key = (at, stop, kind, sec, res, speed_mpd(c, cfg))
+        key = (at, stop, kind, sec, res, speed)
         if cache is not None and key in cache.paths:
             got = cache.paths[key]
         else:
@@ -877,24 +953,21 @@ def plan_path(world: World, c: Convoy, kind: str, cache: RouteCache | None = Non
     return path, total
 
 
-def route_risk(world: World, c: Convoy, path: Sequence[int]) -> float:
+def route_risk(world: World, c: Convoy, path: Sequence[int], cache: RouteCache | None = None) -> float:
+    """Expected hazard harm (HP-equivalents) along ``path``: each stretch's table risk per day
+    times the days spent on it."""
     assert world.cv is not None
-    cfg = world.config.cv
-    bon = bonuses_of(world.cv)
-    sec = stat_value(c, "security", cfg, world.now, bon)
-    res = stat_value(c, "resolve", cfg, world.now, bon)
-    speed = speed_mpd(c, cfg)
+    sec, res = route_stats(world, c)
+    speed = speed_mpd(c, world.config.cv)
+    tabs = hex_tables(world, cache)
     total = 0.0
-    memo: dict[str, float] = {}
     for i in path[1:]:
+        k = tabs[i]
+        if k < 0:
+            continue
         h = world.map.hexes[i]
         m = terrain_mult4(h.terrain, h.road) or 1
-        tb = table_for(world.cv, world.map, i)
-        if tb is None:
-            continue
-        if tb.id not in memo:
-            memo[tb.id] = table_risk(tb, world.cv, sec, res)
-        total += memo[tb.id] * world.map.hex_miles * 4 / (speed * m)
+        total += table_risk(world.cv.tables[k], world.cv, sec, res, cache) * world.map.hex_miles * 4 / (speed * m)
     return total
 
 
@@ -925,7 +998,7 @@ def route_options(world: World, cid: str, cache: RouteCache | None = None) -> li
         if p in seen:
             continue
         seen.add(p)
-        out.append(RouteChoice(kind, p, round(route_days(world, c, p), 2), round(route_risk(world, c, p), 2)))
+        out.append(RouteChoice(kind, p, round(route_days(world, c, p), 2), round(route_risk(world, c, p, cache), 2)))
     return out
 
 
@@ -981,31 +1054,40 @@ def can_move(c: Convoy, now: int) -> tuple[bool, str, str]:
     return True, "", ""
 
 
-def mobility(c: Convoy, now: int, plan: DayPlan | None = None) -> tuple[bool, str, str]:
-    """:func:`can_move` once the plan's job change and wagon purchase are made."""
-    if plan is None or not (plan.assign or plan.buy.startswith("wagon:")):
+def mobility(c: Convoy, now: int, plan: DayPlan | None = None, cfg: CvConfig | None = None) -> tuple[bool, str, str]:
+    """:func:`can_move` once the plan's wagon abandoned, job change and wagon purchase are made."""
+    if plan is None or not (plan.assign or plan.abandon or plan.buy.startswith("wagon:")):
         return can_move(c, now)
-    ok, clause, reason = can_move(c, now)
-    if ok or clause == "SC-CV-13":
-        n_drivers = drivers(c, now)
-        if plan.assign:
-            tid, _, job = plan.assign.partition(":")
-            t = next((x for x in c.travelers if x.id == tid), None)
-            if t is not None:
-                active_driver = t.job == "driver" and t.suspended_until <= now
-                if job == "driver" and not active_driver and t.suspended_until <= now:
-                    n_drivers += 1
-                elif job != "driver" and active_driver:
-                    n_drivers -= 1
-        n_wagons = len(c.wagons) + (1 if plan.buy.startswith("wagon:") else 0)
-        if n_drivers < n_wagons:
-            return False, "SC-CV-13", f"{n_wagons} wagons need {n_wagons} drivers; {n_drivers} assigned"
-        if clause == "SC-CV-13":
-            c_ok = c.status == "travelling" and c.hp > 0 and c.condition != "exhausted" and c.next_hex is not None
-            if not c_ok:
-                return can_move_ignoring_drivers(c)
-        return True, "", ""
-    return ok, clause, reason
+    base = can_move_ignoring_drivers(c)
+    if not base[0]:
+        return base
+    cfg = cfg or CvConfig()
+    n_drivers = drivers(c, now)
+    n_wagons = len(c.wagons)
+    if plan.abandon:
+        ws = [x for x in c.wagons if x.kind == plan.abandon]
+        if not ws:
+            return False, "RES-CV-24", f"no {plan.abandon} wagon to abandon"
+        w = ws[-1]
+        n_wagons -= 1
+        if c.hp - wagon_type(w.kind, cfg).hp - TOUGHNESS_HP * w.toughness <= 0:
+            return False, "SC-CV-10", "abandoning that wagon leaves the caravan at 0 hit points"
+        overflow = len(c.travelers) - (traveler_capacity(c, cfg) - wagon_type(w.kind, cfg).travelers)
+        non_drivers = sum(1 for t in c.travelers if t.job != "driver")
+        n_drivers -= max(0, overflow - non_drivers)
+    if plan.assign:
+        tid, _, job = plan.assign.partition(":")
+        t = next((x for x in c.travelers if x.id == tid), None)
+        if t is not None and t.suspended_until <= now:
+            if job == "driver" and t.job != "driver":
+                n_drivers += 1
+            elif job != "driver" and t.job == "driver":
+                n_drivers -= 1
+    if plan.buy.startswith("wagon:"):
+        n_wagons += 1
+    if n_drivers < n_wagons:
+        return False, "SC-CV-13", f"{n_wagons} wagons need {n_wagons} drivers; {n_drivers} assigned"
+    return True, "", ""
 
 
 def can_move_ignoring_drivers(c: Convoy) -> tuple[bool, str, str]:
@@ -1023,7 +1105,7 @@ def can_move_ignoring_drivers(c: Convoy) -> tuple[bool, str, str]:
 def _village_ahead(hm: HexMap, c: Convoy, reach: int = 4) -> bool:
     end = min(len(c.path), c.path_pos + 1 + reach)
     for i in c.path[c.path_pos + 1 : end]:
-        if hm.hexes[i].settlement and i not in c.stops:
+        if hm.hexes[i].settlement and i != c.destination:
             return True
     return False
 
@@ -1067,11 +1149,14 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
     cfg = world.config.cv
     hm = world.map
     assigns = [""]
+    abandons = [""]
     if drivers(c, now) < len(c.wagons):
         for t in sorted(c.travelers, key=lambda t: t.id):
             if t.can_drive and t.job != "driver" and not t.unpaid and t.suspended_until <= now and now - t.job_since >= 24:
                 assigns.append(f"{t.id}:driver")
                 break
+        if len(c.wagons) > 1:
+            abandons += sorted({w.kind for w in c.wagons})
     scouts = len(active(c, "scout", now))
     village = in_settlement(hm, c)
     buys = [""] + (purchase_options(world, c) if village else [])
@@ -1088,9 +1173,10 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
         travel_moves.append(("travel", False, 0, True))
     travel_moves.append(("travel", True, 0, False))
     out: list[DayPlan] = []
-    for assign in assigns:
+    combos = [(a, "") for a in assigns] + [("", ab) for ab in abandons if ab]
+    for assign, abandon in combos:
         for buy in buys:
-            ok = mobility(c, now, DayPlan(assign=assign, buy=buy))[0]
+            ok = mobility(c, now, DayPlan(assign=assign, buy=buy, abandon=abandon), cfg)[0]
             mv = (travel_moves if ok else []) + [("rest", False, 0, False)]
             if repair_ok and (c.cargo.get("repair", 0) > 0 or buy.startswith("repair:")):
                 mv.append(("repair", False, 0, False))
@@ -1103,7 +1189,7 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
                     gift = care.split(":")[1] if care.startswith("gift:") else ""
                     for move, night, extra, halt in mv:
                         out.append(DayPlan(move=move, night=night, extra=extra, halt=halt, forage=forage,
-                                           double=care == "double", buy=buy, gift=gift, assign=assign))
+                                           double=care == "double", buy=buy, gift=gift, assign=assign, abandon=abandon))
     return out
 
 
@@ -1127,6 +1213,11 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
             raise IllegalOrderError("SC-CV-03", f"{tid} changed jobs less than 24 hours ago", order=plan.label(), actor=c.key)
         if job == "driver" and not t.can_drive:
             raise IllegalOrderError("SC-CV-07", f"{tid} cannot drive", order=plan.label(), actor=c.key)
+    if plan.abandon:
+        if not any(w.kind == plan.abandon for w in c.wagons):
+            raise InvalidOrderError(f"{c.key}: no {plan.abandon!r} wagon to abandon")
+        if len(c.wagons) == 1:
+            raise IllegalOrderError("RES-CV-24", "a caravan does not abandon its last wagon", order=plan.label(), actor=c.key)
     village = in_settlement(hm, c)
     if plan.buy:
         if not village:
@@ -1180,7 +1271,7 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
         if c.cargo.get("repair", 0) == 0 and not plan.buy.startswith("repair"):
             raise IllegalOrderError("RES-CV-23", "repairs need repair materials", order=plan.label(), actor=c.key)
     if plan.move == "travel":
-        ok, clause, reason = mobility(c, now, plan)
+        ok, clause, reason = mobility(c, now, plan, cfg)
         if not ok:
             raise IllegalOrderError(clause, reason, order=plan.label(), actor=c.key)
 
@@ -1364,6 +1455,11 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
     else:
         stretch = c.stretch_hours
     # orders made at the start of the day
+    if plan.abandon:
+        w = [x for x in c.wagons if x.kind == plan.abandon][-1]
+        lose_wagon(world, c, w, dice, ledger, "abandoned", ("CV-UNR-04",))
+        if c.status != "travelling":
+            return
     if plan.assign:
         resolve_assign(world, c, plan.assign, ledger)
     if plan.buy:

@@ -85,6 +85,8 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
              improved axles to the first wagon without them)
     gift     ``trade_goods`` or ``treasure`` given to the crew (CV-UNR-08)
     assign   ``"<traveler>:<job>"`` — one job change (SC-CV-03)
+    abandon  a wagon kind: leave one wagon of that kind behind (the last bought), e.g. when there
+             are not drivers enough for every wagon (a lost wagon, CV-UNR-04 (a))
     """
 
     move: str = "travel"
@@ -96,6 +98,7 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
     buy: str = ""
     gift: str = ""
     assign: str = ""
+    abandon: str = ""
 
     def label(self) -> str:
         if self.move == "travel":
@@ -116,6 +119,8 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
             parts.append(f"gift {self.gift}")
         if self.assign:
             parts.append(f"assign {self.assign}")
+        if self.abandon:
+            parts.append(f"abandon a {self.abandon} wagon")
         return ", ".join(parts)
 
     def __str__(self) -> str:
@@ -140,6 +145,7 @@ class DayState(msgspec.Struct, omit_defaults=True):
     """What the current day's phases pass on to the next (RES-CV-24); reset each travel slot."""
 
     day: int = -1  # 0-based day index
+    stage: int = 0  # what the convoy's process does next: 0 the next travel slot, 1 the slot's end, 2 the rest
     plan: DayPlan | None = None
     slot_start: int = 0  # campaign hour the travel slot began
     village_start: bool = False  # stationed in a settlement when the day began
@@ -199,6 +205,7 @@ class Convoy(msgspec.Struct, omit_defaults=True):
     path_pos: int = 0
     stops: list[int] = []  # remaining waypoints, then the destination
     route_kind: str = "fast"
+    route_checked: int = -1  # the hex where the route was last reconsidered
     status: str = "travelling"
     arrived_at: int = -1
     hired_at: int = 0  # hour the hired NPCs were (last) paid for a month

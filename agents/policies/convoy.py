@@ -1,0 +1,188 @@
+"""Policies of the convoy agent (kind ``convoy``).
+
+A convoy decides three things: the day's plan (a :class:`sim.state.cv.DayPlan`, once per day), the
+route in a settlement (a :class:`sim.state.cv.RouteChoice`) and, in a combat hazard, which enemy to
+attack (an enemy id, SC-CV-14). The observation is a dict whose ``decision`` key says which
+(``day``, ``route``, ``target``). Both policies draw only from the rng they are handed (the agent's
+own stream).
+
+* ``random`` — uniform over the legal orders.
+* ``heuristic`` — scores each legal order with a sum of simple terms: progress, risk of the day's
+  hazard table, the odds of a forced march's Security checks (so it avoids risky ones), food
+  against the days to the next village and to the destination (buys stores and forages when
+  short), repairs, and calming the crew before a mutiny (gifts, double rations, rest days in
+  villages, with the odds of the CV-UNR-06 check); routes by travel time plus risk, weighted by
+  how battered the convoy is. Ties are broken with the rng.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from agents.policies import Decision, RandomPolicy, register
+from sim.state.cv import DayPlan, RouteChoice
+
+TOP_SCORED = 6
+# what leaving a wagon behind costs the heuristic (its price and its role)
+ABANDON_COST = {"covered": 2.0, "supply": 4.0, "fortune_teller": 3.0, "horse_train": 1.0, "prisoner": 5.0,
+                "royal_carriage": 6.0, "armored": 8.0}  # how many of the best-scored alternatives a decision records
+
+
+@register("convoy", "random")
+class RandomConvoyPolicy(RandomPolicy):
+    """Uniform over the legal orders (plans, routes, targets alike)."""
+
+    name = "random"
+
+
+def p_success(bonus: int, dc: int) -> float:
+    """Chance that 1d20 + bonus >= dc (no natural 1/20 rule, RES-CV-19)."""
+    return min(1.0, max(0.0, (21 + bonus - dc) / 20))
+
+
+@register("convoy", "heuristic")
+class HeuristicConvoyPolicy:
+    name = "heuristic"
+
+    def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
+        if not legal:
+            raise ValueError("heuristic convoy policy: no legal order to choose from")
+        kind = obs.get("decision") if isinstance(obs, dict) else None
+        if kind == "route":
+            scored = [(r, -self.route_cost(obs, r)) for r in legal]
+            reason = "least travel days plus weighted hazard risk"
+        elif kind == "target":
+            by_id = {e["id"]: e for e in obs["enemies"]}
+            scored = [(i, -float(by_id[i]["hp"]) if i in by_id else -1e9) for i in legal]
+            reason = "focus the weakest enemy"
+        else:
+            terms = DayTerms(obs)
+            scored = [(p, terms.score(p)) for p in legal]
+            reason = terms.reason()
+        # rank: best first; ties broken by the policy's own stream
+        noise = [rng.random() for _ in scored]
+        order = sorted(range(len(scored)), key=lambda i: (-scored[i][1], noise[i]))
+        ranked = [scored[i] for i in order]
+        top = [(_label(a), s) for a, s in ranked[:TOP_SCORED]]
+        return Decision(ranked[0][0], top, reason)
+
+    @staticmethod
+    def route_cost(obs: dict[str, Any], r: RouteChoice) -> float:
+        frac = obs["hp"] / obs["max_hp"] if obs["max_hp"] else 0.0
+        w = 0.08 + 0.3 * (1 - frac) + (0.15 if obs.get("starving") else 0.0)
+        return r.days + w * r.risk
+
+
+def _label(a: Any) -> str:
+    return a.label() if isinstance(a, DayPlan) else str(a)
+
+
+class DayTerms:
+    """The day-plan scoring terms for one observation (precomputed once, summed per plan)."""
+
+    def __init__(self, obs: dict[str, Any]) -> None:
+        self.o = o = obs
+        cons = max(1, o["consumption"])
+        self.cons = cons
+        self.hp_frac = o["hp"] / o["max_hp"] if o["max_hp"] else 0.0
+        horizon = o["next_village_days"] or o["days_left"]
+        # provisions wanted to reach the next village (or the end) with two days' margin
+        self.food_need = cons * (min(o["days_left"], horizon) + 2)
+        self.short = o["provisions"] < self.food_need
+        self.food_days = o["provisions"] / cons
+        u, m = o["unrest"], o["morale"]
+        # worth of one point of Unrest: a little while calm, a lot near or in mutiny
+        self.unrest_w = 0.0 if u == 0 else (0.5 if u < m else (2.5 if u == m else 6.0 + 2.0 * (u - m)))
+        self.risk_w = 1.0 + 2.0 * (1 - self.hp_frac)
+        self._cache: dict[tuple[Any, ...], float] = {}
+
+    def reason(self) -> str:
+        o = self.o
+        bits = []
+        if self.short:
+            bits.append(f"food short ({o['provisions']} < {self.food_need:.0f})")
+        if o["unrest"] >= o["morale"]:
+            bits.append(f"unrest {o['unrest']} vs morale {o['morale']}")
+        if self.hp_frac < 0.5:
+            bits.append(f"hp {o['hp']}/{o['max_hp']}")
+        return "; ".join(bits) or "steady travel"
+
+    def calm_value(self, village: bool) -> float:
+        o = self.o
+        if not o["unrest"]:
+            return 0.0
+        p = p_success(o["resolve"] - o["unrest"] + (5 if village else 0), 20)
+        return p * self.unrest_w
+
+    def move(self, p: DayPlan) -> float:
+        key = ("move", p.move, p.night, p.extra, p.halt)
+        if key in self._cache:
+            return self._cache[key]
+        o = self.o
+        v = 0.0
+        if p.move == "travel":
+            v = 10.0 - o["risk_today"] * self.risk_w * 0.5
+            if o["margin"] > 0:
+                v -= 3.0  # a mutinous crew may drag or refuse
+            if p.night:
+                v -= 5.0
+            if p.halt:
+                v -= 2.0
+                if self.short or o["unrest"] >= o["morale"] or self.hp_frac < 0.5:
+                    v += 5.0
+            if p.extra:
+                pass_p = p_success(o["security"], o["extra_dc"])
+                alive = 1.0
+                for _k in range(p.extra):
+                    v += alive * pass_p * 0.8
+                    alive *= pass_p
+                v -= (1 - alive) * 14.0 + 2.0  # exhaustion costs the next day; tomorrow starts fatigued
+                if o["starving"] and o["next_village_days"] and o["next_village_days"] <= (12 + p.extra) / 12:
+                    v += 6.0
+        elif p.move == "rest":
+            v = 1.0 if o["condition"] == "fatigued" else 0.0
+            if o["starving"] or self.food_days < 1:
+                v -= 6.0
+            v += self.calm_value(o["village"]) if o["could_move"] else 0.0
+            if o["margin"] > 0 and o["village"]:
+                v += 3.0
+        elif p.move == "repair":
+            units = min(o["repair"], o["wainwrights"])
+            v = units * 10 * (0.3 + (1 - self.hp_frac)) - 2.0
+            if o["hp"] == 0:
+                v += 20.0
+        self._cache[key] = v
+        return v
+
+    def score(self, p: DayPlan) -> float:
+        o = self.o
+        v = self.move(p)
+        if p.forage:
+            v += (2.0 * o["scouts"] * (1.2 if self.short else 0.15)) - 0.3 * o["scouts"] * (o["risk_today"] > 0)
+        if p.double:
+            cost = self.cons * (0.05 if not self.short else 1.0)
+            v += self.calm_value(o["village"]) - cost
+        if p.gift:
+            cut = min(o["unrest"], 1 if p.gift == "trade_goods" else 3)
+            units = o["gifts"] + 1
+            v += cut * self.unrest_w - units * (3.0 if p.gift == "trade_goods" else 8.0)
+        if p.buy:
+            what, _, arg = p.buy.partition(":")
+            if what == "stores":
+                n = int(arg)
+                useful = min(n * 10, max(0.0, self.food_need * 1.5 - o["provisions"]))
+                v += useful * 0.5 - n * o["stores_cost"] * 0.01
+            elif what == "repair":
+                n = int(arg)
+                v += (n * 3.0 * (1 - self.hp_frac) + (4.0 if o["repair"] == 0 else 0.0)) - n * 0.5
+            elif what == "wagon":
+                v += self.calm_value(True) - 4.0
+            elif what == "axles":
+                v += self.calm_value(True) + (0.5 if o["gp"] > 1500 else -2.0)
+        if p.assign:
+            v += 15.0
+        if p.abandon:
+            v += 12.0 - ABANDON_COST.get(p.abandon, 5.0)
+        return v
