@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Literal
 
 from scenarios.schema.common import NonNeg, Positive, Spec
 from sim.calendar import HOURS_PER_YEAR, SEASONS_PER_YEAR
-from sim.errors import Problem
+from sim.errors import Problem, ScenarioError
 from sim.events import Ledger
 from sim.state.mn import (
     Ambassador,
@@ -152,10 +152,10 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
         out.append(Problem("diplomacy.first_turn_in_year", f"a turn of the year, 1..{tpy}", f"{sc.diplomacy.first_turn_in_year}"))
 
     peoples: set[str] = set()
-    for i, p in enumerate(sc.peoples):
-        if p.id in peoples:
-            out.append(Problem(f"peoples[{i}].id", "a people id used once", f'"{p.id}" again'))
-        peoples.add(p.id)
+    for i, pe in enumerate(sc.peoples):
+        if pe.id in peoples:
+            out.append(Problem(f"peoples[{i}].id", "a people id used once", f'"{pe.id}" again'))
+        peoples.add(pe.id)
 
     provinces: set[str] = set()
     for i, pr in enumerate(sc.mn_provinces):
@@ -202,9 +202,9 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
             cs = next(c for c in sc.cities if c.id == n.capital)
             if cs.controller and cs.controller != n.id:
                 out.append(Problem(f"nations[{i}].capital", f"a city {n.id} controls", f'"{n.capital}", controlled by "{cs.controller}"'))
-            for other in sc.nations[:i]:
-                if other.capital == n.capital:
-                    out.append(Problem(f"nations[{i}].capital", "a city that is no other nation's capital", f'"{n.capital}", the capital of "{other.id}"'))
+            for prev in sc.nations[:i]:
+                if prev.capital == n.capital:
+                    out.append(Problem(f"nations[{i}].capital", "a city that is no other nation's capital", f'"{n.capital}", the capital of "{prev.id}"'))
                     break
         owned = [city_province[n.capital]] if n.capital in city_province else []
         owned += [city_province[c.id] for c in sc.cities if c.controller == n.id and c.id in city_province]
@@ -230,16 +230,16 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
         pairs.add((r.province, r.people))
 
     tpairs: set[frozenset[str]] = set()
-    for i, t in enumerate(sc.mn_travel):
+    for i, tr in enumerate(sc.mn_travel):
         for f in ("a", "b"):
-            v = getattr(t, f)
+            v = getattr(tr, f)
             if v not in provinces:
                 out.append(Problem(f"mn_travel[{i}].{f}", _one_of("a province of [[mn_provinces]]", provinces), f'"{v}"'))
-        if t.a == t.b:
-            out.append(Problem(f"mn_travel[{i}].b", "a province other than a (travel inside a province takes 0 turns)", f'"{t.b}"'))
-        key = frozenset((t.a, t.b))
+        if tr.a == tr.b:
+            out.append(Problem(f"mn_travel[{i}].b", "a province other than a (travel inside a province takes 0 turns)", f'"{tr.b}"'))
+        key = frozenset((tr.a, tr.b))
         if key in tpairs:
-            out.append(Problem(f"mn_travel[{i}]", "one entry per pair of provinces (it holds both ways)", f'"{t.a}"–"{t.b}" again'))
+            out.append(Problem(f"mn_travel[{i}]", "one entry per pair of provinces (it holds both ways)", f'"{tr.a}"–"{tr.b}" again'))
         tpairs.add(key)
 
     last = total_turns(sc)
@@ -319,6 +319,13 @@ def build(sc: Scenario, world: World) -> None:
     """Fill ``world.mn`` from the scenario (SC-MN-01, SC-MN-02, SC-MN-08)."""
     hm = world.map
     cfg = world.config.mn
+    others = [s for s in world.systems if s != "mn"]
+    if HOURS_PER_YEAR % cfg.turns_per_year or (others and cfg.turns_per_year != SEASONS_PER_YEAR):
+        # reachable only through overrides (the scenario's own [config.mn] is checked by check())
+        raise ScenarioError("overrides", [Problem(
+            "mn.turns_per_year",
+            f"a divisor of the {HOURS_PER_YEAR} hours of a year" + (f", and {SEASONS_PER_YEAR} when MN runs with other systems (LINK-01)" if others else ""),
+            f"{cfg.turns_per_year}")])
     mn = MnWorld(turn_hours=HOURS_PER_YEAR // cfg.turns_per_year, first_turn_in_year=sc.diplomacy.first_turn_in_year)
     for p in sorted(sc.peoples, key=lambda p: p.id):
         mn.peoples[p.id] = People(p.id, p.name or p.id, p.name_fr)
@@ -353,9 +360,9 @@ def build(sc: Scenario, world: World) -> None:
             for b, sb in seats:
                 if a != b:
                     travel.setdefault(a, {})[b] = max(1, math.ceil(hm.distance(sa, sb) / hpt))
-    for t in sc.mn_travel:
-        travel.setdefault(t.a, {})[t.b] = t.turns
-        travel.setdefault(t.b, {})[t.a] = t.turns
+    for tr in sc.mn_travel:
+        travel.setdefault(tr.a, {})[tr.b] = tr.turns
+        travel.setdefault(tr.b, {})[tr.a] = tr.turns
     mn.travel = {k: dict(sorted(v.items())) for k, v in sorted(travel.items())}
     mn.script = [
         ScriptedEvent(e.turn, e.kind, _party(mn, e.by), _party(mn, e.on), e.attacker or None, e.defender or None, e.repelled, e.note)

@@ -238,3 +238,14 @@ def test_the_builtin_mare_nostrum_scenario() -> None:
     assert len(pacts) == 3
     assert all(1 <= v <= 4 for row in mn.travel.values() for v in row.values())
     assert Path(loaded.label.split(" ")[0]).name == "mare-nostrum"
+
+
+def test_a_turn_length_override_that_does_not_divide_the_year_is_refused() -> None:
+    from agents.campaign import prepare_campaign
+
+    with pytest.raises(ScenarioError, match=r"mn.turns_per_year: expected a divisor of the 8640 hours of a year, found 7"):
+        prepare_campaign(load_scenario_text(SMALL, "small"), 1, overrides={"mn.turns_per_year": 7})
+    model = prepare_campaign(load_scenario_text(SMALL, "small"), 1, overrides={"mn.turns_per_year": 2})
+    assert model.world.mn is not None and model.world.mn.turn_hours == 4320  # CFG mn.turns_per_year (GEN-07)
+    model.run()
+    assert model.world.mn.turn == 2  # one year of two turns
