@@ -250,6 +250,11 @@ _END = {
 }
 
 
+def _de(name: str) -> str:
+    """French « de » with elision: « d'Athènes », « de Rome »."""
+    return f"d'{name}" if name[:1].upper() in "AEIOUYÉÈÊÂÎÔ" else f"de {name}"
+
+
 def _sign(v: int) -> str:
     return f"+{v}" if v >= 0 else str(v)
 
@@ -277,7 +282,7 @@ def render(ev: Event, lang: str, mn: MnWorld) -> str | None:
     if k == "MissionLaunched":
         gift = (f", don de {d['gift']} PO" if fr else f", gift {d['gift']} PO") if d["gift"] else ""
         return (f"{nat(d['nation'])} envoie la mission diplomatique de l'ambassadeur {amb} vers {city(d['city'])} "
-                f"({tn[d['treaty']]}; {d['fee']} PO{gift}; arrivée au tour {d['arrival_turn']})." if fr else
+                f"({tn[d['treaty']]} ; {d['fee']} PO{gift} ; arrivée au tour {d['arrival_turn']})." if fr else
                 f"{nat(d['nation'])} sends ambassador {amb} on a diplomatic mission to {city(d['city'])} "
                 f"({tn[d['treaty']]}; {d['fee']} PO{gift}; arrives in turn {d['arrival_turn']}).")
     if k == "RenewalLaunched":
@@ -298,13 +303,13 @@ def render(ev: Event, lang: str, mn: MnWorld) -> str | None:
         x = ev.dice[0][1]
         if fr:
             plot = " — le complot est découvert !" if x == 20 else ""
-            return f"Ingérence de {nat(ev.actor[7:])} contre {nat(d['against'])} à {city(d['city'])} : d20 = {x}, {d['sign']}{plot}"
+            return f"Ingérence {_de(nat(ev.actor[7:]))} contre {nat(d['against'])} à {city(d['city'])} : d20 = {x}, {d['sign']}{plot}"
         plot = " — the plot is discovered!" if x == 20 else ""
         return f"Interference by {nat(ev.actor[7:])} against {nat(d['against'])} at {city(d['city'])}: d20 = {x}, {d['sign']}{plot}"
     if k == "HostChose":
         verb = _HOST["fr" if fr else "en"][ev.outcome]
         extra = (f" (rançon {d['ransom']} PO)" if fr else f" (ransom {d['ransom']} PO)") if ev.outcome == "imprison" else ""
-        return (f"{nat(ev.actor[7:])} {verb} l'ambassadeur {d['ambassador']} de {nat(d['sender'])} à {city(d['city'])}{extra}." if fr
+        return (f"{nat(ev.actor[7:])} {verb} l'ambassadeur {d['ambassador']} {_de(nat(d['sender']))} à {city(d['city'])}{extra}." if fr
                 else f"{nat(ev.actor[7:])} {verb} the ambassador {d['ambassador']} of {nat(d['sender'])} at {city(d['city'])}{extra}.")
     if k == "TreatySigned":
         dur = ("permanent" if ev.outcome == "permanent" else f"jusqu'au tour {d['last_turn']}") if fr else \
