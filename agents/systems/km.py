@@ -1,14 +1,505 @@
-"""Driver of the km system. Placeholder: the system's issue fills it in."""
+"""Driver of the kingdoms (KM): the monthly kingdom turn on the SimPy clock, the agents, the chronicle.
+
+One SimPy process wakes at hour 0 of every month (``model.at(hour, Phase.KM, TURN_INDEX)``) and plays
+the turn's phases in SC-KM-08 order — Upkeep, Edict, Income, Event — each phase for every kingdom in
+ascending id before the next phase starts (RES-KM-39). Envoys (LINK-05) wake once, at their arrival
+hour, with the same phase and a lower index, so an envoy arriving at a month's first hour is present
+for that month's edicts. Kingdom turns come first at any hour shared with other systems (LINK-01:
+KM, MN, GW, then convoys).
+
+The process keeps nothing between wake-ups: the next turn is ``world.km.turn + 1``.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from agents.envoy import ensure_envoys
+from agents.kingdom import KingdomAgent
 from agents.systems import SystemDriver
-from sim.calendar import Phase
+from sim.calendar import HOURS_PER_MONTH, Phase
+from sim.events import Event
+from sim.rules import edicts as E
+from sim.rules import kingdom as K
+from sim.state.km import KmWorld, TurnOrders
+
+if TYPE_CHECKING:
+    from agents.model import RealmModel
+    from sim.dice import Dice
+
+TURN_INDEX = 100_000  # after every envoy arriving at the same hour (their index is the kingdom's rank)
+
+
+def _km(model: RealmModel) -> KmWorld:
+    km = model.world.km
+    assert km is not None, "the km system is enabled but the world has no KM state"
+    return km
+
+
+def dice_for(model: RealmModel, kid: str) -> Dice:
+    """The rules' dice of one kingdom (a stream per kingdom: a new vassal never shifts another's rolls)."""
+    return model.dice.stream("km", f"kingdom:{kid}")
+
+
+def ensure_agents(model: RealmModel) -> None:
+    km = _km(model)
+    for kid in km.ids():
+        if f"kingdom:{kid}" not in model.by_key:
+            KingdomAgent(model, kid, km.kingdoms[kid].policy)
+
+
+def run_turn(model: RealmModel, turn: int) -> None:
+    """Play kingdom turn ``turn`` (0-based month) for every kingdom."""
+    w = model.world
+    km = _km(model)
+    led = model.ledger
+    now = int(model.env.now)
+    K.start_turn(w, turn, led)
+    ids = km.ids()
+    for kid in ids:
+        K.sheet(w, kid, led)
+    # Upkeep (SC-KM-09…12, RES-KM-34)
+    for kid in ids:
+        agent: KingdomAgent = model.by_key[f"kingdom:{kid}"]
+        K.upkeep(w, kid, dice_for(model, kid), led, lose_hex=agent.choose_hex_to_lose)
+    # Edict (SC-KM-13…17, KM-GEN-02, special edicts)
+    scripted: dict[str, list[TurnOrders]] = {}
+    done: list[str] = []
+    for kid in ids:
+        if kid not in km.kingdoms:
+            continue
+        agent = model.by_key[f"kingdom:{kid}"]
+        scripted[kid] = agent.edict_phase(dice_for(model, kid), now)
+        done.append(kid)
+        ensure_agents(model)
+        ensure_envoys(model)
+        for other in done:  # RES-KM-28: a budget granted after the vassal's own Edict phase
+            ag: KingdomAgent = model.by_key[f"kingdom:{other}"]
+            ag.spend_budget(dice_for(model, other))
+    # Income (SC-KM-18) and Event (SC-KM-19, RES-KM-35), kingdoms existing at each phase's start
+    for kid in km.ids():
+        agent = model.by_key[f"kingdom:{kid}"]
+        on_err = agent._rejected
+        orders = scripted.get(kid) or []
+        o = orders[0] if orders else None
+        if o is not None and agent.scripted:
+            on_err = agent._script_error(o)
+        E.income_phase(w, kid, o, dice_for(model, kid), led, on_err)
+    for kid in km.ids():
+        E.event_phase(w, kid, dice_for(model, kid), led)
+    model.collect_now("km")
 
 
 class _Driver(SystemDriver):
     name = "km"
     phase = Phase.KM
+
+    def setup(self, model: RealmModel) -> None:
+        ensure_agents(model)
+        ensure_envoys(model)
+        model.process(self._turns(model))
+
+    def _turns(self, model: RealmModel) -> Any:
+        km = _km(model)
+        while True:
+            turn = km.turn + 1
+            at = model.world.start + turn * HOURS_PER_MONTH
+            if at >= model.world.end:
+                return
+            yield model.at(at, Phase.KM, TURN_INDEX)
+            run_turn(model, turn)
+
+    # ---- reports -------------------------------------------------------------------------------
+    def summary(self, model: RealmModel) -> dict[str, int | float]:
+        km = _km(model)
+        w = model.world
+        out: dict[str, int | float] = {"km.turns": km.turn + 1, "km.kingdoms": len(km.kingdoms)}
+        for key in (
+            "edicts_diplomatic", "edicts_exploration", "edicts_trade", "edicts_vassalage", "embassies", "treatys_signed",
+            "alliances_signed", "treaty_refused", "alliance_refused", "wars_declared", "hexes_explored", "features_found",
+            "expeditions_scattered", "expeditions_killed", "trade_routes_established", "trade_sold_elsewhere",
+            "trade_expeditions_lost", "vassalage_new_vassal", "vassalage_colony", "vassalage_subjugation",
+            "subjugations_settled", "hexes_claimed", "buildings_built", "improvements_built", "hexes_lost_to_unrest",
+            "anarchy_turns", "orders_rejected",
+        ):
+            name = {"treatys_signed": "treaties_signed"}.get(key, key)
+            out[f"km.{name}"] = km.counts.get(key, 0)
+        rels = list(km.relations.values())
+        out["km.embassies_now"] = sum(1 for r in rels if r.embassy)
+        out["km.treaties_now"] = sum(1 for r in rels if r.treaty is not None)
+        out["km.alliances_now"] = sum(1 for r in rels if r.alliance is not None)
+        out["km.wars_now"] = sum(1 for r in rels if r.enemies)
+        out["km.trade_routes_active"] = sum(1 for r in km.routes if r.status == "established")
+        out["km.vassals"] = sum(1 for k in km.kingdoms.values() if k.overlord is not None)
+        ks = [km.kingdoms[kid] for kid in km.ids()]
+        out["km.treasury_total"] = sum(k.treasury for k in ks)
+        out["km.treasury_min"] = min((k.treasury for k in ks), default=0)
+        out["km.treasury_max"] = max((k.treasury for k in ks), default=0)
+        out["km.unrest_max"] = max((k.unrest for k in ks), default=0)
+        out["km.size_total"] = sum(len(k.hexes) for k in ks)
+        out["km.size_max"] = max((len(k.hexes) for k in ks), default=0)
+        out["km.fame_max"] = max((K.stats(w, k).fame for k in ks), default=0)
+        out["km.infamy_max"] = max((K.stats(w, k).infamy for k in ks), default=0)
+        return out
+
+    def metrics_row(self, model: RealmModel) -> dict[str, dict[str, Any]]:
+        km = _km(model)
+        out: dict[str, dict[str, Any]] = {}
+        for kid in km.ids():
+            k = km.kingdoms[kid]
+            st = K.stats(model.world, k)
+            out[f"kingdom:{kid}"] = {
+                "treasury": k.treasury,
+                "size": st.size,
+                "unrest": k.unrest,
+                "economy": st.economy,
+                "loyalty": st.loyalty,
+                "stability": st.stability,
+                "fame": st.fame,
+                "infamy": st.infamy,
+                "control_dc": st.control_dc,
+                "treaties": sum(1 for r in km.relations.values() if kid in (r.a, r.b) and r.treaty is not None),
+                "trade_routes": sum(1 for r in km.routes if r.kingdom == kid and r.status == "established"),
+            }
+        return out
+
+    def invariants(self, model: RealmModel) -> list[str]:
+        return invariant_problems(model)
+
+    def chronicle(self, ev: Event, lang: str, model: RealmModel) -> str | None:
+        return render(ev, lang, _km(model))
+
+
+def invariant_problems(model: RealmModel) -> list[str]:
+    km = _km(model)
+    out: list[str] = []
+    owner: dict[int, str] = {}
+    for kid in km.ids():
+        k = km.kingdoms[kid]
+        if k.unrest < 0:
+            out.append(f"{kid}: Unrest {k.unrest} < 0 (SC-KM-07)")
+        if k.fame < 0 or k.infamy < 0:
+            out.append(f"{kid}: Fame/Infamy below 0 (SC-KM-25)")
+        for h in k.hexes:
+            if h in owner:
+                out.append(f"hex {h} claimed by {owner[h]} and {kid}")
+            owner[h] = kid
+        for s in k.settlements:
+            if s.hex not in k.hexes:
+                out.append(f"{kid}: settlement {s.name} outside its hexes")
+        types = [r.type for r in km.routes if r.kingdom == kid and r.status in ("travelling", "established")]
+        for t in set(types):
+            if types.count(t) > 1:
+                out.append(f"{kid}: {types.count(t)} {t} trade routes (KM-TRADE-14)")
+        if k.subjugation is not None and k.overlord != k.subjugation.overlord:
+            out.append(f"{kid}: subjugated by {k.subjugation.overlord} but its overlord is {k.overlord}")
+    for key, r in km.relations.items():
+        if (r.treaty is not None or r.alliance is not None) and not r.embassy:
+            out.append(f"{key}: an agreement without an embassy (KM-REL-07)")
+    return out
+
+
+# ---- the chronicle (English and French, with the seed's terms) -----------------------------------
+
+_MOD_FR = {
+    "Economy": "Économie",
+    "Loyalty": "Loyauté",
+    "Stability": "Stabilité",
+    "Unrest": "Insatisfaction",
+    "Diplomacy": "Diplomatie",
+    "Intimidate": "Intimidation",
+    "Bluff": "Bluff",
+    "Sense Motive": "Psychologie",
+    "Knowledge (local)": "Connaissances (folklore local)",
+    "Knowledge (nobility)": "Connaissances (noblesse)",
+    "Knowledge (geography)": "Connaissances (géographie)",
+    "Survival": "Survie",
+    "Stealth (least stealthy)": "Discrétion (le moins discret)",
+    "Fame bonus": "bonus de Gloire",
+    "Infamy bonus": "bonus d'Infamie",
+    "own Infamy": "Infamie du royaume",
+    "active armies": "armées actives",
+}
+_ATT_FR = {"hostile": "hostile", "unfriendly": "inamical", "indifferent": "indifférent", "friendly": "amical", "helpful": "serviable"}
+_TYPE = {
+    "en": {"food": "Food", "goods": "Goods", "luxuries": "Luxuries", "raw_materials": "Raw materials"},
+    "fr": {"food": "Nourriture", "goods": "Marchandises", "luxuries": "Produits de luxe", "raw_materials": "Matières premières"},
+}
+_ATTR_FR = {"economy": "Économie", "loyalty": "Loyauté", "stability": "Stabilité"}
+_KIND_FR = {"embassy": "ambassade", "threat": "menace", "treaty": "traité", "alliance": "alliance", "rebalance": "rééquilibrage"}
+_MODE = {
+    "en": {"new_vassal": "a new vassal", "colony": "a colony", "subjugation": "subjugation"},
+    "fr": {"new_vassal": "un nouveau vassal", "colony": "une colonie affiliée", "subjugation": "assujettissement"},
+}
+
+
+def _name(km: KmWorld, kid: str | None, lang: str) -> str:
+    if kid is None:
+        return "?"
+    k = km.kingdoms.get(kid)
+    if k is None:
+        return kid
+    return (k.name_fr or k.name) if lang == "fr" else k.name
+
+
+def _check_text(ev: Event, lang: str) -> str:
+    """``d20 = 12 + Stability 40 − Unrest 3 = 49 vs DC 45: success``."""
+    fr = lang == "fr"
+    d20 = next((f for s, f in ev.dice if s == 20), None)
+    parts = [f"d20 = {d20}" if d20 is not None else "d20 = ?"]
+    for n, v in ev.mods:
+        if v == 0 and n not in ("Economy", "Loyalty", "Stability"):
+            continue
+        nm = _MOD_FR.get(n, n) if fr else n
+        parts.append(f"{'+' if v >= 0 else '−'} {nm} {abs(v)}")
+    res = {"success": "réussite", "failure": "échec"}.get(ev.outcome, ev.outcome) if fr else ev.outcome
+    dc = "DD" if fr else "DC"
+    vs = "contre" if fr else "vs"
+    return f"{' '.join(parts)} = {ev.total} {vs} {dc} {ev.dc} : {res}" if fr else f"{' '.join(parts)} = {ev.total} {vs} {dc} {ev.dc}: {res}"
+
+
+def render(ev: Event, lang: str, km: KmWorld) -> str | None:  # noqa: C901 - one line per event kind
+    fr = lang == "fr"
+    d = ev.data
+    kid = ev.actor.partition(":")[2] if ev.actor.startswith("kingdom:") else None
+    me = _name(km, kid, lang)
+    k = ev.kind
+
+    def nm(x: str | None) -> str:
+        return _name(km, x, lang)
+
+    if k == "KingdomTurnBegan":
+        if d["turn"] % 12:
+            return None
+        if fr:
+            return (f"{me} : taille {d['size']}, trésorerie {d['treasury']} PC, Économie {d['economy']}, Loyauté {d['loyalty']}, "
+                    f"Stabilité {d['stability']}, Insatisfaction {d['unrest']}, DD de contrôle {d['control_dc']}, "
+                    f"Consommation {d['consumption']}, Gloire {d['fame']}, Infamie {d['infamy']}.")
+        return (f"{me}: Size {d['size']}, Treasury {d['treasury']} BP, Economy {d['economy']}, Loyalty {d['loyalty']}, "
+                f"Stability {d['stability']}, Unrest {d['unrest']}, Control DC {d['control_dc']}, Consumption {d['consumption']}, "
+                f"Fame {d['fame']}, Infamy {d['infamy']}.")
+    if k == "UpkeepStabilityCheckRolled":
+        extra = ""
+        if len(ev.dice) > 1:
+            extra = f" (1d4 = {ev.dice[1][1]})"
+        gain = (" ; trésorerie +1 PC" if fr else "; Treasury +1 BP") if d.get("treasury_gain") else ""
+        if fr:
+            return (f"{me}, phase d'entretien — test de Stabilité : {_check_text(ev, lang)}{extra} ; Insatisfaction "
+                    f"{d['unrest_before']} → {d['unrest_after']}{gain}.")
+        return (f"{me}, Upkeep — Stability check: {_check_text(ev, lang)}{extra}; Unrest {d['unrest_before']} → "
+                f"{d['unrest_after']}{gain}.")
+    if k == "ConsumptionPaid":
+        if ev.outcome != "in debt":
+            return None
+        return (f"{me} paie sa Consommation de {ev.total} PC et s'endette (trésorerie {d['treasury_after']} PC) : Insatisfaction +2."
+                if fr else f"{me} pays {ev.total} BP of Consumption and falls into debt (Treasury {d['treasury_after']} BP): Unrest +2.")
+    if k == "TaxesCollected":
+        return (f"{me}, revenus — test d'Économie : d20 = {ev.dice[0][1]} → {ev.total} ; impôts {d['tax']} PC "
+                f"+ {d['improvements']} PC d'aménagements ; trésorerie {d['treasury_after']} PC." if fr else
+                f"{me}, Income — Economy check: d20 = {ev.dice[0][1]} → {ev.total}; taxes {d['tax']} BP + {d['improvements']} BP "
+                f"from improvements; Treasury {d['treasury_after']} BP.")
+    if k == "TaxesNotCollected":
+        return f"{me} : pas de Trésorier, aucun impôt n'est perçu." if fr else f"{me}: no Treasurer, no taxes collected."
+    if k == "UnrestFromNegativeAttributes":
+        return (f"{me} : attributs négatifs, Insatisfaction +{ev.total} ({d['unrest_after']})." if fr else
+                f"{me}: negative attributes, Unrest +{ev.total} ({d['unrest_after']}).")
+    if k == "VacancyUnrestRose":
+        return (f"{me} : fonction inoccupée ({d['role']}), Insatisfaction +{ev.total} ({d['unrest_after']})." if fr else
+                f"{me}: vacant role ({d['role']}), Unrest +{ev.total} ({d['unrest_after']}).")
+    if k in ("StandInRulerLoyaltyCheckRolled", "EnforcerLoyaltyCheckRolled"):
+        who = d.get("stand_in", "exécuteur royal" if fr else "Royal Enforcer")
+        return (f"{me} — test de Loyauté ({who}) : {_check_text(ev, lang)}." if fr else
+                f"{me} — Loyalty check ({who}): {_check_text(ev, lang)}.")
+    if k == "SubjugationFrictionCheckRolled":
+        extra = f" ; 1d4 = {ev.dice[1][1]}, Insatisfaction {d['unrest_after']}" if fr and len(ev.dice) > 1 else (
+            f"; 1d4 = {ev.dice[1][1]}, Unrest {d['unrest_after']}" if len(ev.dice) > 1 else "")
+        eq = (" — équilibre pacifique atteint" if fr else " — peaceful equilibrium reached") if d["equilibrium"] else ""
+        return (f"{me}, frictions avec {nm(d['subject'])} assujetti — test de Loyauté : {_check_text(ev, lang)}{extra} "
+                f"(série {d['streak']}){eq}." if fr else
+                f"{me}, friction with subjugated {nm(d['subject'])} — Loyalty check: {_check_text(ev, lang)}{extra} "
+                f"(streak {d['streak']}){eq}.")
+    if k == "HexLostToUnrest":
+        return (f"{me} perd l'hexagone {d['hex']} (Insatisfaction {d['unrest']} ; taille {d['size_after']})." if fr else
+                f"{me} loses hex {d['hex']} to Unrest {d['unrest']} (Size {d['size_after']}).")
+    if k in ("AnarchyBegan", "AnarchyEnded"):
+        if fr:
+            return f"{me} sombre dans l'anarchie (Insatisfaction {d['unrest']})." if k == "AnarchyBegan" else f"{me} sort de l'anarchie."
+        return f"{me} falls into anarchy (Unrest {d['unrest']})." if k == "AnarchyBegan" else f"{me} emerges from anarchy."
+    if k == "EdictsSet":
+        if ev.outcome != "changed":
+            return None
+        return (f"{me} fixe ses édits : jours fériés {d['holiday']}, publicitaire {d['promotion']}, taxation {d['taxation']}." if fr
+                else f"{me} sets its edicts: Holiday {d['holiday']}, Promotion {d['promotion']}, Taxation {d['taxation']}.")
+    if k == "HexClaimed":
+        return (f"{me} annexe l'hexagone {d['hex']} ({d['terrain']}) pour 1 PC ; taille {d['size_after']}." if fr else
+                f"{me} claims hex {d['hex']} ({d['terrain']}) for 1 BP; Size {d['size_after']}.")
+    if k == "HexAbandoned":
+        return (f"{me} abandonne l'hexagone {d['hex']} : Insatisfaction +{ev.total}." if fr else
+                f"{me} abandons hex {d['hex']}: Unrest +{ev.total}.")
+    if k == "TerrainImprovementBuilt":
+        return (f"{me} aménage l'hexagone {d['hex']} : {ev.outcome} ({ev.total} PC)." if fr else
+                f"{me} builds a {ev.outcome} on hex {d['hex']} ({ev.total} BP).")
+    if k == "SettlementFounded":
+        return f"{me} fonde la communauté de {ev.outcome} ({ev.total} PC)." if fr else f"{me} founds the settlement of {ev.outcome} ({ev.total} BP)."
+    if k == "DistrictAdded":
+        return f"{me} ajoute un quartier à {ev.outcome} ({ev.total} PC)." if fr else f"{me} adds a district to {ev.outcome} ({ev.total} BP)."
+    if k == "BuildingConstructed":
+        b = K.BUILDINGS.get(ev.outcome)
+        bname = b.french if (fr and b) else ev.outcome.replace("_", " ")
+        return (f"{me} construit : {bname} à {d['settlement']} ({ev.total} PC ; trésorerie {d['treasury_after']} PC)." if fr else
+                f"{me} builds a {bname} in {d['settlement']} ({ev.total} BP; Treasury {d['treasury_after']} BP).")
+    if k == "EmbassyBuildingBought":
+        b = K.BUILDINGS[ev.outcome]
+        return (f"{me} achète son ambassade ({b.french}) à {d['settlement']} chez {nm(d['host'])} ({ev.total} PC)." if fr else
+                f"{me} buys its embassy ({ev.outcome.replace('_', ' ')}) in {d['settlement']}, {nm(d['host'])} ({ev.total} BP).")
+    if k == "SizeMilestoneReached":
+        what = ("Gloire" if "fame" in ev.outcome else "Infamie") if fr else ("Fame" if "fame" in ev.outcome else "Infamy")
+        return f"{me} atteint la taille {d['size']} : {what} +1." if fr else f"{me} reaches Size {d['size']}: {what} +1."
+    if k == "EnvoySent":
+        return (f"{me} envoie un ambassadeur vers {nm(d['target'])} ({d['hexes']} hexagones, {ev.total} jour(s))." if fr else
+                f"{me} sends an envoy to {nm(d['target'])} ({d['hexes']} hexes, {ev.total} day(s)).")
+    if k == "EnvoyArrived":
+        return (f"L'ambassadeur de {nm(d['kingdom'])} arrive à la capitale de {nm(d['target'])} : représentant officiel présent." if fr
+                else f"The envoy of {nm(d['kingdom'])} reaches the capital of {nm(d['target'])}: an official representative is present.")
+    if k == "EnvoyRecalled":
+        return f"{me} rappelle son ambassadeur de {nm(d['target'])}." if fr else f"{me} recalls its envoy from {nm(d['target'])}."
+    if k == "DiplomaticEdictIssued":
+        kind = _KIND_FR.get(ev.outcome, ev.outcome) if fr else ev.outcome
+        bribe = (f", pots-de-vin {d['bribe']} PC" if fr else f", bribes {d['bribe']} BP") if d["bribe"] else ""
+        return (f"{me} promulgue un édit spécial : édit diplomatique ({kind}) envers {nm(d['target'])} — coût 1d4 = {d['cost']} PC"
+                f"{bribe} ; trésorerie {d['treasury_after']} PC." if fr else
+                f"{me} issues a special edict: Diplomatic edict ({kind}) towards {nm(d['target'])} — cost 1d4 = {d['cost']} BP{bribe}; "
+                f"Treasury {d['treasury_after']} BP.")
+    if k in ("DiplomacyCheckRolled", "IntimidateCheckRolled"):
+        skill = ("Diplomatie" if k == "DiplomacyCheckRolled" else "Intimidation") if fr else (
+            "Diplomacy" if k == "DiplomacyCheckRolled" else "Intimidate")
+        att = d.get("attempt", "")
+        attn = _KIND_FR.get(att, att) if fr else att
+        n = f" {d['check']}/{d['of']}" if "check" in d else ""
+        terms = ", ".join(f"{t} {'+' if v >= 0 else ''}{v}" for t, v in d.get("dc_terms", []))
+        tail = ""
+        if d.get("attitude"):
+            a0, a1 = d["attitude"]
+            tail = (f" ; attitude de {nm(d['target'])} : {_ATT_FR[a0]} → {_ATT_FR[a1]}" if fr else
+                    f"; {nm(d['target'])}'s attitude {a0} → {a1}")
+        if d.get("result"):
+            tail += f" → {d['result']}"
+        dcw = "DD" if fr else "DC"
+        return (f"{me}, {attn} avec {nm(d['target'])} — test de {skill}{n} : {_check_text(ev, lang)} ({dcw} = {terms}){tail}." if fr else
+                f"{me}, {attn} with {nm(d['target'])} — {skill} check{n}: {_check_text(ev, lang)} ({dcw} = {terms}){tail}.")
+    if k == "OpposedCheckRolled":
+        e, t = d["totals"][-1]
+        who = me if ev.outcome == "envoy wins" else nm(d["target"])
+        return (f"Test opposé ({d['skill']} contre {d['target_skill']}) : {me} {e}, {nm(d['target'])} {t} → avantage {who} "
+                f"({d['envoy_wins']}–{d['target_wins']})." if fr else
+                f"Opposed check ({d['skill']} vs {d['target_skill']}): {me} {e}, {nm(d['target'])} {t} → {who} "
+                f"({d['envoy_wins']}–{d['target_wins']}).")
+    if k == "AgreementSigned":
+        kind = ev.outcome.split()[-1]
+        bal = ev.outcome.split()[0]
+        bonus = ", ".join(f"{nm(x)} +{v}" for x, v in d["bonus"].items())
+        attr = ("Économie" if d["attribute"] == "economy" else "Stabilité") if fr else d["attribute"].capitalize()
+        if fr:
+            return (f"{_KIND_FR[kind].capitalize()} {'équilibré' if bal == 'balanced' else 'déséquilibré'} signé entre {me} et "
+                    f"{nm(d['target'])} (avantage {nm(d['advantaged'])}) : {attr} {bonus}.")
+        return f"A {bal} {kind} is signed between {me} and {nm(d['target'])} (advantage {nm(d['advantaged'])}): {attr} {bonus}."
+    if k == "AgreementRefused":
+        kind = ev.outcome.split()[-1]
+        return (f"{nm(d['target'])} refuse le {_KIND_FR[kind]} : Gloire −1 pour {me}, nouvelle tentative au tour {d['ban_until'] + 1}."
+                if fr else f"{nm(d['target'])} refuses the {kind}: {me}'s Fame −1; no new attempt before turn {d['ban_until'] + 1}.")
+    if k == "AgreementRebalanced":
+        return (f"{me} rééquilibre son {_KIND_FR[ev.outcome.split()[-1]]} avec {nm(d['target'])} : Gloire +1." if fr else
+                f"{me} makes its {ev.outcome.split()[-1]} with {nm(d['target'])} balanced: Fame +1.")
+    if k == "AgreementRenegotiated":
+        return (f"{me} renégocie avec {nm(d['target'])} : {ev.outcome}." if fr else f"{me} renegotiates with {nm(d['target'])}: {ev.outcome}.")
+    if k in ("CloseEmbassyLoyaltyCheckRolled", "WithdrawalLoyaltyCheckRolled", "RenegotiationLoyaltyCheckRolled", "AttackLoyaltyCheckRolled"):
+        what = {"CloseEmbassyLoyaltyCheckRolled": ("fermer l'ambassade", "closing the embassy"),
+                "WithdrawalLoyaltyCheckRolled": ("se retirer du traité", "withdrawing from the agreement"),
+                "RenegotiationLoyaltyCheckRolled": ("renégocier", "renegotiating"),
+                "AttackLoyaltyCheckRolled": ("attaquer", "attacking")}[k]
+        return (f"{me}, {what[0]} ({nm(d['target'])}) — test de Loyauté : {_check_text(ev, lang)}." if fr else
+                f"{me}, {what[1]} ({nm(d['target'])}) — Loyalty check: {_check_text(ev, lang)}.")
+    if k == "ExplorationEdictIssued":
+        faces = ", ".join(str(f) for _, f in ev.dice)
+        return (f"{me} promulgue un édit spécial : édit d'exploration, {ev.outcome.replace('month(s)', 'mois')} — {len(d['route'])} "
+                f"hexagone(s) ; coût {ev.total} PC ({faces}) ; trésorerie {d['treasury_after']} PC." if fr else
+                f"{me} issues a special edict: Exploration edict, {ev.outcome} — {len(d['route'])} hex(es); cost {ev.total} BP "
+                f"({faces}); Treasury {d['treasury_after']} BP.")
+    if k == "HexExplored":
+        found = (f" ; découverte : {', '.join(d['found'])}" if fr else f"; found: {', '.join(d['found'])}") if d["found"] else ""
+        return (f"Les explorateurs de {me} cartographient l'hexagone {d['hex']} ({d['terrain']}, jour {d['day']}){found}." if fr else
+                f"{me}'s explorers map hex {d['hex']} ({d['terrain']}, day {d['day']}){found}.")
+    if k == "HiddenFeatureCheckRolled":
+        skill = _MOD_FR.get(ev.mods[0][0], ev.mods[0][0]) if fr else ev.mods[0][0]
+        return (f"Les explorateurs de {me} cherchent ({skill}) : d20 = {ev.dice[0][1]} → {ev.total} ; {ev.outcome}." if fr else
+                f"{me}'s explorers search ({skill}): d20 = {ev.dice[0][1]} → {ev.total}; {ev.outcome}.")
+    if k in ("ExplorerStealthCheckRolled", "ExplorerStabilityCheckRolled"):
+        what = ("test de Discrétion" if fr else "Stealth check") if k == "ExplorerStealthCheckRolled" else (
+            "test de Stabilité" if fr else "Stability check")
+        res = ""
+        if k == "ExplorerStabilityCheckRolled":
+            res = {"scattered": " — dispersés", "killed": " — tués, Insatisfaction +1"}[d["result"]] if fr else \
+                {"scattered": " — scattered", "killed": " — killed, Unrest +1"}[d["result"]]
+        enc = d.get("name") or (f"FP {d['cr']}" if fr else f"CR {d['cr']}")
+        return (f"Les explorateurs de {me} font une rencontre hostile ({enc}, jour {d['day']}) — {what} : {_check_text(ev, lang)}{res}." if fr
+                else f"{me}'s explorers meet a hostile encounter ({enc}, day {d['day']}) — {what}: {_check_text(ev, lang)}{res}.")
+    if k in ("EncounterMet", "EncounterResolvedByPCs"):
+        return (f"Les explorateurs de {me} : rencontre (jour {d['day']}) — {ev.outcome}." if fr else
+                f"{me}'s explorers: encounter (day {d['day']}) — {ev.outcome}.")
+    if k == "ExplorersReturned":
+        return (f"Les explorateurs de {me} rentrent à la capitale : {len(d['explored'])} hexagone(s) cartographié(s)." if fr else
+                f"{me}'s explorers return to the capital: {len(d['explored'])} hex(es) mapped.")
+    if k == "TradeEdictIssued":
+        t = _TYPE["fr" if fr else "en"][ev.outcome]
+        return (f"{me} promulgue un édit spécial : édit commercial ({t}) de {d['origin']} vers {d['destination']} ({nm(d['partner'])}) — "
+                f"investissement {ev.total} PC, LRC {d['trl']}, MR {d['rm']}, ML {d['lm']}, {d['days']} jour(s) de voyage." if fr else
+                f"{me} issues a special edict: Trade edict ({t}) from {d['origin']} to {d['destination']} ({nm(d['partner'])}) — "
+                f"investment {ev.total} BP, TRL {d['trl']}, RM {d['rm']}, LM {d['lm']}, {d['days']} day(s) of travel.")
+    if k == "TradeCheckRolled":
+        attr = _ATTR_FR[d["attribute"]] if fr else d["attribute"].capitalize()
+        return (f"{me}, route commerciale — test d'{attr} : {_check_text(ev, lang)}." if fr and attr[0] in "ÉE" else
+                f"{me}, route commerciale — test de {attr} : {_check_text(ev, lang)}." if fr else
+                f"{me}, trade route — {attr} check: {_check_text(ev, lang)}.")
+    if k == "TradeExpeditionLost":
+        return (f"L'expédition commerciale de {me} est perdue : Gloire −1, Insatisfaction +1." if fr else
+                f"{me}'s trade expedition is lost: Fame −1, Unrest +1.")
+    if k == "TradeGoodsSoldElsewhere":
+        return (f"L'expédition de {me} vend ses marchandises ailleurs : +{ev.total} PC (trésorerie {d['treasury_after']} PC)." if fr else
+                f"{me}'s expedition sells its goods elsewhere: +{ev.total} BP (Treasury {d['treasury_after']} BP).")
+    if k == "TradeRouteEstablished":
+        t = _TYPE["fr" if fr else "en"][d["type"]]
+        great = (" (franc succès, Gloire +1)" if fr else " (great success, Fame +1)") if ev.outcome == "great success" else ""
+        return (f"{me} établit une route commerciale ({t}) avec {nm(d['partner'])}{great} : Économie +{d['economy_bonus']} "
+                f"+{d['type_bonus']} pendant un an, trésorerie +{ev.total} PC." if fr else
+                f"{me} establishes a {t} trade route with {nm(d['partner'])}{great}: Economy +{d['economy_bonus']} "
+                f"+{d['type_bonus']} for a year, Treasury +{ev.total} BP.")
+    if k == "TradeRouteExpired":
+        t = _TYPE["fr" if fr else "en"][d["type"]]
+        return f"La route commerciale ({t}) de {me} arrive à son terme." if fr else f"{me}'s {t} trade route expires."
+    if k == "VassalageEdictIssued":
+        mode = _MODE["fr" if fr else "en"][ev.outcome]
+        who = nm(d.get("target") or d.get("vassal"))
+        return (f"{me} promulgue un édit spécial : édit de vassalité ({mode}) — {who}, vice-roi {d['viceroy']} ; coût 1d4 = "
+                f"{d['cost']} PC, octroi {d['grant']} PC ; trésorerie {d['treasury_after']} PC." if fr else
+                f"{me} issues a special edict: Vassalage edict ({mode}) — {who}, Viceroy {d['viceroy']}; cost 1d4 = {d['cost']} BP, "
+                f"grant {d['grant']} BP; Treasury {d['treasury_after']} BP.")
+    if k == "VassalConstructionBudgetGranted":
+        return (f"{me} investit {ev.total} PC dans ses constructions ce tour-ci." if fr else f"{me} invests {ev.total} BP in construction this turn.")
+    if k == "OrderRejected":
+        return (f"{me} : ordre refusé ({d['path']}) — {d['reason']}." if fr else f"{me}: order refused ({d['path']}) — {d['reason']}.")
+    if k in ("AidRefused", "KingdomConquered", "PeaceMade", "KingdomAttacked", "AlliedArmyStationed", "ScenarioUnrest"):
+        target = nm(d.get("target") or d.get("ally"))
+        texts = {
+            "AidRefused": (f"{me} refuse l'aide demandée : Infamie +{ev.total}.", f"{me} fails to send the aid asked of it: Infamy +{ev.total}."),
+            "KingdomConquered": (f"{me} conquiert {target}.", f"{me} conquers {target}."),
+            "PeaceMade": (f"Paix entre {me} et {target}.", f"Peace between {me} and {target}."),
+            "KingdomAttacked": (f"{me} attaque {target}.", f"{me} attacks {target}."),
+            "AlliedArmyStationed": (f"Une armée alliée ({target}) stationne chez {me} : {ev.outcome}.",
+                                    f"An allied army ({target}) is stationed in {me}: {ev.outcome}."),
+            "ScenarioUnrest": (f"{me} : Insatisfaction +{ev.total}.", f"{me}: Unrest +{ev.total}."),
+        }
+        return texts[k][0 if fr else 1]
+    return None
 
 
 DRIVER = _Driver()

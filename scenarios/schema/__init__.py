@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from scenarios.schema import cv, gw, km, mn
-from scenarios.schema.common import Duration, Header, MapSpec, Spec
+from scenarios.schema.common import Coord, Duration, Header, MapSpec, Spec
 
 
 class Scenario(Spec):
@@ -27,6 +27,12 @@ class Scenario(Spec):
     cv_jobs: list[cv.JobSpec] = []
     # --- KM: kingdoms
     kingdoms: list[km.KingdomSpec] = []
+    km_relations: list[km.KmRelationSpec] = []
+    km_stances: list[km.KmStanceSpec] = []
+    km_encounters: list[km.KmEncounterSpec] = []
+    km_hidden_features: list[km.KmHiddenFeatureSpec] = []
+    km_explored: list[Coord] = []
+    km_events: list[km.KmEventSpec] = []
     # --- GW: guild warfare
     guilds: list[gw.GuildSpec] = []
     domains: list[gw.DomainSpec] = []
