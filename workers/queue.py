@@ -19,7 +19,6 @@ is stored once and counted once (the ``done`` set holds job keys). msgpack only 
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -33,8 +32,6 @@ from redis.retry import Retry
 
 from workers.batch import BatchPlan, ServiceError, UsageError, default_manifest, read_manifest
 from workers.job import decode
-
-log = logging.getLogger("realmsim.queue")
 
 GROUP = "workers"
 DEFAULT_PREFIX = "realmsim"
