@@ -64,7 +64,8 @@ class _Situation:
         cfg = world.config.gw
         self.cfg = cfg
         self.armies = [gw.armies[a] for a in sorted(gw.armies) if gw.armies[a].owner == gid]
-        self.army_units = sum(len(a.units) for a in self.armies)
+        raising = sum(sum(o.units.values()) + sum(o.requisition.values()) for o in gw.orders if o.guild == gid and isinstance(o, Deploy))
+        self.army_units = sum(len(a.units) for a in self.armies) + raising
         self.upkeep = self.army_units * cfg.army_upkeep_solars
         self.reserve = 2 * self.upkeep + 20
         pend = wf._pending(gw, gid)

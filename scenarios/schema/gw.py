@@ -153,9 +153,9 @@ def check(sc: Any, m: MapIndex) -> list[Problem]:
         if cfg.seasons_per_year < 1:
             out.append(Problem("config.gw.seasons_per_year", "an integer >= 1", str(cfg.seasons_per_year)))
     provinces: dict[str, str] = {}
-    for h in m.map.hexes:
-        if h.province and h.region:
-            provinces.setdefault(h.province, h.region)
+    for cell in m.map.hexes:
+        if cell.province and cell.region:
+            provinces.setdefault(cell.province, cell.region)
     regions = sorted(set(provinces.values()))
     guild_ids: list[str] = []
     leaders: dict[str, str] = {}
@@ -289,11 +289,11 @@ def build(sc: Any, world: World) -> None:
     gw = GwWorld()
     world.gw = gw
     hm = world.map
-    for i, h in enumerate(hm.hexes):
-        if h.province and h.region:
-            prov = gw.provinces.get(h.province)
+    for i, cell in enumerate(hm.hexes):
+        if cell.province and cell.region:
+            prov = gw.provinces.get(cell.province)
             if prov is None:
-                prov = gw.provinces[h.province] = Province(h.province, h.region, [])
+                prov = gw.provinces[cell.province] = Province(cell.province, cell.region, [])
             prov.hexes.append(i)
     for name in sorted(gw.provinces):
         gw.regions.setdefault(gw.provinces[name].region, []).append(name)

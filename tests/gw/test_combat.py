@@ -11,7 +11,6 @@ from sim.rules import warfare as wf
 from sim.state.gw import AttackArmy, AttackDomain, Move, Siege
 from tests.gw.helpers import counts, hx, kinds, make_world, play, put_army, put_domain, start_season, units
 
-
 # ---- movement ---------------------------------------------------------------------------------------
 
 

@@ -8,9 +8,19 @@ from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.events import Ledger
 from sim.rules import warfare as wf
-from sim.state.gw import Annex, AttackArmy, AttackDomain, Deploy, DomainAction, Move, Reinforce, ReturnTitle, Siege, TreasureHunt
+from sim.state.gw import (
+    Annex,
+    AttackArmy,
+    AttackDomain,
+    Deploy,
+    DomainAction,
+    Move,
+    Reinforce,
+    ReturnTitle,
+    Siege,
+    TreasureHunt,
+)
 from tests.gw.helpers import counts, hx, kinds, make_world, play, put_army, put_domain, start_season
-
 
 # ---- EX-GW-01 ---------------------------------------------------------------------------------------
 
