@@ -32,6 +32,7 @@ WANT_AMBASSADORS = 3
 HORIZON_TURNS = 12  # how far ahead a permanent treaty is valued
 RF_POINT_PO = 3  # what one point of racial factor is worth, in PO
 SHOWN = 12  # alternatives recorded in the ledger per decision
+ALLIANCE_WAR_VALUE = 25  # PO a turn an allied province to raise armies in is worth to a nation at war
 
 
 @register("nation", "random")
@@ -107,7 +108,7 @@ class NationHeuristic:
             return float(turns * cfg.resource_income_po * (new + mono))
         if kind == "alliance":
             war = bool(dip.enemies_of(mn, dip.nkey(obs.nation)))
-            return float(turns * (8 if war else 1))
+            return float(turns * (ALLIANCE_WAR_VALUE if war else 1))
         if dip.pact_of(mn, obs.nation) is not None and renewing is None:
             return -50.0
         return float(turns * 2)
