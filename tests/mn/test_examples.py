@@ -207,18 +207,19 @@ def test_ex_mn_07_breaking_a_pact_during_a_war() -> None:
 def test_ex_mn_07_doing_nothing_is_a_wartime_break_at_the_end_of_the_next_turn() -> None:
     mn, cfg, led = make_world(turn=10)
     post(mn, "p1", "rhodos", kind="pact")
-    dip.resolve_declare_war(mn, "nation:p2", dip.DeclareWar("city:rhodos"), led, cfg)
+    [ob] = dip.resolve_declare_war(mn, "nation:p2", dip.DeclareWar("city:rhodos"), led, cfg)
     dice = ScriptedDice(["d4=2"])
     dip.end_of_turn(mn, lambda n: dice, led, cfg)  # end of turn 10: still within the response time
     assert dip.pact_of(mn, "p1") is not None
     mn.turn = 11
     dip.end_of_turn(mn, lambda n: dice, led, cfg)
     dice.assert_exhausted()
-    assert dip.pact_of(mn, "p1") is None
-    assert dip.rf(mn, "Latium", "rhodians") == -15
+    assert dip.pact_of(mn, "p1") is None and not mn.obligations
+    assert dip.rf(mn, "Latium", "rhodians") == -15  # the same -20 as a wartime break
     ev = last(led, "PactBroken")
-    assert (ev.t, ev.outcome, ev.data["cut_through_turn"]) == (0, "wartime", 19)
+    assert (ev.outcome, ev.data["cut_through_turn"], ev.data["obligation"]) == ("wartime", 19, ob.id)
     assert "RES-MN-06" in ev.clauses
+    assert dip.relations_cut(mn, "nation:p1", "city:rhodos", 19) and not dip.relations_cut(mn, "nation:p1", "city:rhodos", 20)
 
 
 @pytest.mark.rule("MN-HOST-01", "MN-HOST-02", "RES-MN-03", "RES-MN-04", "MN-MIS-03")
