@@ -1022,7 +1022,8 @@ def _orders_of(gw: GwWorld, *types: type) -> list[AnyOrder]:
 def _reject(ledger: Ledger, order: AnyOrder, err: RulesError) -> None:
     clause = getattr(err, "clause", "SC-GW-09")
     reason = getattr(err, "reason", str(err))
-    ledger.emit(SYS, "OrderRejected", f"guild:{order.guild}", (clause, "RES-GW-27"), outcome="rejected", order=str(order), reason=reason)
+    clauses = (clause,) if clause == "RES-GW-27" else (clause, "RES-GW-27")
+    ledger.emit(SYS, "OrderRejected", f"guild:{order.guild}", clauses, outcome="rejected", order=str(order), reason=reason)
 
 
 def _attempt(world: World, ledger: Ledger, order: AnyOrder, fn: Callable[..., object]) -> bool:
@@ -1373,6 +1374,24 @@ class CombatResult:
     outcome: str = ""
 
 
+def front_breakdown(world: World, armies: list[Army], garrison: Domain | None) -> dict[str, int]:
+    """A front's strength by part (RES-GW-08): base CS, capped bonuses (GW-CMB-03), fortification
+    (garrison only, SC-GW-07), minus damage already taken this season."""
+    cfg = world.config.gw
+    out = {"base": 0, "bonus": 0, "fortification": 0, "damage": 0, "total": 0}
+    parts: list[tuple[list[Unit], int]] = [(a.units, 0) for a in armies]
+    if garrison is not None:
+        parts.append((garrison.garrison, fort_bonus(world, garrison)))
+    for us, fort in parts:
+        for u in us:
+            out["base"] += cfg.units[u.kind].cs
+            out["bonus"] += capped_bonus(u, cfg)
+            out["fortification"] += fort
+            out["damage"] += min(u.damage, toughness(u, cfg, fort))
+            out["total"] += effective_cs(u, cfg, fort)
+    return out
+
+
 def _front_damage(world: World, armies: list[Army], garrison: Domain | None, dmg: int) -> list[Unit]:
     """RES-GW-11: armies in descending current strength (ties: lower id), the garrison last."""
     cfg = world.config.gw
@@ -1410,6 +1429,8 @@ def fight(
     dfn = sum(army_strength(world, a) for a in defenders) + (garrison_strength(world, defender_garrison) if defender_garrison else 0)
     att_units = sum(len(a.units) for a in attackers) + (len(attacker_garrison.garrison) if attacker_garrison else 0)
     dfn_units = sum(len(a.units) for a in defenders) + (len(defender_garrison.garrison) if defender_garrison else 0)
+    att_parts = front_breakdown(world, attackers, attacker_garrison)
+    dfn_parts = front_breakdown(world, defenders, defender_garrison)
     lost_d = _front_damage(world, defenders, defender_garrison, att)
     lost_a = _front_damage(world, attackers, attacker_garrison, dfn)
     _count_destroyed(gw, hex_, len(lost_a) + len(lost_d))
@@ -1421,6 +1442,7 @@ def fight(
         attacker_garrison=attacker_garrison.id if attacker_garrison else None,
         defender_garrison=defender_garrison.id if defender_garrison else None,
         attacker_strength=att, defender_strength=dfn, attacker_units=att_units, defender_units=dfn_units,
+        attacker_breakdown=att_parts, defender_breakdown=dfn_parts,
         attackers_lost=_unit_rows(lost_a), defenders_lost=_unit_rows(lost_d), armies_destroyed=[a.id for a in gone], **data,
     )
     for a in gone:

@@ -108,6 +108,8 @@ def test_ex_gw_02_field_battle_bonus_cap_partial_damage_and_loot():
         wf.PHASE_FUNCTIONS[phase](w, dice, led)
     battle = led.of_kind("BattleFought")[0]
     assert (battle.data["attacker_strength"], battle.data["defender_strength"]) == (20, 30)
+    # the audit trail of the cap: 8 infantry had +2 each, only +1 counts
+    assert battle.data["defender_breakdown"] == {"base": 22, "bonus": 8, "fortification": 0, "damage": 0, "total": 30}
     assert "X" not in w.gw.armies  # 30 > 20: destroyed, 15 units
     assert len(battle.data["attackers_lost"]) == 15
     assert len(battle.data["defenders_lost"]) == 6  # 6 infantry × 3 = 18

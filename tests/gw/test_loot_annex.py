@@ -8,7 +8,7 @@ from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
 from sim.rules import warfare as wf
-from sim.state.gw import Annex, AttackArmy, PickUpLoot, Sack, TreasureHunt
+from sim.state.gw import Annex, AttackArmy, AttackDomain, PickUpLoot, Reinforce, Sack, TreasureHunt
 from tests.gw.helpers import hx, make_world, play, put_army, put_domain, start_season
 
 
@@ -181,3 +181,32 @@ def test_an_army_with_a_support_seal_of_the_annexing_guild_stops_occupying_too()
     ev = led.of_kind("DomainAnnexed")[0]
     assert ev.data["stopped_occupying"] == ["W", "Z"] and ev.data["still_occupied_by"] == ["V"]
     assert w.gw.domains["D"].occupied_by == ["V"]
+
+
+@pytest.mark.rule("GW-ANX-05", "GW-ANX-06")
+def test_the_new_owner_acts_on_the_domain_before_the_title_arrives_but_nobody_can_take_it():
+    w = make_world()
+    h = hx(w, 10, 2)
+    put_domain(w, "D", "c", h)
+    put_army(w, "Z", "a", h, {"infantry": 5})
+    put_army(w, "W", "b", h, {"infantry": 9})
+    w.gw.armies["Z"].occupying = "D"
+    w.gw.armies["Z"].occupying_since = 0
+    wf.refresh_statuses(w)
+    w.gw.guilds["a"].pool = {"militia": 3}
+    play(w, 1, [Annex(guild="a", domain="D", seal="a-p1")])
+    dom = w.gw.domains["D"]
+    assert dom.owner == "Alice" and dom.title_holder == "Cid" and dom.occupied_by == []
+    # A+1: no title in hand yet, but Alice's guild may reinforce its new domain
+    led = play(w, 2, [Reinforce(guild="a", domain="D", units={"militia": 3})])
+    assert led.of_kind("GarrisonReinforced")[0].data["garrison"] == 3
+    # B's army takes it (garrison and A's army Z defend: 3 + 10 against 18) but cannot annex it until
+    # A+3 = season 4
+    led = play(w, 3, [AttackDomain(guild="b", army="W", domain="D")], ScriptedDice(["1d6=1"]))
+    atk = led.of_kind("DomainAttacked")[0]
+    assert atk.outcome == "success" and atk.data["defenders"] == ["Z"] and atk.data["defender_strength"] == 13
+    start_season(w, 3, Ledger())
+    with pytest.raises(IllegalOrderError, match="GW-ANX-06: the ownership of D cannot change before season 4"):
+        wf.check_order(w, Annex(guild="b", domain="D", seal="b-p1"))
+    start_season(w, 4, Ledger())
+    wf.check_order(w, Annex(guild="b", domain="D", seal="b-p1"))
