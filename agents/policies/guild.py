@@ -195,7 +195,13 @@ def _score(sit: _Situation, o: Any) -> float:
         return 30.0 if wf.army_strength(w, a) <= wf.defending_strength(w, d) else -1.0
     if isinstance(o, Sack):
         d = gw.domains[o.domain]
-        return 35.0 if sum(b.sp for b in d.buildings) >= cfg.sack_loot_min_sp else -1.0
+        strength = wf.army_strength(w, gw.armies[o.army])
+        razed = 0
+        for b in sorted(d.buildings, key=lambda b: (-b.sp, b.id)):  # what SC-GW-13 would destroy
+            if razed + b.sp > strength:
+                break
+            razed += b.sp
+        return 35.0 if razed >= cfg.sack_loot_min_sp else -1.0
     if isinstance(o, Move):
         a = gw.armies[o.army]
         if a.occupying is not None or a.besieging is not None:

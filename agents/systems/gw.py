@@ -25,6 +25,23 @@ def _n(d: dict[str, Any]) -> int:
     return sum(int(v) for v in d.values())
 
 
+_EN_SAME_PLURAL = ("infantry", "cavalry", "militia")
+
+
+def _plural(name: str, n: int, lang: str) -> str:
+    if n <= 1:
+        return name
+    first, _, rest = name.partition(" ")
+    if lang == "fr":
+        if not first.endswith(("s", "x")):
+            first += "s"
+    elif name not in _EN_SAME_PLURAL:
+        if rest:  # "siege engine" → "siege engines"
+            return f"{name}s"
+        first += "s"
+    return f"{first} {rest}" if rest else first
+
+
 def _units(d: dict[str, Any], lang: str, model: RealmModel) -> str:
     if not d:
         return "—"
@@ -32,7 +49,7 @@ def _units(d: dict[str, Any], lang: str, model: RealmModel) -> str:
     names = []
     for k, n in sorted(d.items()):
         name = cat[k].french if lang == "fr" and k in cat else k.replace("_", " ")
-        names.append(f"{n} {name}")
+        names.append(f"{n} {_plural(name, int(n), lang)}")
     return ", ".join(names)
 
 
@@ -239,13 +256,15 @@ def _deployed(ev: Event, lang: str, model: RealmModel) -> str:
     for k, n in d["requisitioned"].items():
         units[k] = units.get(k, 0) + n
     if lang == "fr":
+        sw = "sceau militaire" if seals == 1 else "sceaux militaires"
         return (
             f"{_owner_of_army(model, ev)} déploie l'armée {ev.actor[5:]} à {_dom(model, d['domain'])} en engageant "
-            f"{seals} sceau(x) militaire(s) (capacité {d['capacity']}) : {_units(units, lang, model)}, force {d['strength']}."
+            f"{seals} {sw} (capacité {d['capacity']}) : {_units(units, lang, model)}, force {d['strength']}."
         )
+    sw = "military seal" if seals == 1 else "military seals"
     return (
-        f"{_owner_of_army(model, ev)} deploys army {ev.actor[5:]} at {_dom(model, d['domain'])}, engaging {seals} military "
-        f"seal(s) (capacity {d['capacity']}): {_units(units, lang, model)}, strength {d['strength']}."
+        f"{_owner_of_army(model, ev)} deploys army {ev.actor[5:]} at {_dom(model, d['domain'])}, engaging {seals} {sw} "
+        f"(capacity {d['capacity']}): {_units(units, lang, model)}, strength {d['strength']}."
     )
 
 
@@ -289,18 +308,21 @@ def _attacked(ev: Event, lang: str, model: RealmModel) -> str:
     la, ld = _lost(d["attackers_lost"]), _lost(d["defenders_lost"])
     dom = _dom(model, d["domain"])
     lvl = d["fortification"]
+    helpers = ", ".join(d["defenders"])
     if lang == "fr":
         fort = _FORT_FR[lvl] if lvl < len(_FORT_FR) else f"fortification {lvl}"
         res = "réussit : le domaine est occupé" if ev.outcome == "success" else "échoue"
+        who = f"sa garnison et l'armée {helpers}" if helpers else "sa garnison"
         return (
-            f"Assaut de {att} (force {d['attacker_strength']}) sur {dom} ({fort}), défendu par sa garnison "
+            f"Assaut de {att} (force {d['attacker_strength']}) sur {dom} ({fort}), défendu par {who} "
             f"(force {d['defender_strength']}) : l'attaque {res}. Pertes : {la} unité(s) contre {ld}."
         )
     names = model.world.config.gw.fortification_names
     fort = names[lvl] if lvl < len(names) else f"fortification {lvl}"
     res = "succeeds: the domain is occupied" if ev.outcome == "success" else "fails"
+    who = f"its garrison and army {helpers}" if helpers else "its garrison"
     return (
-        f"Assault of {att} (strength {d['attacker_strength']}) on {dom} ({fort}), defended by its garrison "
+        f"Assault of {att} (strength {d['attacker_strength']}) on {dom} ({fort}), defended by {who} "
         f"(strength {d['defender_strength']}): the attack {res}. Units lost: {la} against {ld}."
     )
 
