@@ -1,0 +1,215 @@
+"""Unrest and mutiny (CV-UNR, CV-MUT, RES-CV-14…18, RES-CV-20)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.config import Config, CvConfig
+from sim.dice import ScriptedDice
+from sim.errors import IllegalOrderError
+from sim.hexmap import Hex, HexMap
+from sim.rules import caravan as cr
+from sim.state.cv import DayPlan, ScheduledEvent, Traveler, ticks_to_miles
+from tests.cv.helpers import baseline, ledger_at, line_map, world_of
+
+
+@pytest.mark.rule("CV-UNR-01", "CV-UNR-02")
+def test_unrest_is_never_negative_and_has_no_maximum() -> None:
+    hm = line_map(4)
+    c = baseline(hm, unrest=2)
+    led = ledger_at()
+    cr.set_unrest(c, -5, led, ("CV-UNR-07",), "test")
+    assert c.unrest == 0
+    cr.set_unrest(c, 40, led, ("CV-UNR-07",), "test")
+    assert c.unrest == 40 and c.unrest_peak == 40
+    assert [e.kind for e in led.events] == ["UnrestFell", "UnrestRose", "MutinyBegan"]
+
+
+@pytest.mark.rule("CV-UNR-03", "CV-UNR-05", "RES-CV-20", "SC-CV-04", "CV-MUT-01", "RES-CV-17")
+def test_level_up_raises_morale_and_lowers_unrest() -> None:
+    hm = line_map(4)
+    c = baseline(hm, unrest=4)  # Morale 2: in mutiny
+    w = world_of(c, hm)
+    led = ledger_at()
+    ev = ScheduledEvent(day=3, convoy="amber", kind="level_up", feat="efficient_consumption", morale=1)
+    cr.resolve_scheduled(w, c, ev, ScriptedDice([]), led)
+    assert (c.level, c.morale, c.unrest, c.feats) == (2, 3, 3, ["efficient_consumption"])
+    assert c.in_mutiny is False
+    assert [e.kind for e in led.events] == ["LevelGained", "UnrestFell", "MutinyEnded"]
+
+
+@pytest.mark.rule("RES-CV-20", "SC-CV-12")
+def test_level_up_with_caravan_toughness_and_gift_counter_reset() -> None:
+    hm = line_map(4)
+    c = baseline(hm)
+    c.gifts = 3
+    w = world_of(c, hm, config=Config(cv=CvConfig(gift_counter_resets="level_up")))
+    cr.resolve_scheduled(w, c, ScheduledEvent(day=1, convoy="amber", kind="level_up", feat="caravan_toughness"), ScriptedDice([]), ledger_at())
+    assert (c.hp, c.max_hp) == (100, 100)
+    assert c.wagons[0].toughness == 1
+    assert c.gifts == 0
+
+
+@pytest.mark.rule("CV-UNR-04", "RES-CV-14", "SC-CV-10")
+def test_the_25_percent_line_checks_once_until_hp_rise_above_it() -> None:
+    hm = line_map(4)
+    c = baseline(hm, hp=30)  # max 80: the line is 20
+    w = world_of(c, hm)
+    led = ledger_at()
+    cr.damage(w, c, 10, "rockslide", ScriptedDice(["d20=1"]), led, ("RES-CV-06",))  # 30 → 20: check, fails
+    assert c.unrest == 1
+    cr.damage(w, c, 1, "rockslide", ScriptedDice([]), led, ("RES-CV-06",))  # still below: no check
+    cr.heal(c, 30)  # 49: above the line again
+    cr.damage(w, c, 30, "rockslide", ScriptedDice(["d20=20"]), led, ("RES-CV-06",))  # 49 → 19: check, succeeds
+    assert c.unrest == 1
+    assert [e.data["trigger"] for e in led.of_kind("UnrestCheckRolled")] == ["(c) hit points at 25% or less"] * 2
+    # an Unrest check's DC is 20 + current Unrest
+    assert led.of_kind("UnrestCheckRolled")[1].dc == 21
+
+
+@pytest.mark.rule("CV-UNR-04", "RES-CV-14")
+def test_resting_by_choice_or_exhausted_is_not_a_blocked_period() -> None:
+    hm = line_map(10)
+    c = baseline(hm)
+    w = world_of(c, hm)
+    led = ledger_at()
+    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice(["d20=1"]), led)  # the calming check only
+    c.condition = "exhausted"
+    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice([]), led)
+    assert not led.of_kind("UnrestCheckRolled")
+
+
+@pytest.mark.rule("CV-UNR-06", "RES-CV-15", "RES-CV-24", "SC-CV-05")
+def test_calming_checks_in_order_once_per_kind() -> None:
+    hm = line_map(10, villages={0: "Millbrook"})
+    c = baseline(hm, unrest=6, gp=2000, provisions=100)
+    c.morale = 6
+    c.travelers.append(Traveler(id="driver5", job="driver", can_drive=True))
+    w = world_of(c, hm, config=Config(cv=CvConfig(unrest_reduction=2)))
+    led = ledger_at()
+    # a rest day in the village with a wagon added and double rations (one wagon purchase a day).
+    # Resolve 6 + 5 = 11; checks: wagon added, full rest day, double consumption
+    dice = ScriptedDice(["d20=10", "d20=1", "d20=8"])
+    cr.resolve_day(w, "amber", DayPlan(move="rest", double=True, buy="wagon:covered"), dice, led)
+    dice.assert_exhausted()
+    got = [(e.data["action"], e.total, e.outcome) for e in led.of_kind("CalmingCheckRolled")]
+    # 10 + 11 − 6 + 5 = 20 ≥ 20 → Unrest 4 (reduction 2); 1 + 11 − 4 + 5 = 13; 8 + 11 − 4 + 5 = 20 → 2
+    assert got == [("wagon added", 20, "success"), ("full rest day", 13, "failure"), ("double consumption", 20, "success")]
+    assert c.unrest == 2
+    # next day: axles (an upgrade) and travel away: one check, still with the village bonus
+    dice = ScriptedDice(["d20=4"])
+    cr.resolve_day(w, "amber", DayPlan(buy="axles"), dice, led)
+    ev = led.of_kind("CalmingCheckRolled")[-1]
+    assert (ev.data["action"], ev.data["village"], ev.total) == ("wagon upgraded", True, 4 + 11 - 2 + 5)
+
+
+@pytest.mark.rule("CV-UNR-06", "RES-CV-15", "RES-CV-23")
+def test_repair_days_and_forced_rests_do_not_calm() -> None:
+    hm = line_map(10)
+    c = baseline(hm, unrest=3, hp=50, cargo={"repair": 1})
+    c.travelers.append(Traveler(id="wright", job="wainwright"))
+    w = world_of(c, hm)
+    led = ledger_at()
+    cr.resolve_day(w, "amber", DayPlan(move="repair"), ScriptedDice([]), led)
+    assert c.hp == 60 and not led.of_kind("CalmingCheckRolled")
+    c.hp = 0  # cannot move: a rest day does not count
+    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice([]), led)
+    assert not led.of_kind("CalmingCheckRolled")
+
+
+@pytest.mark.rule("CV-UNR-07")
+def test_scenario_unrest_events() -> None:
+    hm = line_map(4)
+    c = baseline(hm, unrest=1)
+    w = world_of(c, hm)
+    led = ledger_at()
+    cr.resolve_scheduled(w, c, ScheduledEvent(day=0, convoy="amber", kind="unrest", amount=2, note="bad news"), ScriptedDice([]), led)
+    cr.resolve_scheduled(w, c, ScheduledEvent(day=0, convoy="amber", kind="unrest", amount=-4, note="a feast"), ScriptedDice([]), led)
+    assert c.unrest == 0
+    assert [e.kind for e in led.events] == ["UnrestEventHappened", "UnrestRose", "MutinyBegan", "UnrestEventHappened",
+                                            "UnrestFell", "MutinyEnded"]
+
+
+@pytest.mark.rule("CV-UNR-08", "RES-CV-16", "CV-UNR-02")
+def test_a_gift_at_zero_unrest_is_spent_for_nothing() -> None:
+    hm = line_map(4)
+    c = baseline(hm, unrest=0, cargo={"treasure": 5})
+    w = world_of(c, hm)
+    led = ledger_at()
+    cr.resolve_gift(w, c, "treasure", led)
+    assert (c.unrest, c.gifts, c.cargo["treasure"]) == (0, 1, 4)
+    c.unrest = 2
+    cr.resolve_gift(w, c, "treasure", led)  # costs 2; −3 stops at 0
+    assert (c.unrest, c.gifts, c.cargo["treasure"]) == (0, 2, 2)
+    with pytest.raises(IllegalOrderError, match="RES-CV-16: the next gift costs 3 cargo units of treasure"):
+        cr.check_plan(w, c, DayPlan(gift="treasure"))
+
+
+@pytest.mark.rule("CV-MUT-01", "CV-MUT-02", "RES-CV-17")
+def test_mutiny_exactly_while_unrest_exceeds_morale() -> None:
+    hm = line_map(4)
+    c = baseline(hm, unrest=2)  # Morale 2: not yet
+    w = world_of(c, hm)
+    cfg = w.config.cv
+    assert cr.mutiny_margin(c) == 0 and not c.in_mutiny
+    led = ledger_at()
+    cr.set_unrest(c, 4, led, ("CV-UNR-04",), "test")
+    assert c.in_mutiny and cr.mutiny_margin(c) == 2
+    assert cr.stat_value(c, "ac", cfg, w.now, w.cv.job_bonuses) == 11
+    assert cr.stat_value(c, "attack", cfg, w.now, w.cv.job_bonuses) == -1
+    assert cr.stat_value(c, "security", cfg, w.now, w.cv.job_bonuses) == 2
+    assert cr.stat_value(c, "resolve", cfg, w.now, w.cv.job_bonuses) == 5
+    assert led.of_kind("MutinyBegan")[0].data["margin"] == 2
+
+
+def _wander_map() -> tuple[HexMap, int, int]:
+    hm = HexMap(width=7, height=3, hexes=[Hex(terrain="plains", road="road") for _ in range(21)])
+    return hm, hm.index(3, 1), hm.index(6, 1)
+
+
+@pytest.mark.rule("CV-MUT-03", "RES-CV-18")
+def test_mutiny_random_direction_rerolls_the_chosen_one() -> None:
+    hm, start, dest = _wander_map()
+    c = baseline(hm, at=start, dest=dest, unrest=5)  # margin 3: Resolve +4, DC 25
+    c.path = [start, start + 1, start + 2, dest]
+    w = world_of(c, hm)
+    led = ledger_at()
+    # 2 + 4 = 6, fails by 19 → 1d2 = 2 (random direction) → 1d6 = 1 is E, the chosen one: reroll → 4 = W
+    dice = ScriptedDice(["d20=2", "1d2=2", "1d6=1", "1d6=4"])
+    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    dice.assert_exhausted()
+    west = hm.neighbor(start, 3)
+    # half speed (18 miles): 12 reach the west neighbour, 6 more toward the next hex west, dropped
+    # when the route is planned again from there (RES-CV-18)
+    assert ticks_to_miles(c.ticks_total) == 18
+    assert c.hex == west and c.progress == 0
+    assert c.path[0] == west and c.path[-1] == dest
+    assert led.of_kind("MutinyWandered")[0].dice == ((2, 2), (6, 1), (6, 4))
+
+
+@pytest.mark.rule("CV-MUT-03", "RES-CV-18")
+@pytest.mark.parametrize("mode, script, refused", [("refuse", ["d20=2", "d20=20"], True),
+                                                   ("random_direction", ["d20=2", "1d6=4"], False)])
+def test_mutiny_fail_by_five_outcome_is_configurable(mode: str, script: list[str], refused: bool) -> None:
+    hm, start, dest = _wander_map()
+    c = baseline(hm, at=start, dest=dest, unrest=5)
+    c.path = [start, start + 1, start + 2, dest]
+    w = world_of(c, hm, config=Config(cv=CvConfig(mutiny_fail5_outcome=mode)))
+    led = ledger_at()
+    dice = ScriptedDice(script)
+    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    dice.assert_exhausted()
+    assert bool(led.of_kind("MutinyRefusedToMove")) is refused
+    assert c.ticks_total == (0 if refused else 18 * 192)
+
+
+@pytest.mark.rule("CV-MUT-03", "RES-CV-18")
+def test_no_mutiny_check_on_a_rest_day() -> None:
+    hm = line_map(10, villages={0: "Millbrook"})
+    c = baseline(hm, unrest=5)
+    w = world_of(c, hm)
+    led = ledger_at()
+    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice(["d20=1"]), led)  # the calming check only
+    assert not led.of_kind("MutinyCheckRolled")
+    assert led.of_kind("CalmingCheckRolled")[0].data["village"] is True
+    assert c.mutiny_days == 1
