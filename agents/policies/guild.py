@@ -68,13 +68,13 @@ class _Situation:
         self.army_units = sum(len(a.units) for a in self.armies) + raising
         self.upkeep = self.army_units * cfg.army_upkeep_solars
         self.reserve = 2 * self.upkeep + 20
-        pend = wf._pending(gw, gid)
+        pend = wf.committed(world, gid)
         self.pending = pend
         self.pool = sum(max(0, n - pend.pool.get(k, 0)) for k, n in self.guild.pool.items())
         self.free_seals = [
             s for s in self.guild.seals if s in gw.seals and gw.seals[s].kind == "military" and gw.seals[s].army is None and s not in pend.seals
         ]
-        self.solars = self.guild.solars - wf._pending_recruit_cost(world, gw, gid)
+        self.solars = self.guild.solars - pend.recruit_cost
         self.own_domains = wf.owned_domains(gw, gid)
         self._targets: dict[str, tuple[int, float] | None] = {}
 
@@ -84,7 +84,7 @@ class _Situation:
     def front(self, army_id: str) -> int:
         a = self.gw.armies[army_id]
         s = wf.army_strength(self.world, a)
-        g = wf._garrison_joining(self.gw, self.gid, wf.expected_hex(self.world, a, self.pending))
+        g = wf.garrison_joining(self.gw, self.gid, wf.expected_hex(self.world, a, self.pending))
         return s + (wf.garrison_strength(self.world, g) if g else 0)
 
     def target_for(self, army_id: str) -> tuple[int, float] | None:
@@ -171,7 +171,7 @@ def _score(sit: _Situation, o: Any) -> float:
         if not sit.hostile(t.owner):
             return -50.0
         mine = sit.front(o.army)
-        g = wf._garrison_joining(gw, t.owner, t.hex)
+        g = wf.garrison_joining(gw, t.owner, t.hex)
         theirs = wf.army_strength(w, t) + (wf.garrison_strength(w, g) if g else 0)
         return 75.0 + min(20.0, (mine - theirs) / 2) if mine > theirs else -10.0
     if isinstance(o, AttackDomain):

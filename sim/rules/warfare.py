@@ -399,10 +399,16 @@ class _Pending:
     returned: set[str] = field(default_factory=set)
     loot: set[tuple[str, int]] = field(default_factory=set)
     domain_actions: set[tuple[str, str]] = field(default_factory=set)
+    where: dict[str, int] = field(default_factory=dict)  # army → hex after its pending Move (cache)
 
 
-def _pending(gw: GwWorld, guild: str) -> _Pending:
+def _recruit_cost_of(costs: dict[str, int], units: dict[str, int]) -> int:
+    return sum(costs.get(k, 0) * n for k, n in units.items())
+
+
+def _pending(gw: GwWorld, guild: str, costs: dict[str, int] | None = None) -> _Pending:
     p = _Pending()
+    gw_costs = costs or {}
     for o in gw.orders:
         if o.guild != guild:
             continue
@@ -419,6 +425,7 @@ def _pending(gw: GwWorld, guild: str) -> _Pending:
                 p.pool[k] = p.pool.get(k, 0) + n
         elif isinstance(o, Recruit):
             p.recruited += sum(o.units.values())
+            p.recruit_cost += _recruit_cost_of(gw_costs, o.units)
         elif isinstance(o, Move):
             p.moves[o.army] = o.to
         elif isinstance(o, ACTION_ORDERS):
@@ -442,6 +449,11 @@ def _recruit_cost(world: World, units: dict[str, int]) -> int:
     return sum(costs.get(k, 0) * n for k, n in units.items())
 
 
+def committed(world: World, guild: str) -> _Pending:
+    """What the orders ``guild`` already gave this season commit: pool units, seals, moves, actions…"""
+    return _pending(gw_of(world), guild, world.config.gw.unit_cost_solars)
+
+
 def _pending_recruit_cost(world: World, gw: GwWorld, guild: str) -> int:
     return sum(_recruit_cost(world, o.units) for o in gw.orders if o.guild == guild and isinstance(o, Recruit))
 
@@ -449,19 +461,20 @@ def _pending_recruit_cost(world: World, gw: GwWorld, guild: str) -> int:
 def expected_hex(world: World, army: Army, pending: _Pending | None) -> int:
     """Where the army will stand after the movement phase, given its pending Move (RES-GW-27)."""
     if pending is not None and army.id in pending.moves:
-        path = march_path(world, army, pending.moves[army.id])
-        if path:
-            return path[-1]
+        if army.id not in pending.where:
+            path = march_path(world, army, pending.moves[army.id])
+            pending.where[army.id] = path[-1] if path else army.hex
+        return pending.where[army.id]
     return army.hex
 
 
-def check_order(world: World, order: AnyOrder, *, stage: str = "give") -> None:
+def check_order(world: World, order: AnyOrder, *, stage: str = "give", _pend: _Pending | None = None) -> None:
     """Raise if ``order`` is not legal now. ``stage`` is ``give`` (the order is being given at the
     start of the season: the guild's earlier orders of the season count, RES-GW-27) or ``resolve``
     (it is resolving in its phase: the world as it now stands counts)."""
     gw = gw_of(world)
     _guild(gw, order.guild)
-    pend = _pending(gw, order.guild) if stage == "give" else None
+    pend = (_pend if _pend is not None else _pending(gw, order.guild, world.config.gw.unit_cost_solars)) if stage == "give" else None
     fn = _CHECKS.get(type(order))
     if fn is None:
         raise InvalidOrderError(f"unknown order type {type(order).__name__}")
@@ -577,7 +590,7 @@ def _check_recruit(world: World, gw: GwWorld, o: Recruit, pend: _Pending | None)
             o,
         )
     cost = _recruit_cost(world, o.units)
-    committed = _pending_recruit_cost(world, gw, o.guild) if pend else 0
+    committed = pend.recruit_cost if pend else 0
     if cost + committed > guild.solars:
         raise _fail("SC-GW-15", f"the chest holds {guild.solars} solars; these recruits cost {cost} (+{committed} already ordered)", o)
 
@@ -854,9 +867,10 @@ def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
     if guild_id not in gw.guilds:
         return []
     out: list[AnyOrder] = []
+    pend = _pending(gw, guild_id, world.config.gw.unit_cost_solars)  # candidates share one view of the committed orders
     for cand in _candidates(world, gw, guild_id):
         try:
-            check_order(world, cand, stage="give")
+            check_order(world, cand, stage="give", _pend=pend)
         except RulesError:
             continue
         out.append(cand)
@@ -866,14 +880,14 @@ def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
 def _candidates(world: World, gw: GwWorld, g: str) -> Iterable[AnyOrder]:
     cfg = world.config.gw
     guild = gw.guilds[g]
-    pend = _pending(gw, g)
+    pend = _pending(gw, g, cfg.unit_cost_solars)
     pool = {k: guild.pool.get(k, 0) - pend.pool.get(k, 0) for k in sorted(guild.pool)}
     pool = {k: n for k, n in pool.items() if n > 0}
     mine = owned_domains(gw, g)
     # (1) deploy phase: recruit, reinforce, deploy, disband, domain actions
     free_doms = [d for d in mine if not d.occupied_by]
     cap_left = cfg.recruit_per_domain * len(free_doms) - pend.recruited
-    budget = guild.solars - _pending_recruit_cost(world, gw, g)
+    budget = guild.solars - pend.recruit_cost
     for kind in sorted(cfg.unit_cost_solars):
         price = cfg.unit_cost_solars[kind]
         if kind not in cfg.units or price <= 0:
@@ -1450,7 +1464,7 @@ def fight(
     return CombatResult(att, dfn, lost_a, lost_d, [a.id for a in gone], outcome)
 
 
-def _garrison_joining(gw: GwWorld, guild: str, hex_: int) -> Domain | None:
+def garrison_joining(gw: GwWorld, guild: str, hex_: int) -> Domain | None:
     """RES-GW-06: a domain's garrison joins the front of its owner's army fighting on its hex."""
     for d in domains_at(gw, hex_):
         if d.owner_guild == guild and d.garrison:
@@ -1519,8 +1533,8 @@ def resolve_army_combats(world: World, dice: Dice, ledger: Ledger) -> list[Comba
         gw.bump("battles")
         res = fight(
             world, alive, [tgt],
-            attacker_garrison=_garrison_joining(gw, alive[0].owner, hex_),
-            defender_garrison=_garrison_joining(gw, tgt.owner, hex_),
+            attacker_garrison=garrison_joining(gw, alive[0].owner, hex_),
+            defender_garrison=garrison_joining(gw, tgt.owner, hex_),
             hex_=hex_, ledger=ledger, kind="BattleFought",
             clauses=("GW-CMB-01", "GW-CMB-02", "GW-CMB-03", "GW-CMB-04", "GW-CMB-05", "GW-ORD-02", "GW-ORD-03", "GW-LOSS-02", "RES-GW-06", "RES-GW-08", "RES-GW-11", "RES-GW-12", "RES-GW-13"),
             target=target,
