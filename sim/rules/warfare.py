@@ -1737,6 +1737,7 @@ def annex_domain(world: World, order: Annex, ledger: Ledger) -> None:
     dom.owner_guild = new_guild.id
     dom.owner = new_guild.leader
     dom.frozen_until = gw.season + 2
+    dom.title_return_season = gw.season + 1
     dom.consents_to = []
     stopped = []
     for aid in list(dom.occupied_by):
@@ -1766,6 +1767,7 @@ def resolve_return_title(world: World, order: ReturnTitle, ledger: Ledger) -> No
     gw.bank.held -= dep.amount
     dep.title_returned = True
     gw.domains[order.domain].title_holder = "bank"
+    gw.domains[order.domain].title_return_season = -1
     ledger.emit(
         SYS, "TitleReturned", f"guild:{order.guild}", ("GW-ANX-04", "RES-GW-24", "SC-GW-10"), total=dep.amount,
         outcome="compensation recovered", domain=order.domain, solars_after=guild.solars,
@@ -1891,6 +1893,8 @@ def lapse_titles(world: World, ledger: Ledger) -> None:
             gw.bank.held -= d.amount
             gw.bank.kept += d.amount
             d.forfeited = True
+            if d.domain in gw.domains:
+                gw.domains[d.domain].title_return_season = -1
             g = gw.guilds[d.former_owner]
             before = g.notoriety
             g.notoriety -= cfg.notoriety_penalty

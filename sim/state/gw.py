@@ -110,6 +110,7 @@ class Domain(msgspec.Struct, omit_defaults=True):
     occupied_by: list[str] = []  # army ids, sorted
     besieged_by: list[str] = []  # army ids holding besieging status (RES-GW-20), sorted
     frozen_until: int = -1  # season index up to which its owner cannot change (RES-GW-25)
+    title_return_season: int = -1  # the one season its former owner may return the title (RES-GW-24)
     consents_to: list[str] = []  # guilds holding a proxy (procuration) from its owner (GW-DEP-03)
     works: list[str] = []  # constructions and assignments (affectations) in progress (GW-OCC-01)
     places: list[str] = []  # "parish" (paroisse), "arcane_place", "great_arcane_place" (GW-OCC-02)

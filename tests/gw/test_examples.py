@@ -218,7 +218,7 @@ def test_ex_gw_04_annexation_compensation_and_title(returned):
     wf.run_phases(w, ScriptedDice([]), led)
     assert dom.owner == "Alice" and dom.owner_guild == "a"
     assert w.gw.armies["Z"].occupying is None and dom.occupied_by == ["W"]  # W remains an occupier
-    assert dom.frozen_until == 4
+    assert dom.frozen_until == 4 and dom.title_return_season == 3
     with pytest.raises(IllegalOrderError, match="GW-OCC-02"):
         wf.check_order(w, DomainAction(guild="a", domain="D", action="build"))
     with pytest.raises(IllegalOrderError, match="GW-OCC-01"):
@@ -239,6 +239,7 @@ def test_ex_gw_04_annexation_compensation_and_title(returned):
     else:
         assert c.solars == c_before and w.gw.bank.held == 0 and w.gw.bank.kept == 500 and c.notoriety == 5
         assert led.of_kind("CompensationForfeited")[0].data["notoriety_after"] == 5
+    assert dom.title_return_season == -1  # the window has closed either way
     # S+4: the title (original or replacement) reaches A's leader
     assert dom.title_holder == ("bank" if returned else "Cid")
     start_season(w, 4, led)

@@ -33,7 +33,7 @@ from sim.world import decode_world, encode_world
 from tests.gw.helpers import hx, kinds, make_world, play, put_army, put_domain, start_season
 
 
-@pytest.mark.rule("SC-GW-01")
+@pytest.mark.rule("SC-GW-01", "GEN-07")
 def test_four_seasons_a_year_unless_configured():
     w = make_world()
     assert w.config.gw.seasons_per_year == 4 and wf.season_hours(w.config.gw) == HOURS_PER_SEASON
