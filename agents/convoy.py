@@ -31,10 +31,9 @@ if TYPE_CHECKING:
     from agents.model import RealmModel
 
 
-class PolicyOrderError(RealmsimError):
-    """A policy chose an order the rules refuse (a plug-in policy's bug, never a rules roll).
-
-    One message argument, so that SimPy can re-raise it out of a process."""
+class ConvoyPolicyError(RealmsimError):
+    """A convoy's policy cannot be built, or chose an order the rules refuse (a plug-in policy's
+    bug, never a rules roll). One message argument, so that SimPy can re-raise it out of a process."""
 
 
 class ConvoyAgent(RealmAgent):
@@ -138,7 +137,7 @@ class ConvoyAgent(RealmAgent):
         try:
             cr.resolve_slot_start(w, self.cid, plan, dice, m.ledger)
         except RulesError as e:
-            raise PolicyOrderError(f"{self.key}: the {self.policy_name!r} policy chose an order the rules refuse: {e}") from None
+            raise ConvoyPolicyError(f"{self.key}: the {self.policy_name!r} policy chose an order the rules refuse: {e}") from None
         if c.status != "travelling":
             return
         cr.resolve_travel_slot(w, self.cid, dice, m.ledger, choose_target=self.choose_target, cache=self.routes)
@@ -187,7 +186,7 @@ class ConvoyAgent(RealmAgent):
             try:
                 cr.resolve_route(w, self.cid, choice, self.realm.ledger)
             except RulesError as e:
-                raise PolicyOrderError(f"{self.key}: the {self.policy_name!r} policy chose a route the rules refuse: {e}") from None
+                raise ConvoyPolicyError(f"{self.key}: the {self.policy_name!r} policy chose a route the rules refuse: {e}") from None
 
     def choose_target(self, enemies: list[dict[str, Any]]) -> str:
         ids = [e["id"] for e in enemies]

@@ -69,7 +69,6 @@ class _Driver(SystemDriver):
     phase = Phase.CV
 
     def setup(self, model: RealmModel) -> None:
-
         cv = model.world.cv
         model.cv_routes = cr.shared_route_cache(model.world)  # type: ignore[attr-defined]
         model.collectors["cv"] = ConvoyCollector(model_reporters=dict(MODEL_REPORTERS), agent_reporters=dict(AGENT_REPORTERS))
@@ -83,11 +82,14 @@ class _Driver(SystemDriver):
     def spawn(self, model: RealmModel, convoy_id: str, policy: str) -> Any:
         """Create the agent of a convoy already in ``world.cv`` and start its process (also used for
         convoys created during a campaign, e.g. a kingdom's trade expedition, LINK-04)."""
-        from agents.convoy import ConvoyAgent
+        from agents.convoy import ConvoyAgent, ConvoyPolicyError
 
         if not hasattr(model, "cv_routes"):
             model.cv_routes = cr.shared_route_cache(model.world)  # type: ignore[attr-defined]
-        agent = ConvoyAgent(model, convoy_id, policy)
+        try:
+            agent = ConvoyAgent(model, convoy_id, policy)
+        except ValueError as e:  # make_policy: an unknown name or a class that cannot be imported
+            raise ConvoyPolicyError(f"convoy {convoy_id!r}: {e}") from None
         model.process(agent.run())
         return agent
 
