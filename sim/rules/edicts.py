@@ -934,7 +934,7 @@ def _check_exploration(world: World, kid: str, o: ExplorationEdict) -> None:
         if not 0 <= h < n:
             raise InvalidOrderError(f"route hex {h} is not on the map")
     cap = capital_hex(k)
-    if cap is None:
+    if cap is None or not k.settlements:
         raise IllegalOrderError("KM-EXP-03", f"{kid} has no capital for the explorers to leave from", actor=actor(kid))
     first = o.route[0]
     if first != cap and first not in world.map.neighbors(cap):
