@@ -115,21 +115,24 @@ class ConvoyAgent(RealmAgent):
         c = self.convoy
         dice = m.dice.stream("cv", self.key)
         now = w.now
+        first = c.today.day < 0
         cr.new_day(c, day, now)
         for ev in cv.events:
             if ev.day == day and ev.convoy == self.cid:
                 cr.resolve_scheduled(w, c, ev, dice, m.ledger)
             elif ev.day > day:
                 break
-        if day == 0:
+        if first:  # the first day of its journey (day 0, or the day a convoy was added)
             _depart(self)
+            c.hired_at = now
             cr.resolve_wages(w, c, m.ledger, "hiring")
-        elif day % 30 == 0:
+        elif now - c.hired_at >= 30 * HOURS_PER_DAY:  # SC-CV-03: monthly wages
+            c.hired_at += 30 * HOURS_PER_DAY
             cr.resolve_wages(w, c, m.ledger, "monthly")
         cr.unpaid_leave(w, c, m.ledger)
         if c.next_hex is None and c.stops:
             cr.replan(w, c, m.ledger, self.routes)
-        if (cr.in_settlement(w.map, c) or day == 0) and c.route_checked != c.hex:
+        if (cr.in_settlement(w.map, c) or first) and c.route_checked != c.hex:
             c.route_checked = c.hex
             self.choose_route()
         legal = cr.legal_orders(w, self.cid)

@@ -1819,15 +1819,16 @@ def resolve_rest(world: World, cid: str, dice: Dice, ledger: Ledger) -> None:
             got = heal(c, units * cfg.repair_hp_per_unit)
             _emit(ledger, "ConvoyRepaired", c, ("RES-CV-23", "SC-CV-10"), total=got, outcome="repaired", units=units,
                   hp=c.hp, max_hp=c.max_hp, repair_left=c.cargo["repair"])
-    # CV-UNR-06 checks, in the RES-CV-24 order; at most one per kind of action per day (RES-CV-15)
+    # CV-UNR-06 checks, in the RES-CV-24 order; at most one per kind of action per day (RES-CV-15).
+    # A check at Unrest 0 could change nothing (CV-UNR-02), so it is not rolled.
     village_now = in_settlement(hm, c)
-    if t.wagon_added:
+    if t.wagon_added and c.unrest:
         calming_check(world, c, dice, ledger, "wagon added", t.added_in_village)
-    if t.wagon_upgraded:
+    if t.wagon_upgraded and c.unrest:
         calming_check(world, c, dice, ledger, "wagon upgraded", t.upgraded_in_village)
-    if plan.move == "rest" and fed and t.could_move:
+    if plan.move == "rest" and fed and t.could_move and c.unrest:
         calming_check(world, c, dice, ledger, "full rest day", t.village_start and village_now)
-    if double:
+    if double and c.unrest:
         calming_check(world, c, dice, ledger, "double consumption", village_now)
 
 
@@ -1851,3 +1852,38 @@ def resolve_day(world: World, cid: str, plan: DayPlan, dice: Dice, ledger: Ledge
 def _set_now(world: World, ledger: Ledger, hour: int) -> None:
     world.now = hour
     ledger.now = hour
+
+
+# ---- convoys created during a campaign (LINK-04 trade expeditions) -------------------------------
+
+
+def standard_convoy(cid: str, origin: int, destination: int, cfg: CvConfig, *, name: str = "", policy: str = "heuristic",
+                    provisions: int = 0, cargo: dict[str, int] | None = None, gp: int = 0) -> Convoy:
+    """The standard starting caravan of SC-CV-07: a covered wagon, a fortune-teller's wagon and a
+    supply wagon, six NPC travelers of whom three drive (the other three: a scout, a cook, a guard),
+    statistics 1 + 3 points (Offense 1, Defense 2, Mobility 2, Morale 2, SC-CV-01)."""
+    c = Convoy(id=cid, name=name or cid, policy=policy, origin=origin, destination=destination, offense=1, defense=2,
+               mobility=2, morale=2, provisions=provisions, cargo=dict(sorted((cargo or {}).items())), gp=gp, hex=origin,
+               stops=[destination])
+    for kind in ("covered", "fortune_teller", "supply"):
+        add_wagon(c, kind, cfg)
+    c.travelers = [Traveler(id=f"driver-{i}", job="driver", can_drive=True) for i in (1, 2, 3)]
+    c.travelers += [Traveler(id="scout", job="scout"), Traveler(id="cook", job="cook"), Traveler(id="guard", job="guard")]
+    return c
+
+
+def add_convoy(world: World, c: Convoy, cache: RouteCache | None = None) -> int:
+    """Put a new convoy into ``world.cv`` (in ascending id), plan its route, and return its rank.
+    Its agent is then started by the CV driver (``agents.systems.cv.DRIVER.spawn``)."""
+    assert world.cv is not None
+    if any(x.id == c.id for x in world.cv.convoys):
+        raise InvalidOrderError(f"a convoy {c.id!r} already exists")
+    c.moved_until = world.now - REST_HOURS_NEEDED
+    got = plan_path(world, c, c.route_kind, cache)
+    if got is None:
+        raise IllegalOrderError("RES-CV-02", f"no land route from {world.map.label(c.hex)} to {world.map.label(c.destination)}",
+                                actor=c.key)
+    c.path = got[0]
+    world.cv.convoys.append(c)
+    world.cv.convoys.sort(key=lambda x: x.id)
+    return [x.id for x in world.cv.convoys].index(c.id)

@@ -160,3 +160,33 @@ def test_realmsim_run_default_prints_chronicle_and_summary(capsys: pytest.Captur
     assert "Summary of caravan-crossing (seed 7):" in out and "cv.arrived" in out
     assert main(["run", "--lang", "fr", "--seed", "3"]) == 0
     assert "La campagne caravan-crossing commence (graine 3" in capsys.readouterr().out
+
+
+class RestPolicy:
+    """A plug-in policy (``tests.cv.test_campaign:RestPolicy``): always rests, else the first order."""
+
+    name = "rest-always"
+
+    def decide(self, obs, legal, rng):  # type: ignore[no-untyped-def]
+        from agents.policies import Decision
+
+        rest = [p for p in legal if getattr(p, "move", "") == "rest" and not getattr(p, "buy", "")]
+        return Decision(rest[0] if rest else legal[0], [], "always rest")
+
+
+@pytest.mark.rule("SC-CV-03")
+def test_monthly_wages_and_a_plug_in_policy() -> None:
+    from scenarios.loader import load_scenario_text
+    from tests.cv.test_scenario import sub
+
+    text = sub('policy = "heuristic"', 'policy = "tests.cv.test_campaign:RestPolicy"\ngp = 30')
+    text = sub("duration = { days = 10 }", "duration = { days = 40 }", text)
+    text = sub('{ id = "passenger", count = 3 }',
+               '{ id = "guard", job = "guard", wage = 15 }, { id = "cleric", job = "caster", spells = { heroes_feast = 1 }, '
+               "caster_level = 15 }", text)
+    res = run_campaign(load_scenario_text(text, "t.toml"), 1)
+    wages = [(e.t, e.outcome, e.total) for e in res.ledger.events if e.kind == "WagesPaid"]
+    assert wages == [(6, "hiring", 15), (6 + 720, "monthly", 15)]
+    c = res.world.cv.convoys[0]
+    assert c.gp == 0 and c.status == "travelling" and c.hp == c.max_hp
+    assert {e.outcome for e in res.ledger.events if e.kind == "DecisionMade"} == {"rest"}

@@ -135,7 +135,7 @@ def test_buying_a_wagon_and_the_wagon_limit() -> None:
     c = convoy(["covered", "fortune_teller", "supply", "horse_train"], travelers(5), hm=hm, gp=3000, provisions=60)
     w = world_of(c, hm)
     led = ledger_at()
-    cr.resolve_day(w, "amber", DayPlan(move="rest", buy="wagon:horse_train"), ScriptedDice(["d20=1", "d20=1"]), led)
+    cr.resolve_day(w, "amber", DayPlan(move="rest", buy="wagon:horse_train"), ScriptedDice([]), led)
     assert (c.max_hp, c.hp, c.gp) == (90, 90, 1800)
     assert cr.traveler_capacity(c, w.config.cv) == 22 and cr.cargo_capacity(c, w.config.cv) == 20
     assert cr.consumption(c, w.now) == 16 + 5
@@ -250,3 +250,25 @@ def test_world_round_trips_with_convoys() -> None:
     w = world_of(c, hm)
     cr.resolve_day(w, "amber", DayPlan(extra=1), ScriptedDice(["d20=15"]), ledger_at())
     assert decode_world(encode_world(w)) == w
+
+
+@pytest.mark.rule("SC-CV-07", "SC-CV-01")
+def test_a_standard_convoy_added_during_a_campaign() -> None:
+    from agents.campaign import prepare_campaign
+    from agents.systems.cv import DRIVER
+
+    model = prepare_campaign("caravan-crossing", 7)
+    model.run(24 * 3)
+    w = model.world
+    sett = w.map.settlements()
+    c = cr.standard_convoy("aaa-expedition", sett["Millbrook"], sett["Ashford"], w.config.cv, provisions=60,
+                           cargo={"trade_goods": 3})
+    assert (c.max_hp, c.offense + c.defense + c.mobility + c.morale, len(c.travelers)) == (70, 7, 6)
+    assert sum(t.can_drive for t in c.travelers) == 3
+    rank = cr.add_convoy(w, c, model.cv_routes)  # type: ignore[attr-defined]
+    assert rank == 0 and w.cv.convoys[0] is c and c.path[0] == sett["Millbrook"] and c.path[-1] == sett["Ashford"]
+    DRIVER.spawn(model, c.id, c.policy)
+    model.run()
+    assert c.status == "arrived" and c.arrived_at < 24 * 6
+    with pytest.raises(Exception, match="already exists"):
+        cr.add_convoy(w, c)

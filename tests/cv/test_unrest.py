@@ -70,13 +70,22 @@ def test_the_25_percent_line_checks_once_until_hp_rise_above_it() -> None:
 @pytest.mark.rule("CV-UNR-04", "RES-CV-14")
 def test_resting_by_choice_or_exhausted_is_not_a_blocked_period() -> None:
     hm = line_map(10)
-    c = baseline(hm)
+    c = baseline(hm, unrest=1)
     w = world_of(c, hm)
     led = ledger_at()
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice(["d20=1"]), led)  # the calming check only
+    dice = ScriptedDice(["d20=2"])  # a chosen rest day: only the CV-UNR-06 calming check (fails)
+    cr.resolve_day(w, "amber", DayPlan(move="rest"), dice, led)
     c.condition = "exhausted"
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", DayPlan(move="rest"), dice, led)  # forced rest: no check at all
+    dice.assert_exhausted()
     assert not led.of_kind("UnrestCheckRolled")
+    assert [e.data["action"] for e in led.of_kind("CalmingCheckRolled")] == ["full rest day"]
+    assert c.unrest == 1
+    # at Unrest 0 a calming check could change nothing: it is not rolled
+    c.unrest = 0
+    c.condition = "none"
+    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice([]), led)
+    assert len(led.of_kind("CalmingCheckRolled")) == 1
 
 
 @pytest.mark.rule("CV-UNR-06", "RES-CV-15", "RES-CV-24", "SC-CV-05")
@@ -209,7 +218,9 @@ def test_no_mutiny_check_on_a_rest_day() -> None:
     c = baseline(hm, unrest=5)
     w = world_of(c, hm)
     led = ledger_at()
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice(["d20=1"]), led)  # the calming check only
+    dice = ScriptedDice(["d20=1"])  # the calming check only
+    cr.resolve_day(w, "amber", DayPlan(move="rest"), dice, led)
+    dice.assert_exhausted()
     assert not led.of_kind("MutinyCheckRolled")
     assert led.of_kind("CalmingCheckRolled")[0].data["village"] is True
     assert c.mutiny_days == 1
