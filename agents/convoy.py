@@ -219,13 +219,13 @@ class ConvoyAgent(RealmAgent):
         hm = w.map
         assert w.cv is not None
         obs = {"decision": "day", **self._status()}
-        rest_path = c.path[c.path_pos:]
-        days_left = cr.route_days(w, c, rest_path) if len(rest_path) > 1 else 0.0
-        next_village = 0.0
-        for i in range(1, len(rest_path)):
-            if hm.hexes[rest_path[i]].settlement:
-                next_village = cr.route_days(w, c, rest_path[: i + 1])
-                break
+        # days to the next village and to the end, at full speed (the fast route's per-hex costs)
+        steps = cr.step_costs(w, "fast", 0, 0, cr.speed_mpd(c, cfg), self.routes)
+        days_left = next_village = 0.0
+        for i in c.path[c.path_pos + 1:]:
+            days_left += steps[i] or 0.0
+            if not next_village and hm.hexes[i].settlement:
+                next_village = days_left
         ahead = c.next_hex
         tb = cr.table_for(w.cv, hm, ahead) if ahead is not None else None
         obs.update(

@@ -65,39 +65,44 @@ def main() -> None:
         prof.enable()
         run(range(a.seeds), a.collect)
         prof.disable()
-        st = pstats.Stats(prof)
-        total = sum(v[2] for v in st.stats.values())  # type: ignore[attr-defined]
-        groups = {"sim/rules/caravan.py": 0.0, "sim/ (other engine: ledger, dice, state…)": 0.0,
-                  "agents/ (convoy agent, policies, driver)": 0.0, "scenarios/": 0.0, "simpy": 0.0, "mesa": 0.0,
-                  "other (stdlib, msgspec…)": 0.0}
-        for (fname, _, _), v in st.stats.items():  # type: ignore[attr-defined]
-            own = v[2]  # time spent in the function itself
-            f = fname.replace("\\", "/")
-            if f.endswith("sim/rules/caravan.py"):
-                groups["sim/rules/caravan.py"] += own
-            elif "/sim/" in f and "site-packages" not in f:
-                groups["sim/ (other engine: ledger, dice, state…)"] += own
-            elif "/agents/" in f and "site-packages" not in f:
-                groups["agents/ (convoy agent, policies, driver)"] += own
-            elif "/scenarios/" in f and "site-packages" not in f:
-                groups["scenarios/"] += own
-            elif "/simpy/" in f:
-                groups["simpy"] += own
-            elif "/mesa/" in f:
-                groups["mesa"] += own
-            else:
-                groups["other (stdlib, msgspec…)"] += own
-        print("  self time by area under cProfile (callees counted where they run):")
-        for k, v in groups.items():
-            print(f"    {k:<44} {100 * v / total:5.1f} %")
-        # rule resolution including the stdlib/msgspec/ledger work it calls
-        rules_cum = 0.0
-        for (fname, _, func), v in st.stats.items():  # type: ignore[attr-defined]
-            if fname.replace("\\", "/").endswith("sim/rules/caravan.py") and func.startswith("resolve_") or (
-                fname.replace("\\", "/").endswith("sim/rules/caravan.py") and func in ("legal_orders", "route_options")):
-                rules_cum += v[3]
-        print(f"  cumulative time inside sim.rules.caravan entry points (resolve_*, legal_orders, route_options): "
-              f"{100 * min(rules_cum, total) / total:.1f} % of the run")
+        report(pstats.Stats(prof))
+
+
+RULE_ENTRY_POINTS = {"new_day", "resolve_slot_start", "resolve_travel_slot", "resolve_extra_hours", "resolve_rest",
+                     "resolve_scheduled", "resolve_wages", "unpaid_leave", "legal_orders", "route_options", "resolve_route"}
+
+
+def report(st: pstats.Stats) -> None:
+    stats = st.stats  # type: ignore[attr-defined]
+    total = sum(v[2] for v in stats.values())
+
+    def cum(pred) -> float:  # type: ignore[no-untyped-def]
+        return sum(v[3] for (f, _, fn), v in stats.items() if pred(f.replace("\\", "/"), fn))
+
+    def own(pred) -> float:  # type: ignore[no-untyped-def]
+        return sum(v[2] for (f, _, fn), v in stats.items() if pred(f.replace("\\", "/"), fn))
+
+    rules = cum(lambda f, fn: f.endswith("sim/rules/caravan.py") and fn in RULE_ENTRY_POINTS)
+    ledger = ledger_in_rules = 0.0
+    for (f, _, fn), v in stats.items():
+        if f.replace("\\", "/").endswith("sim/events.py") and fn == "emit":
+            for (cf, _, _caller), cv in v[4].items():  # time of emit, split by caller
+                ledger += cv[3]
+                if cf.replace("\\", "/").endswith("sim/rules/caravan.py"):
+                    ledger_in_rules += cv[3]
+    policy = cum(lambda f, fn: "/agents/policies/" in f and fn == "decide")
+    observe = cum(lambda f, fn: f.endswith("agents/convoy.py") and fn in ("observe", "_status"))
+    build = cum(lambda f, fn: f.endswith("scenarios/build.py") and fn == "build_world")
+    framework = own(lambda f, fn: "/simpy/" in f or "/mesa/" in f or f.endswith(("agents/model.py", "agents/clock.py"))
+                    or (f.endswith("agents/convoy.py") and fn in ("run", "rank", "convoy", "routes")))
+    print("  where the time goes (cProfile, share of the whole run):")
+    print(f"    rule resolution (sim.rules.caravan entry points)      {100 * rules / total:5.1f} %"
+          f"   of which ledger events {100 * ledger_in_rules / total:4.1f} %")
+    print(f"    policies (decide) + observations                      {100 * (policy + observe) / total:5.1f} %")
+    print(f"    scenario build (world from the scenario, per seed)    {100 * build / total:5.1f} %")
+    print(f"    outside the rules: SimPy, Mesa, process plumbing      {100 * framework / total:5.1f} %")
+    print(f"    outside the rules: ledger (decisions, set-out events)  {100 * (ledger - ledger_in_rules) / total:5.1f} %"
+          f"   (+{100 * ledger_in_rules / total:.1f} % for the events the rules emit)")
 
 
 if __name__ == "__main__":

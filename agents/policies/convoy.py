@@ -17,6 +17,7 @@ own stream).
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -61,12 +62,13 @@ class HeuristicConvoyPolicy:
             terms = DayTerms(obs)
             scored = [(p, terms.score(p)) for p in legal]
             reason = terms.reason()
-        # rank: best first; ties broken by the policy's own stream
-        noise = [rng.random() for _ in scored]
-        order = sorted(range(len(scored)), key=lambda i: (-scored[i][1], noise[i]))
-        ranked = [scored[i] for i in order]
-        top = [(_label(a), s) for a, s in ranked[:TOP_SCORED]]
-        return Decision(ranked[0][0], top, reason)
+        # the best score wins; a tie is broken by the policy's own stream
+        best = max(sc for _, sc in scored)
+        ties = [i for i, (_, sc) in enumerate(scored) if sc == best]
+        pick = ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+        others = heapq.nlargest(TOP_SCORED, (i for i in range(len(scored)) if i != pick), key=lambda i: (scored[i][1], -i))
+        top = [(_label(scored[i][0]), scored[i][1]) for i in [pick, *others][:TOP_SCORED]]
+        return Decision(scored[pick][0], top, reason)
 
     @staticmethod
     def route_cost(obs: dict[str, Any], r: RouteChoice) -> float:
@@ -97,6 +99,7 @@ class DayTerms:
         self.unrest_w = 0.0 if u == 0 else (0.5 if u < m else (2.5 if u == m else 6.0 + 2.0 * (u - m)))
         self.risk_w = 1.0 + 2.0 * (1 - self.hp_frac)
         self._cache: dict[tuple[Any, ...], float] = {}
+        self._rest: dict[tuple[Any, ...], float] = {}
 
     def reason(self) -> str:
         o = self.o
@@ -157,8 +160,16 @@ class DayTerms:
         return v
 
     def score(self, p: DayPlan) -> float:
+        """Sum of independent terms: the movement, then the day's other orders (each memoised)."""
+        key = (p.forage, p.double, p.gift, p.buy, p.assign, p.abandon)
+        rest = self._rest.get(key)
+        if rest is None:
+            rest = self._rest[key] = self.others(p)
+        return self.move(p) + rest
+
+    def others(self, p: DayPlan) -> float:
         o = self.o
-        v = self.move(p)
+        v = 0.0
         if p.forage:
             v += (2.0 * o["scouts"] * (1.2 if self.short else 0.15)) - 0.3 * o["scouts"] * (o["risk_today"] > 0)
         if p.double:
