@@ -44,6 +44,20 @@ if TYPE_CHECKING:
     from sim.world import World
 
 
+class ScriptedOrderError(ScenarioError):
+    """A person's scripted order the rules refuse: a ScenarioError naming the order file (or the scenario),
+    the order's path, the clause and the reason. Its ``args`` rebuild it, so it survives SimPy re-raising
+    an exception from inside a process (``type(e)(*e.args)``)."""
+
+    def __init__(self, file: str, problems: list[Problem]) -> None:
+        super().__init__(file, problems)
+        self._text = Exception.__str__(self)
+        self.args = (file, problems)
+
+    def __str__(self) -> str:
+        return self._text
+
+
 @dataclass
 class KingdomObs:
     """What a kingdom's policy sees for one decision: the world (read only), its id, the slot."""
@@ -141,8 +155,8 @@ class KingdomAgent(RealmAgent):
         def fail(path: str, err: RulesError) -> None:
             where = f"{orders.path}.{path}" if orders.path else path
             if isinstance(err, IllegalOrderError):
-                raise ScenarioError(source, [Problem(where, f"an order legal under {err.clause}", err.reason)]) from None
-            raise ScenarioError(source, [Problem(where, "a valid order", str(err))]) from None
+                raise ScriptedOrderError(source, [Problem(where, f"an order legal under {err.clause}", err.reason)]) from None
+            raise ScriptedOrderError(source, [Problem(where, "a valid order", str(err))]) from None
 
         return fail
 
@@ -186,7 +200,9 @@ class KingdomAgent(RealmAgent):
             return
         # envoys (LINK-05)
         targets = [t for t in km.ids() if t != self.kid and not km.stance(self.kid, t).present
-                   and not any(e.kingdom == self.kid and e.target == t and e.status == "travelling" for e in km.envoys)]
+                   and not any(e.kingdom == self.kid and e.target == t and e.status == "travelling" for e in km.envoys)
+                   and K.capital_hex(km.kingdoms[t]) is not None and K.capital_hex(k) is not None
+                   and E.envoy_path(w, self.kid, t) is not None]
         pick = self.choose("envoy", [None, *targets], clauses=("LINK-05", "KM-DIP-02"))
         if pick is not None:
             self._do("envoys[0]", E.send_envoy, w, self.kid, pick, now, led)
