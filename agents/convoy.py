@@ -221,17 +221,21 @@ class ConvoyAgent(RealmAgent):
         obs = {"decision": "day", **self._status()}
         # days to the next village and to the end, at full speed (the fast route's per-hex costs)
         steps = cr.step_costs(w, "fast", 0, 0, cr.speed_mpd(c, cfg), self.routes)
-        days_left = next_village = 0.0
+        days_left = next_village = second_village = 0.0
         for i in c.path[c.path_pos + 1:]:
             days_left += steps[i] or 0.0
-            if not next_village and hm.hexes[i].settlement:
-                next_village = days_left
+            if hm.hexes[i].settlement:
+                if not next_village:
+                    next_village = days_left
+                elif not second_village:
+                    second_village = days_left
         ahead = c.next_hex
         tb = cr.table_for(w.cv, hm, ahead) if ahead is not None else None
         obs.update(
             day=c.today.day, village=cr.in_settlement(hm, c), gp=c.gp, cargo=dict(c.cargo), gifts=c.gifts,
             cargo_free=cr.cargo_capacity(c, cfg) - cr.cargo_used(c), extra_dc=c.extra_dc,
-            days_left=days_left, next_village_days=next_village, speed=cr.speed_mpd(c, cfg),
+            days_left=days_left, next_village_days=next_village, second_village_days=second_village,
+            speed=cr.speed_mpd(c, cfg),
             risk_today=cr.table_risk(tb, w.cv, obs["security"], obs["resolve"], self.routes) if tb else 0.0,
             scouts=len(cr.active(c, "scout", w.now)), wainwrights=len(cr.active(c, "wainwright", w.now)),
             repair=c.cargo.get("repair", 0), margin=cr.mutiny_margin(c), stores_cost=cfg.stores_cost_gp,

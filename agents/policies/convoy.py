@@ -89,9 +89,10 @@ class DayTerms:
         cons = max(1, o["consumption"])
         self.cons = cons
         self.hp_frac = o["hp"] / o["max_hp"] if o["max_hp"] else 0.0
-        horizon = o["next_village_days"] or o["days_left"]
-        # provisions wanted to reach the next village (or the end) with two days' margin
-        self.food_need = cons * (min(o["days_left"], horizon) + 2)
+        # provisions wanted to get past the next village to the one after (or to the end), with a margin:
+        # a caravan short of that stops at the next village to buy
+        horizon = o.get("second_village_days") or o["days_left"]
+        self.food_need = cons * (min(o["days_left"], horizon) + 1.5)
         self.short = o["provisions"] < self.food_need
         self.food_days = o["provisions"] / cons
         u, m = o["unrest"], o["morale"]

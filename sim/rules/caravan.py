@@ -379,8 +379,10 @@ def _update_mutiny(c: Convoy, ledger: Ledger) -> None:
         _emit(ledger, "MutinyEnded", c, ("CV-MUT-01", "RES-CV-17"), outcome="calm", unrest=c.unrest, morale=c.morale)
 
 
-def set_unrest(c: Convoy, new: int, ledger: Ledger, clauses: Sequence[str], why: str) -> None:
-    """Change Unrest (CV-UNR-02: never negative, no maximum) and announce it."""
+def set_unrest(c: Convoy, new: int, ledger: Ledger, clauses: Sequence[str], why: str, *, cause: str = "", ref: str = "") -> None:
+    """Change Unrest (CV-UNR-02: never negative, no maximum) and announce it. ``cause`` is one of
+    check, calming, hazard, event, gift, level (for the chronicle), ``ref`` the trigger, hazard or
+    action concerned."""
     new = max(0, new)
     old = c.unrest
     if new == old:
@@ -388,7 +390,7 @@ def set_unrest(c: Convoy, new: int, ledger: Ledger, clauses: Sequence[str], why:
     c.unrest = new
     c.unrest_peak = max(c.unrest_peak, new)
     kind = "UnrestRose" if new > old else "UnrestFell"
-    _emit(ledger, kind, c, (*clauses, "CV-UNR-02"), total=new, outcome=why, before=old, after=new)
+    _emit(ledger, kind, c, (*clauses, "CV-UNR-02"), total=new, outcome=why, before=old, after=new, cause=cause, ref=ref)
     _update_mutiny(c, ledger)
 
 
@@ -405,7 +407,7 @@ def unrest_check(world: World, c: Convoy, dice: Dice, ledger: Ledger, trigger: s
     _emit(ledger, "UnrestCheckRolled", c, ("CV-UNR-04", "RES-CV-14", *clauses), dc=dc, mods=mods, dice=[(20, nat)],
           total=total, outcome="success" if ok else "failure", trigger=trigger)
     if not ok:
-        set_unrest(c, c.unrest + 1, ledger, ("CV-UNR-04",), f"failed Resolve check ({trigger})")
+        set_unrest(c, c.unrest + 1, ledger, ("CV-UNR-04",), f"failed Resolve check ({trigger})", cause="check", ref=trigger[:3])
     return ok
 
 
@@ -421,7 +423,8 @@ def calming_check(world: World, c: Convoy, dice: Dice, ledger: Ledger, action: s
     _emit(ledger, "CalmingCheckRolled", c, ("CV-UNR-06", "RES-CV-15"), dc=CALMING_DC, mods=mods, dice=[(20, nat)],
           total=total, outcome="success" if ok else "failure", action=action, village=village)
     if ok:
-        set_unrest(c, c.unrest - cfg.unrest_reduction, ledger, ("CV-UNR-06", "RES-CV-15"), f"calmed ({action})")
+        set_unrest(c, c.unrest - cfg.unrest_reduction, ledger, ("CV-UNR-06", "RES-CV-15"), f"calmed ({action})",
+                   cause="calming", ref=action)
     return ok
 
 
@@ -697,7 +700,7 @@ def apply_effect(world: World, c: Convoy, e: Effect, dice: Dice, ledger: Ledger,
             _emit(ledger, "TravelBlocked", c, cl, outcome=source)
             unrest_check(world, c, dice, ledger, "(d) cannot move: adverse event")
     elif e.kind == "unrest":
-        set_unrest(c, c.unrest + e.amount, ledger, ("CV-UNR-07",), source)
+        set_unrest(c, c.unrest + e.amount, ledger, ("CV-UNR-07",), source, cause="hazard", ref=source)
     else:
         raise InvalidOrderError(f"unknown hazard effect {e.kind!r} in hazard {source!r}")
     _ = cfg
@@ -753,7 +756,8 @@ def resolve_combat(world: World, c: Convoy, hz: Hazard, dice: Dice, ledger: Ledg
         if c.hp <= 0 or c.status == "destroyed":
             break
     won = all(v <= 0 for v in hp.values())
-    _emit(ledger, "CombatEnded", c, ("SC-CV-14",), outcome="victory" if won else "defeat", hazard=hz.id,
+    _emit(ledger, "CombatEnded", c, ("SC-CV-14",), outcome="victory" if won else "defeat", hazard=hz.id, hp=c.hp,
+          max_hp=c.max_hp,
           enemies_left=[k for k in sorted(hp) if hp[k] > 0])
     return won
 
@@ -1303,7 +1307,7 @@ def resolve_gift(world: World, c: Convoy, kind: str, ledger: Ledger) -> None:
     before = c.unrest
     _emit(ledger, "GiftGiven", c, ("CV-UNR-08", "RES-CV-16"), total=need, outcome=kind, counter=c.gifts,
           unrest_before=before, reduction=cut, left=c.cargo[kind])
-    set_unrest(c, c.unrest - cut, ledger, ("CV-UNR-08",), f"gift of {kind}")
+    set_unrest(c, c.unrest - cut, ledger, ("CV-UNR-08",), f"gift of {kind}", cause="gift", ref=kind)
 
 
 def resolve_purchase(world: World, c: Convoy, buy: str, ledger: Ledger) -> None:
@@ -1382,11 +1386,11 @@ def resolve_scheduled(world: World, c: Convoy, ev: ScheduledEvent, dice: Dice, l
             c.gifts = 0
         _emit(ledger, "LevelGained", c, ("RES-CV-20", "SC-CV-04", "CV-UNR-03"), total=c.level, outcome=ev.feat or "level",
               morale=c.morale, note=ev.note)
-        set_unrest(c, c.unrest - 1, ledger, ("CV-UNR-05",), "level gained")
+        set_unrest(c, c.unrest - 1, ledger, ("CV-UNR-05",), "level gained", cause="level")
         _update_mutiny(c, ledger)
     elif ev.kind == "unrest":
         _emit(ledger, "UnrestEventHappened", c, ("CV-UNR-07",), total=ev.amount, outcome=ev.note or "campaign event")
-        set_unrest(c, c.unrest + ev.amount, ledger, ("CV-UNR-07",), ev.note or "campaign event")
+        set_unrest(c, c.unrest + ev.amount, ledger, ("CV-UNR-07",), ev.note or "campaign event", cause="event", ref=ev.note)
     elif ev.kind == "hazard":
         c.today.hazard = ev.hazard
         c.today.hazard_hour = ev.hour or 1
