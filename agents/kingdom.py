@@ -272,10 +272,11 @@ class KingdomAgent(RealmAgent):
         k = self.state
         if K.ruler_vacant(k) or self._funds() < 1 or not self._under_limit("claims"):
             return []
+        owners = km.owners()
         out: set[int] = set()
         for h in k.hexes:
             for n in w.map.neighbors(h):
-                if n not in k.hexes and km.explored(n) and not w.map.hexes[n].is_water and km.owner_of(n) is None:
+                if n not in owners and km.explored(n) and not w.map.hexes[n].is_water:
                     out.add(n)
         return sorted(out)
 

@@ -233,25 +233,26 @@ class KingdomHeuristic:
         if o.kind == "rebalance":
             return 1.5 - 2.5
         if o.kind == "threat":
-            dc, _, _ = E.diplomatic_dc(c.w, c.kid, o.target, o.bribe, threat=True)
+            dc, _, _ = E.diplomatic_dc(c.w, c.kid, o.target, o.bribe, threat=True, st=c.st)
             mod = c.k.skills.get("intimidate", 0) + c.st.infamy + c.k.armies + c.st.infamy // 10
             p = p_check(mod, dc, kingdom=False)
             good = c.k.alignment.endswith("G")
             evil = c.k.alignment.endswith("E")
             return p * 4.0 - (1 - p) * 3.0 - 1.5 - cost - (3.0 if good else 0.0) + (6.0 if evil else 0.0)
-        dc, _, _ = E.diplomatic_dc(c.w, c.kid, o.target, o.bribe)
+        dc, _, _ = E.diplomatic_dc(c.w, c.kid, o.target, o.bribe, st=c.st)
         skill = o.skill if o.kind == "alliance" else "diplomacy"
         bonus = c.st.fame // 10 if skill == "diplomacy" else c.st.infamy // 10
         p = p_check(c.k.skills.get(skill, 0) + bonus, dc, kingdom=False)
         red = 1 if E.agreements_held(km, c.kid) > 0 else 0
-        eco = K.stats(c.w, t).economy if t.tracked else 7 + K.size_of(t)
+        tst = c.stats_of(o.target)
+        eco = tst.economy if t.tracked else 7 + K.size_of(t)
         treaty_value = 1.0 + max(0, max(0, eco) // 10 - red) * 10.0  # ten turns of the Economy bonus
         if o.kind == "embassy":
             gain, pw, fail = 2.0 + 0.5 * treaty_value, p, 1.5
         elif o.kind == "treaty":
             gain, pw, fail = treaty_value, p_at_least(p, 3, 2), 2.0
         else:
-            stab = K.stats(c.w, t).stability if t.tracked else 7 + K.size_of(t)
+            stab = tst.stability if t.tracked else 7 + K.size_of(t)
             bonus = max(0, max(0, stab) // 10 - 1)
             gain, pw, fail = 1.0 + bonus * 10 * max(0.2, c.stability_value(1)), p_at_least(p, 6, 4), 2.0
         if hostile:
@@ -281,7 +282,10 @@ class KingdomHeuristic:
             return -9.0
         pier = s.buildings.get("pier", 0) > 0
         wf = s.buildings.get("waterfront", 0) > 0
-        path = E.trade_path(c.w, s.hex, K.settlement(c.km.kingdoms[o.partner], o.destination).hex, pier, wf) or []  # type: ignore[union-attr]
+        path = list(o.path)
+        if not path:
+            dest = K.settlement(c.km.kingdoms[o.partner], o.destination)
+            path = (E.trade_path(c.w, s.hex, dest.hex, pier, wf) or []) if dest is not None else []
         halves = sum((E.route_weight(c.w, h, pier, wf) or (0, ""))[0] for h in path)
         rm = halves // 20
         lm = max(0, (2 * K.size_of(k) - halves) // 2)
@@ -354,6 +358,15 @@ class _Ctx:
         )
         self._claimable: list[int] | None = None
         self._wanted: str | None = None
+        self._stats: dict[str, K.Stats] = {}
+
+    def stats_of(self, kid: str) -> K.Stats:
+        if kid == self.kid:
+            return self.st
+        got = self._stats.get(kid)
+        if got is None:
+            got = self._stats[kid] = K.stats(self.w, self.km.kingdoms[kid])
+        return got
 
     def stability_value(self, ds: int, dcdc: int = 0) -> float:
         """BP per turn of changing Stability by ``ds`` and the Control DC by ``dcdc``: the Upkeep
@@ -376,10 +389,11 @@ class _Ctx:
     @property
     def claimable(self) -> list[int]:
         if self._claimable is None:
+            owners = self.km.owners()
             out: set[int] = set()
             for h in self.k.hexes:
                 for n in self.w.map.neighbors(h):
-                    if n not in self.k.hexes and self.km.explored(n) and not self.w.map.hexes[n].is_water and self.km.owner_of(n) is None:
+                    if n not in owners and self.km.explored(n) and not self.w.map.hexes[n].is_water:
                         out.add(n)
             self._claimable = sorted(out)
         return self._claimable

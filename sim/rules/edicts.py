@@ -28,6 +28,7 @@ from sim.rules.kingdom import (
     SPEED_TABLE,
     SYS,
     TERRAIN,
+    Stats,
     _pay,
     abandon_hex,
     actor,
@@ -165,12 +166,13 @@ def relationship_mod(km: KmWorld, me: str, target: str) -> tuple[int, list[list[
 
 
 def diplomatic_dc(
-    world: World, kid: str, target: str, bribe: int, *, threat: bool = False
+    world: World, kid: str, target: str, bribe: int, *, threat: bool = False, st: Stats | None = None
 ) -> tuple[int, list[tuple[str, int]], list[list[object]]]:
-    """KM-DIP-04 (RES-KM-03): the DC with each named term; a threat (KM-REL-05) drops Fame and Infamy."""
+    """KM-DIP-04 (RES-KM-03): the DC with each named term; a threat (KM-REL-05) drops Fame and Infamy.
+    ``st``: the kingdom's current statistics, when the caller has them."""
     km = _km(world)
     k, t = km.kingdoms[kid], km.kingdoms[target]
-    st = stats(world, k)
+    st = st or stats(world, k)
     rel, rows = relationship_mod(km, kid, target)
     att = km.stance(target, kid).attitude
     terms: list[tuple[str, int]] = [("base", 10)]
@@ -1796,30 +1798,40 @@ def legal_specials(world: World, kid: str) -> list[SpecialEdict]:
         for route in frontier_routes(world, kid):
             for months in (1, 2):
                 out.append(ExplorationEdict(months=months, route=route))
-    # trade
-    for t in others:
-        for typ in ROUTE_TYPES:
-            if _type_taken(km, kid, typ):
+    # trade (each origin–destination path is traced once per call)
+    paths: dict[tuple[int, int, bool, bool], tuple[list[int], int] | None] = {}
+
+    def traced(a: int, b: int, pier: bool, wf: bool) -> tuple[list[int], int] | None:
+        key = (a, b, pier, wf)
+        if key not in paths:
+            p = trade_path(world, a, b, pier, wf)
+            paths[key] = None if p is None else (p, sum((route_weight(world, h, pier, wf) or (0, ""))[0] for h in p))
+        return paths[key]
+
+    invest = sorted({5, 10} & set(range(5, max(0, k.treasury) + 1)))
+    for typ in ROUTE_TYPES if invest else ():
+        if _type_taken(km, kid, typ):
+            continue
+        origins = []
+        for s in k.settlements:
+            try:
+                _route_prerequisites(world, k, s.name, typ)
+            except RulesError:
                 continue
-            best: tuple[int, str, str] | None = None
-            for s in k.settlements:
-                try:
-                    _route_prerequisites(world, k, s.name, typ)
-                except RulesError:
-                    continue
+            origins.append(s)
+        for t in others if origins else ():
+            best: tuple[int, str, str, list[int]] | None = None
+            for s in origins:
                 pier = s.buildings.get("pier", 0) > 0
                 wf = s.buildings.get("waterfront", 0) > 0
                 for d in km.kingdoms[t].settlements:
-                    p = trade_path(world, s.hex, d.hex, pier, wf)
-                    if p is None:
-                        continue
-                    halves = sum((route_weight(world, h, pier, wf) or (0, ""))[0] for h in p)
-                    if best is None or halves < best[0]:
-                        best = (halves, s.name, d.name)
+                    got = traced(s.hex, d.hex, pier, wf)
+                    if got is not None and (best is None or got[1] < best[0]):
+                        best = (got[1], s.name, d.name, got[0])
             if best is None:
                 continue
-            for inv in sorted({5, 10} & set(range(5, max(0, k.treasury) + 1))):
-                out.append(TradeEdict(t, best[1], best[2], typ, inv))
+            for inv in invest:
+                out.append(TradeEdict(t, best[1], best[2], typ, inv, path=list(best[3])))
     # vassalage
     small = min(10, spare // 4)
     for t in others:
@@ -1838,8 +1850,9 @@ def legal_specials(world: World, kid: str) -> list[SpecialEdict]:
                                name=f"March of {s.name}")
             )
     # a colony on explored, unclaimed land next to the kingdom (KM-VAS-01)
+    owners = km.owners()
     free = sorted({n for h in k.hexes for n in world.map.neighbors(h)
-                   if n not in k.hexes and km.explored(n) and not world.map.hexes[n].is_water and km.owner_of(n) is None})
+                   if n not in owners and km.explored(n) and not world.map.hexes[n].is_water})
     if free:
         seed = free[0]
         group = [seed] + [n for n in world.map.neighbors(seed) if n in free][:2]

@@ -469,7 +469,7 @@ def k_surplus(k: Kingdom, turn: int) -> bool:
 
 
 def _relations_of(km: KmWorld, kid: str) -> list[Any]:
-    return [km.relations[key] for key in sorted(km.relations) if km.relations[key].a == kid or km.relations[key].b == kid]
+    return [r for r in km.relations.values() if r.a == kid or r.b == kid]
 
 
 def fame_of(world: World, k: Kingdom) -> int:

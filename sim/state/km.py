@@ -506,6 +506,10 @@ class KmWorld(msgspec.Struct, omit_defaults=True):
         h = self.hexes.get(i)
         return h is not None and h.explored
 
+    def owners(self) -> dict[int, str]:
+        """Every claimed hex → the kingdom claiming it."""
+        return {h: kid for kid in sorted(self.kingdoms) for h in self.kingdoms[kid].hexes}
+
     def owner_of(self, i: int) -> str | None:
         for kid in sorted(self.kingdoms):
             if i in self.kingdoms[kid].hexes:

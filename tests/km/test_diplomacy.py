@@ -116,7 +116,7 @@ def test_cost_then_bribes_capped_by_the_treasury_and_paid_whatever_the_result() 
     assert a.treasury == -4
 
 
-@pytest.mark.rule("KM-DIP-05")
+@pytest.mark.rule("KM-DIP-05", "GEN-02")
 @pytest.mark.parametrize(("size", "ss"), [(1, 0), (4, 0), (5, 1), (23, 4), (41, 8)])
 def test_special_size_modifier(size: int, ss: int) -> None:
     assert K.special_size(kingdom("a", list(range(size)))) == ss

@@ -78,7 +78,7 @@ def test_a_route_through_a_forbidden_hex_is_refused() -> None:
         E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5))
 
 
-@pytest.mark.rule("KM-TRADE-05", "RES-KM-19")
+@pytest.mark.rule("KM-TRADE-05", "RES-KM-19", "GEN-02")
 def test_rm_and_lm_from_the_exact_trl() -> None:
     # 5 plains (10) + 5 highway (2.5): TRL 12.5 → RM 1, LM = Size 30 − 12.5 = 17.5 → 17
     w, a, b = line("P" * 6 + "P" * 5, size=30)
