@@ -48,6 +48,21 @@ def ensure_agents(model: RealmModel) -> None:
             KingdomAgent(model, kid, km.kingdoms[kid].policy)
 
 
+def ensure_caravans(model: RealmModel) -> None:
+    """LINK-04: start the convoy agent of every trade caravan that has none (new ones, or all of them
+    after a resume: the CV driver already starts those it finds in the world at setup)."""
+    km = _km(model)
+    cv = model.world.cv
+    if cv is None or not model.world.has("cv"):
+        return
+    from agents.systems import get_driver
+
+    for r in km.routes:
+        if r.convoy is not None and r.status == "travelling" and f"convoy:{r.convoy}" not in model.by_key:
+            c = cv.convoy(r.convoy)
+            get_driver("cv").spawn(model, c.id, c.policy)  # type: ignore[attr-defined]
+
+
 def run_turn(model: RealmModel, turn: int) -> None:
     """Play kingdom turn ``turn`` (0-based month) for every kingdom."""
     w = model.world
@@ -73,6 +88,7 @@ def run_turn(model: RealmModel, turn: int) -> None:
         done.append(kid)
         ensure_agents(model)
         ensure_envoys(model)
+        ensure_caravans(model)
         for other in done:  # RES-KM-28: a budget granted after the vassal's own Edict phase
             ag: KingdomAgent = model.by_key[f"kingdom:{other}"]
             ag.spend_budget(dice_for(model, other))
@@ -84,6 +100,7 @@ def run_turn(model: RealmModel, turn: int) -> None:
         o = orders[0] if orders else None
         if o is not None and agent.scripted:
             on_err = agent._script_error(o)
+        E.convoy_arrivals(w, kid, dice_for(model, kid), led)  # LINK-04: checks in the first Income phase after arrival
         E.income_phase(w, kid, o, dice_for(model, kid), led, on_err)
     for kid in km.ids():
         E.event_phase(w, kid, dice_for(model, kid), led)
@@ -455,14 +472,25 @@ def render(ev: Event, lang: str, km: KmWorld) -> str | None:  # noqa: C901 - one
                 f"investissement {ev.total} PC, LRC {d['trl']}, MR {d['rm']}, ML {d['lm']}, {d['days']} jour(s) de voyage." if fr else
                 f"{me} issues a special edict: Trade edict ({t}) from {d['origin']} to {d['destination']} ({nm(d['partner'])}) — "
                 f"investment {ev.total} BP, TRL {d['trl']}, RM {d['rm']}, LM {d['lm']}, {d['days']} day(s) of travel.")
+    if k == "TradeCaravanSetOut":
+        return (f"La caravane marchande de {me} ({ev.outcome}) part avec {ev.total} unité(s) de marchandises et {d['provisions']} "
+                f"rations." if fr else
+                f"{me}'s merchant caravan ({ev.outcome}) sets out with {ev.total} cargo unit(s) of trade goods and "
+                f"{d['provisions']} provisions.")
+    if k == "TradeCaravanArrived":
+        return (f"La caravane marchande de {me} est arrivée : {ev.total} unité(s) de marchandises à vendre." if fr else
+                f"{me}'s merchant caravan has arrived: {ev.total} unit(s) of trade goods to sell.")
     if k == "TradeCheckRolled":
         attr = _ATTR_FR[d["attribute"]] if fr else d["attribute"].capitalize()
         return (f"{me}, route commerciale — test d'{attr} : {_check_text(ev, lang)}." if fr and attr[0] in "ÉE" else
                 f"{me}, route commerciale — test de {attr} : {_check_text(ev, lang)}." if fr else
                 f"{me}, trade route — {attr} check: {_check_text(ev, lang)}.")
     if k == "TradeExpeditionLost":
-        return (f"L'expédition commerciale de {me} est perdue : Gloire −1, Insatisfaction +1." if fr else
-                f"{me}'s trade expedition is lost: Fame −1, Unrest +1.")
+        why = d.get("reason", "")
+        if fr:
+            why = {"zero successes": "aucun test réussi", "nothing left to sell": "plus rien à vendre"}.get(why, why)
+        return (f"L'expédition commerciale de {me} est perdue ({why}) : Gloire −1, Insatisfaction +1." if fr else
+                f"{me}'s trade expedition is lost ({why}): Fame −1, Unrest +1.")
     if k == "TradeGoodsSoldElsewhere":
         return (f"L'expédition de {me} vend ses marchandises ailleurs : +{ev.total} PC (trésorerie {d['treasury_after']} PC)." if fr else
                 f"{me}'s expedition sells its goods elsewhere: +{ev.total} BP (Treasury {d['treasury_after']} BP).")

@@ -48,6 +48,7 @@ from sim.state.km import (
     DiplomaticEdict,
     EmbassyBuildingOrder,
     Encounter,
+    ExpeditionTemplate,
     ExplorationEdict,
     FoundOrder,
     HiddenFeature,
@@ -101,6 +102,27 @@ class VassalAttrsSpec(Spec):
     economy: int = 0
     loyalty: int = 0
     stability: int = 0
+
+
+class ExpeditionTravelerSpec(Spec):
+    id: str
+    job: str = "passenger"
+    count: Positive = 1
+
+
+class ExpeditionSpec(Spec):
+    """LINK-04: the caravan of this kingdom's Trade edicts when caravans (CV) are enabled; by default the
+    standard caravan of SC-CV-07."""
+
+    offense: Positive = 1
+    defense: Positive = 2
+    mobility: Positive = 2
+    morale: Positive = 2
+    wagons: list[str] = []
+    travelers: list[ExpeditionTravelerSpec] = []
+    feats: list[str] = []
+    gp: NonNeg = 0
+    policy: str = "heuristic"
 
 
 class KmSettlementSpec(Spec):
@@ -247,6 +269,7 @@ class KingdomSpec(Spec):
     vassal_policy: str = "heuristic"
     vassal_leaders: dict[str, str | LeaderSpec] = {}
     vassal_attrs: VassalAttrsSpec | None = None
+    expedition: ExpeditionSpec | None = None
     orders: list[TurnOrdersSpec] = []
     orders_file: str = ""
 
@@ -454,6 +477,8 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
             for sk in tab:
                 if sk not in allowed:
                     out.append(Problem(f"{p}.{f}.{sk}", "one of " + ", ".join(allowed), f'"{sk}"'))
+        if k.expedition is not None:
+            _check_expedition(k.expedition, f"{p}.expedition", out)
         if (k.orders or k.orders_file) and k.policy != "scripted":
             out.append(Problem(f"{p}.policy", '"scripted" (the kingdom has scripted orders)', f'"{k.policy}"'))
         if k.orders and k.orders_file:
@@ -524,6 +549,22 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
             if ev.target not in ids or ev.target == ev.kingdom:
                 out.append(Problem(f"{p}.target", "the id of another kingdom", f'"{ev.target}"'))
     return out
+
+
+def _check_expedition(e: ExpeditionSpec, p: str, out: list[Problem]) -> None:
+    from typing import get_args
+
+    from scenarios.schema.cv import Job, WagonKind
+
+    kinds, jobs = get_args(WagonKind), get_args(Job)
+    for i, wk in enumerate(e.wagons):
+        if wk not in kinds:
+            out.append(Problem(f"{p}.wagons[{i}]", "a wagon kind (" + ", ".join(kinds) + ")", f'"{wk}"'))
+    for i, t in enumerate(e.travelers):
+        if t.job not in jobs:
+            out.append(Problem(f"{p}.travelers[{i}].job", "a caravan job (" + ", ".join(jobs) + ")", f'"{t.job}"'))
+    if not _policy_ok(e.policy) or e.policy == "scripted":
+        out.append(Problem(f"{p}.policy", 'a convoy policy: "random", "heuristic" or package.module:Class', f'"{e.policy}"'))
 
 
 def _check_orders(o: TurnOrdersSpec, p: str, m: MapIndex, ids: dict[str, int], turns: int, out: list[Problem]) -> None:
@@ -707,6 +748,12 @@ def build(sc: Scenario, world: World) -> None:
             vassal_leaders=leaders_of(k.vassal_leaders),
             vassal_attrs=[] if k.vassal_attrs is None else [k.vassal_attrs.economy, k.vassal_attrs.loyalty, k.vassal_attrs.stability],
             milestones=[m for m in (11, 26, 51, 101, 201) if len(hexes) >= m],
+            expedition=None if k.expedition is None else ExpeditionTemplate(
+                offense=k.expedition.offense, defense=k.expedition.defense, mobility=k.expedition.mobility,
+                morale=k.expedition.morale, wagons=list(k.expedition.wagons),
+                travelers=[[t.id if t.count == 1 else f"{t.id}-{n}", t.job] for t in k.expedition.travelers
+                           for n in range(1, t.count + 1)],
+                feats=list(k.expedition.feats), gp=k.expedition.gp, policy=k.expedition.policy),
         )
         km.kingdoms[k.id] = kg
         for h in hexes:

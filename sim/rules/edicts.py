@@ -86,6 +86,7 @@ from sim.state.km import (
 
 if TYPE_CHECKING:
     from sim.dice import Dice
+    from sim.state.cv import Convoy
     from sim.world import World
 
 BAN_TURNS = 12  # "no new attempt for 1 year" (RES-KM-40): one year of monthly turns
@@ -1263,6 +1264,8 @@ def _check_trade(world: World, kid: str, o: TradeEdict) -> tuple[int, list[int],
                 actor=actor(kid),
             )
         path = got
+    if world.has("cv") and world.cv is not None:
+        _check_convoy(world, k, src.hex, path)
     cats: list[str] = []
     halves = 0
     for h in path:
@@ -1277,6 +1280,45 @@ def _check_trade(world: World, kid: str, o: TradeEdict) -> tuple[int, list[int],
         halves += w[0]
         cats.append(w[1])
     return src.hex, path, cats, halves
+
+
+def _expedition_convoy(world: World, k: Kingdom, cid: str, origin: int, path: list[int], blocks: int) -> Convoy:
+    """LINK-04: the convoy a Trade edict sends (the kingdom's template, default SC-CV-07's standard
+    caravan), carrying ``blocks`` cargo units of trade goods and provisions for the route, its stops
+    pinned to the trade route's hexes so that it follows the path used for TRL."""
+    from sim.rules import caravan as cr
+    from sim.state.cv import Traveler
+
+    cfg = world.config.cv
+    t = k.expedition
+    c = cr.standard_convoy(cid, origin, path[-1], cfg, name=f"{k.name} trade expedition", policy=t.policy if t else "heuristic",
+                           cargo={"trade_goods": blocks} if blocks else {}, gp=t.gp if t else 0)
+    if t is not None:
+        c.offense, c.defense, c.mobility, c.morale = t.offense, t.defense, t.mobility, t.morale
+        c.feats = list(t.feats)
+        if t.wagons:
+            c.wagons, c.next_wagon_id, c.hp, c.max_hp = [], 0, 0, 0
+            for kind in t.wagons:
+                cr.add_wagon(c, kind, cfg)
+        if t.travelers:
+            c.travelers = [Traveler(id=tid, job=job, can_drive=job == "driver") for tid, job in t.travelers]
+    c.stops = list(path)
+    days = cr.route_days(world, c, [origin, *path])
+    room = max(0, cr.cargo_capacity(c, cfg) - blocks) * 10
+    c.provisions = min(room, cr.consumption(c, world.now, cfg) * (math.ceil(days) + 2))
+    return c
+
+
+def _check_convoy(world: World, k: Kingdom, origin: int, path: list[int]) -> None:
+    """LINK-04: the trade route must be a road a caravan can travel, and the caravan must carry the goods."""
+    from sim.rules import caravan as cr
+
+    for h in path:
+        if not cr.passable(world.map, h):
+            raise IllegalOrderError(
+                "LINK-04", f"the merchant caravan cannot travel hex {list(world.map.coords(h))} ({world.map.hexes[h].terrain})",
+                actor=actor(k.id),
+            )
 
 
 def _route_prerequisites(world: World, k: Kingdom, origin: str, typ: str) -> None:
@@ -1312,13 +1354,25 @@ def type_bonus(world: World, k: Kingdom, origin: str, typ: str) -> int:
     return n // 10
 
 
-def resolve_trade(world: World, kid: str, o: TradeEdict, dice: Dice, ledger: Ledger, *, convoy: bool = False) -> TradeRoute:
+def resolve_trade(world: World, kid: str, o: TradeEdict, dice: Dice, ledger: Ledger) -> TradeRoute:
     """KM-TRADE-02…07 / RES-KM-17…21: trace the route, pay the investment, send the merchants. The
-    three checks follow at once if they arrive in the issue turn (RES-KM-20); with ``convoy`` (LINK-04)
-    the arrival is decided by the caravan instead."""
+    three checks follow at once if they arrive in the issue turn (RES-KM-20). When caravans are enabled
+    the merchants travel as a convoy under the CV rules instead (LINK-04): ``convoy_arrivals``."""
     km = _km(world)
     k = km.kingdoms[kid]
     origin_hex, path, cats, halves = _check_trade(world, kid, o)
+    convoy = world.has("cv") and world.cv is not None
+    expedition = None
+    if convoy:
+        from sim.rules import caravan as cr
+
+        cid = f"trade-{kid}-{km.next_id}"
+        expedition = _expedition_convoy(world, k, cid, origin_hex, path, o.investment // 5)
+        if expedition.cargo.get("trade_goods", 0) > cr.cargo_capacity(expedition, world.config.cv):
+            raise IllegalOrderError(
+                "LINK-04", f"the merchant caravan carries {cr.cargo_capacity(expedition, world.config.cv)} cargo units, "
+                f"not the {o.investment // 5} units of trade goods of {o.investment} BP", actor=actor(kid),
+            )
     trl = Fraction(halves, 2)
     rm = math.floor(trl / 10)
     lm = max(0, math.floor(size_of(k) - trl))
@@ -1345,6 +1399,12 @@ def resolve_trade(world: World, kid: str, o: TradeEdict, dice: Dice, ledger: Led
         arrival_turn=-1 if convoy else arrival,
         days=str(days),
     )
+    if expedition is not None:
+        from sim.rules import caravan as cr
+
+        cr.add_convoy(world, expedition)
+        route.convoy = expedition.id
+        route.set_out = world.now
     km.routes.append(route)
     ledger.emit(
         SYS,
@@ -1368,10 +1428,55 @@ def resolve_trade(world: World, kid: str, o: TradeEdict, dice: Dice, ledger: Led
         arrival_turn=route.arrival_turn,
         k=route.k,
         treasury_after=k.treasury,
+        convoy=route.convoy,
     )
-    if not convoy and arrival == km.turn:
+    if expedition is not None:
+        ledger.emit(
+            SYS,
+            "TradeCaravanSetOut",
+            actor(kid),
+            ("LINK-04", "RES-KM-21"),
+            total=route.k,
+            outcome=expedition.id,
+            route=route.id,
+            provisions=expedition.provisions,
+            wagons=[w.kind for w in expedition.wagons],
+        )
+    elif arrival == km.turn:
         trade_arrival(world, route, dice, ledger)
     return route
+
+
+def convoy_arrivals(world: World, kid: str, dice: Dice, ledger: Ledger) -> None:
+    """LINK-04, in the KM Income phase: the checks of a trade caravan that reached its destination
+    (``k`` reduced by the trade goods it lost or gave away on the way), or the loss of one that was
+    destroyed or has not arrived after ``link.expedition_max_days`` days."""
+    km = _km(world)
+    cv = world.cv
+    if cv is None:
+        return
+    limit = world.config.link.expedition_max_days * 24
+    for r in km.routes:
+        if r.kingdom != kid or r.status != "travelling" or r.convoy is None:
+            continue
+        try:
+            c = cv.convoy(r.convoy)
+        except KeyError:
+            _trade_lost(world, r, ledger, reason="the caravan is gone", checks=False)
+            continue
+        if c.status == "arrived" and c.arrived_at - r.set_out > limit:
+            _trade_lost(world, r, ledger, reason=f"the caravan {c.id} arrived after more than {limit // 24} days", checks=False)
+        elif c.status == "arrived" and c.arrived_at <= world.now:
+            left = min(r.k, c.cargo.get("trade_goods", 0))
+            ledger.emit(
+                SYS, "TradeCaravanArrived", actor(kid), ("LINK-04",), total=left, outcome=f"{left} of {r.k} unit(s) of trade goods",
+                route=r.id, convoy=c.id, arrived=c.arrived_at,
+            )
+            trade_arrival(world, r, dice, ledger, k_units=left)
+        elif c.status == "destroyed":
+            _trade_lost(world, r, ledger, reason=f"the caravan {c.id} was destroyed", checks=False)
+        elif world.now - r.set_out >= limit:
+            _trade_lost(world, r, ledger, reason=f"the caravan {c.id} has not arrived after {limit // 24} days", checks=False)
 
 
 def trade_arrivals(world: World, kid: str, dice: Dice, ledger: Ledger) -> None:

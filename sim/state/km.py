@@ -87,6 +87,23 @@ class Subjugation(msgspec.Struct, omit_defaults=True):
     since_turn: int = 0
 
 
+class ExpeditionTemplate(msgspec.Struct, omit_defaults=True):
+    """LINK-04: the caravan a Trade edict sends when caravans (CV) are enabled. Defaults: the standard
+    caravan of SC-CV-07 (a covered wagon, a fortune-teller's wagon and a supply wagon; three drivers,
+    a scout, a cook and a guard; Offense 1, Defense 2, Mobility 2, Morale 2). ``travelers`` lists
+    ``[id, job]`` pairs (drivers can drive)."""
+
+    offense: int = 1
+    defense: int = 2
+    mobility: int = 2
+    morale: int = 2
+    wagons: list[str] = []
+    travelers: list[list[str]] = []
+    feats: list[str] = []
+    gp: int = 0
+    policy: str = "heuristic"
+
+
 class Kingdom(msgspec.Struct, omit_defaults=True):
     """One kingdom (*royaume*): SC-KM-01 plus what the special edicts add (RES-KM-45)."""
 
@@ -129,6 +146,7 @@ class Kingdom(msgspec.Struct, omit_defaults=True):
     vassal_policy: str = "heuristic"  # policy given to vassals it creates (RES-KM-27)
     vassal_leaders: dict[str, Leader] = {}  # leaders given to vassals it creates besides the Viceroy (RES-KM-43)
     vassal_attrs: list[int] = []  # their pre-summed leadership Economy, Loyalty, Stability (RES-KM-36)
+    expedition: ExpeditionTemplate | None = None  # LINK-04 (None: the standard caravan)
     anarchy: bool = False  # SC-KM-07
     granary: int = 0  # BP of surplus food stored by Granaries (SC-KM-31)
     construction_budget: int = 0  # RES-KM-28, usable in the current turn only
@@ -273,7 +291,7 @@ class TradeRoute(msgspec.Struct, omit_defaults=True):
     type_bonus: int = 0  # KM-TRADE-16…19
     expiry_turn: int = -1  # first turn without the bonus (RES-KM-23)
     convoy: str | None = None  # LINK-04: the convoy carrying it, when CV is enabled
-    arrived_hour: int = -1
+    set_out: int = -1  # LINK-04: the hour its convoy set out
 
 
 class Envoy(msgspec.Struct, omit_defaults=True):
