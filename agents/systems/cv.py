@@ -71,13 +71,10 @@ class _Driver(SystemDriver):
     def setup(self, model: RealmModel) -> None:
         cv = model.world.cv
         model.cv_routes = cr.shared_route_cache(model.world)  # type: ignore[attr-defined]
-        model.collectors["cv"] = ConvoyCollector(model_reporters=dict(MODEL_REPORTERS), agent_reporters=dict(AGENT_REPORTERS))
         if cv is None or not cv.convoys:
-            return
+            return  # no convoy yet: no agent, no process, no table
         for c in cv.convoys:
             self.spawn(model, c.id, c.policy)
-        if model.collect:
-            model.process(self._collect(model))
 
     def spawn(self, model: RealmModel, convoy_id: str, policy: str) -> Any:
         """Create the agent of a convoy already in ``world.cv`` and start its process (also used for
@@ -90,6 +87,11 @@ class _Driver(SystemDriver):
             agent = ConvoyAgent(model, convoy_id, policy)
         except ValueError as e:  # make_policy: an unknown name or a class that cannot be imported
             raise ConvoyPolicyError(f"convoy {convoy_id!r}: {e}") from None
+        if "cv" not in model.collectors:  # the first convoy: the daily table and its process
+            model.collectors["cv"] = ConvoyCollector(model_reporters=dict(MODEL_REPORTERS),
+                                                     agent_reporters=dict(AGENT_REPORTERS))
+            if model.collect:
+                model.process(self._collect(model))
         model.process(agent.run())
         return agent
 
