@@ -237,6 +237,33 @@ _MOD_FR = {
     "own Infamy": "Infamie du royaume",
     "active armies": "armées actives",
 }
+_TERM_FR = {
+    "base": "base",
+    "own Infamy": "Infamie du royaume",
+    "target special size": "taille spéciale de la cible",
+    "own special size": "taille spéciale du royaume",
+    "alignment difference": "différence d'alignement",
+    "relationships": "relations",
+    "own Fame": "Gloire du royaume",
+    "bribes": "pots-de-vin",
+    "Control DC": "DD de contrôle",
+    "RM": "MR",
+    "LM": "ML",
+}
+_RESULT_FR = {
+    "embassy established": "ambassade établie",
+    "embassy rejected": "ambassade refusée",
+    "threat rejected": "menace repoussée",
+    "war declared": "guerre déclarée",
+    "embassy closed": "ambassade fermée",
+    "embassy kept": "ambassade maintenue",
+    "unchanged": "inchangé",
+    "new opposed checks": "nouveaux tests opposés",
+}
+_TERRAIN_FR = {
+    "plains": "plaines", "hills": "collines", "forest": "forêt", "mountains": "montagnes", "desert": "désert",
+    "marsh": "marais", "jungle": "jungle", "moor": "lande", "tundra": "toundra", "water": "eau", "cavern": "caverne",
+}
 _ATT_FR = {"hostile": "hostile", "unfriendly": "inamical", "indifferent": "indifférent", "friendly": "amical", "helpful": "serviable"}
 _TYPE = {
     "en": {"food": "Food", "goods": "Goods", "luxuries": "Luxuries", "raw_materials": "Raw materials"},
@@ -257,6 +284,20 @@ def _name(km: KmWorld, kid: str | None, lang: str) -> str:
     if k is None:
         return kid
     return (k.name_fr or k.name) if lang == "fr" else k.name
+
+
+def _term(name: str, fr: bool) -> str:
+    """A DC term's name; in French the seed's terms (attitude names too)."""
+    if not fr:
+        return name
+    if name.startswith("attitude ("):
+        att = name[len("attitude ("):-1]
+        return f"attitude ({_ATT_FR.get(att, att)})"
+    if name.endswith(" Corruption"):
+        return name.replace(" Corruption", " : Corruption")
+    if name.endswith(" Productivity"):
+        return name.replace(" Productivity", " : Productivité")
+    return _TERM_FR.get(name, name)
 
 
 def _check_text(ev: Event, lang: str) -> str:
@@ -348,7 +389,7 @@ def render(ev: Event, lang: str, km: KmWorld) -> str | None:  # noqa: C901 - one
         return (f"{me} fixe ses édits : jours fériés {d['holiday']}, publicitaire {d['promotion']}, taxation {d['taxation']}." if fr
                 else f"{me} sets its edicts: Holiday {d['holiday']}, Promotion {d['promotion']}, Taxation {d['taxation']}.")
     if k == "HexClaimed":
-        return (f"{me} annexe l'hexagone {d['hex']} ({d['terrain']}) pour 1 PC ; taille {d['size_after']}." if fr else
+        return (f"{me} annexe l'hexagone {d['hex']} ({_TERRAIN_FR.get(d['terrain'], d['terrain'])}) pour 1 PC ; taille {d['size_after']}." if fr else
                 f"{me} claims hex {d['hex']} ({d['terrain']}) for 1 BP; Size {d['size_after']}.")
     if k == "HexAbandoned":
         return (f"{me} abandonne l'hexagone {d['hex']} : Insatisfaction +{ev.total}." if fr else
@@ -393,21 +434,21 @@ def render(ev: Event, lang: str, km: KmWorld) -> str | None:  # noqa: C901 - one
         att = d.get("attempt", "")
         attn = _KIND_FR.get(att, att) if fr else att
         n = f" {d['check']}/{d['of']}" if "check" in d else ""
-        terms = ", ".join(f"{t} {'+' if v >= 0 else ''}{v}" for t, v in d.get("dc_terms", []))
+        terms = ", ".join(f"{_term(t, fr)} {'+' if v >= 0 else ''}{v}" for t, v in d.get("dc_terms", []))
         tail = ""
         if d.get("attitude"):
             a0, a1 = d["attitude"]
             tail = (f" ; attitude de {nm(d['target'])} : {_ATT_FR[a0]} → {_ATT_FR[a1]}" if fr else
                     f"; {nm(d['target'])}'s attitude {a0} → {a1}")
         if d.get("result"):
-            tail += f" → {d['result']}"
+            tail += f" → {_RESULT_FR.get(d['result'], d['result']) if fr else d['result']}"
         dcw = "DD" if fr else "DC"
         return (f"{me}, {attn} avec {nm(d['target'])} — test de {skill}{n} : {_check_text(ev, lang)} ({dcw} = {terms}){tail}." if fr else
                 f"{me}, {attn} with {nm(d['target'])} — {skill} check{n}: {_check_text(ev, lang)} ({dcw} = {terms}){tail}.")
     if k == "OpposedCheckRolled":
         e, t = d["totals"][-1]
         who = me if ev.outcome == "envoy wins" else nm(d["target"])
-        return (f"Test opposé ({d['skill']} contre {d['target_skill']}) : {me} {e}, {nm(d['target'])} {t} → avantage {who} "
+        return (f"Test opposé ({_MOD_FR.get(d['skill'], d['skill'])} contre {_MOD_FR.get(d['target_skill'], d['target_skill'])}) : {me} {e}, {nm(d['target'])} {t} → avantage {who} "
                 f"({d['envoy_wins']}–{d['target_wins']})." if fr else
                 f"Opposed check ({d['skill']} vs {d['target_skill']}): {me} {e}, {nm(d['target'])} {t} → {who} "
                 f"({d['envoy_wins']}–{d['target_wins']}).")
@@ -444,7 +485,8 @@ def render(ev: Event, lang: str, km: KmWorld) -> str | None:  # noqa: C901 - one
                 f"({faces}); Treasury {d['treasury_after']} BP.")
     if k == "HexExplored":
         found = (f" ; découverte : {', '.join(d['found'])}" if fr else f"; found: {', '.join(d['found'])}") if d["found"] else ""
-        return (f"Les explorateurs de {me} cartographient l'hexagone {d['hex']} ({d['terrain']}, jour {d['day']}){found}." if fr else
+        return (f"Les explorateurs de {me} cartographient l'hexagone {d['hex']} ({_TERRAIN_FR.get(d['terrain'], d['terrain'])}, "
+                f"jour {d['day']}){found}." if fr else
                 f"{me}'s explorers map hex {d['hex']} ({d['terrain']}, day {d['day']}){found}.")
     if k == "HiddenFeatureCheckRolled":
         skill = _MOD_FR.get(ev.mods[0][0], ev.mods[0][0]) if fr else ev.mods[0][0]
@@ -482,9 +524,12 @@ def render(ev: Event, lang: str, km: KmWorld) -> str | None:  # noqa: C901 - one
                 f"{me}'s merchant caravan has arrived: {ev.total} unit(s) of trade goods to sell.")
     if k == "TradeCheckRolled":
         attr = _ATTR_FR[d["attribute"]] if fr else d["attribute"].capitalize()
-        return (f"{me}, route commerciale — test d'{attr} : {_check_text(ev, lang)}." if fr and attr[0] in "ÉE" else
-                f"{me}, route commerciale — test de {attr} : {_check_text(ev, lang)}." if fr else
-                f"{me}, trade route — {attr} check: {_check_text(ev, lang)}.")
+        terms = ", ".join(f"{_term(t, fr)} {'+' if v >= 0 else ''}{v}" for t, v in d.get("dc_terms", []))
+        dcw = "DD" if fr else "DC"
+        if fr:
+            de = "d'" if attr[0] in "ÉE" else "de "
+            return f"{me}, route commerciale — test {de}{attr} : {_check_text(ev, lang)} ({dcw} = {terms})."
+        return f"{me}, trade route — {attr} check: {_check_text(ev, lang)} ({dcw} = {terms})."
     if k == "TradeExpeditionLost":
         why = d.get("reason", "")
         if fr:
