@@ -288,6 +288,21 @@ def test_order_file_second_route_of_a_type_cli_exits_2(tmp_path: Path) -> None:
     assert "Alphania issues a special edict: Trade edict (Goods)" in r.stdout
 
 
+def test_scripted_orders_are_world_state_and_round_trip() -> None:
+    from sim.world import decode_world, encode_world
+
+    orders = """
+[[kingdoms.orders]]
+turn = 2
+relations = [{ action = "withdraw", target = "b" }]
+special = { edict = "vassalage", mode = "colony", viceroy = "V", hexes = [[2, 1]], grant_max = true }
+"""
+    w = prepare_campaign(load_scenario_text(scripted(orders), "mini.toml")).world
+    o = w.km.scripted["a"][0]
+    assert (o.turn, o.path, o.special.mode, o.special.hexes) == (1, "kingdoms[0].orders[0]", "colony", [w.map.index(2, 1)])
+    assert decode_world(encode_world(w)) == w
+
+
 def test_scripted_kingdom_plays_its_orders() -> None:
     orders = """
 [[kingdoms.orders]]
