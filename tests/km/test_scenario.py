@@ -350,6 +350,26 @@ def test_stolen_lands_ten_years_all_four_special_edicts(stolen) -> None:
     assert any(h.road == "highway" for h in res.world.map.hexes)
 
 
+@pytest.mark.rule("LINK-05", "LINK-01")
+def test_envoys_wake_once_at_their_arrival_hour(stolen) -> None:
+    sent = {e.data["envoy"]: e for e in stolen.ledger.events if e.kind == "EnvoySent"}
+    arrived = [e for e in stolen.ledger.events if e.kind == "EnvoyArrived"]
+    assert arrived
+    for e in arrived:
+        s = sent[int(e.actor.partition(":")[2])]
+        assert e.t == s.data["arrive"] == s.t + 24 * s.total  # ceil(hexes / 2) days
+        assert s.total == -(-s.data["hexes"] // 2)
+    agent = stolen.model.by_key[arrived[0].actor]
+    env = agent.state
+    assert env.status in ("present", "recalled")
+    status = env.status
+    env.status = "travelling"  # where it was on the way: 2 hexes a day along its path
+    try:
+        assert [agent.position(env.depart + 24 * d) for d in range(3)] == [env.path[0], env.path[2], env.path[4]]
+    finally:
+        env.status = status
+
+
 def test_every_decision_records_its_alternatives(stolen) -> None:
     decisions = [e for e in stolen.ledger.events if e.kind == "DecisionMade" and e.actor.startswith("kingdom:")]
     assert decisions
