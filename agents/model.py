@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import mesa
@@ -11,8 +12,14 @@ from agents.clock import At
 from agents.systems import SystemDriver, get_driver
 from sim.calendar import HOURS_PER_SEASON, Phase, priority
 from sim.dice import DiceBox
+from sim.errors import RealmsimError
 from sim.events import Ledger
 from sim.world import World
+
+
+class InvariantError(RealmsimError):
+    """The world broke an invariant: a bug in the engine, never a user mistake."""
+
 
 SNAPSHOT_PRIORITY = 5  # before every phase of LINK-01
 
@@ -21,7 +28,9 @@ class RealmModel(mesa.Model):
     """One campaign. SimPy is the only clock; Mesa's scheduler is not used and ``model.time``
     mirrors ``env.now`` whenever data is collected."""
 
-    def __init__(self, world: World, *, dice: DiceBox, ledger: Ledger, collect: bool = True) -> None:
+    def __init__(
+        self, world: World, *, dice: DiceBox, ledger: Ledger, collect: bool = True, check_invariants: bool | None = None
+    ) -> None:
         super().__init__(rng=world.seed)
         self.world = world
         self.dice = dice
@@ -32,6 +41,9 @@ class RealmModel(mesa.Model):
         self.drivers: list[SystemDriver] = [get_driver(s) for s in world.systems]
         self.by_key: dict[str, Any] = {}
         self.ended = False
+        if check_invariants is None:
+            check_invariants = os.environ.get("REALMSIM_CHECK_INVARIANTS") == "1"
+        self.check_invariants = check_invariants
         ledger.now = world.now
         for d in self.drivers:
             d.setup(self)
@@ -58,6 +70,8 @@ class RealmModel(mesa.Model):
             ev = At(self.env, k * HOURS_PER_SEASON, SNAPSHOT_PRIORITY)
             ev.callbacks.append(self._tick)
             yield ev
+            if self.check_invariants:
+                self.assert_invariants()
             self.ledger.emit("link", "SeasonSummarized", "world", ("LINK-01",), season=k, factions=self.season_metrics())
             k += 1
 
@@ -78,6 +92,8 @@ class RealmModel(mesa.Model):
             self.env.run(until=end)
         self.world.now = int(self.env.now)
         self.ledger.now = self.world.now
+        if self.check_invariants:
+            self.assert_invariants()
 
     # ---- agents ----------------------------------------------------------------------------
     def register(self, agent: Any) -> None:
@@ -109,3 +125,10 @@ class RealmModel(mesa.Model):
         for d in self.drivers:
             out.extend(d.invariants(self))
         return out
+
+    def assert_invariants(self) -> None:
+        """Raise InvariantError if the world breaks any invariant (tests turn this on for every
+        campaign with REALMSIM_CHECK_INVARIANTS=1: at every season boundary and when a run stops)."""
+        bad = self.invariant_violations()
+        if bad:
+            raise InvariantError(f"{self.world.scenario} seed {self.world.seed} hour {self.world.now}: " + "; ".join(bad))

@@ -19,6 +19,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Every campaign a test runs (in this process or in a subprocess it starts) checks every driver's
+# invariants at each season boundary and when it stops; a violation raises InvariantError.
+os.environ["REALMSIM_CHECK_INVARIANTS"] = "1"
+
 
 def _free_port() -> int:
     with socket.socket() as s:
