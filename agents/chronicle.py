@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from sim.calendar import date_of
 from sim.events import Event
@@ -62,3 +62,28 @@ class ChronicleWriter:
         if s:
             self.out.write(s + "\n")
             self.lines += 1
+
+
+def summary_lines(result: Any) -> list[str]:
+    """The closing block of a chronicle: the summary metrics of a finished run."""
+    out = [f"Summary of {result.scenario} (seed {result.seed}): {result.events} events, ledger sha256 {result.ledger_sha256}"]
+    out += [f"  {k:<36} {v}" for k, v in result.summary.items()]
+    return out
+
+
+def transcript(scenario: Any, seed: int | None = None, lang: str = "en") -> str:
+    """The whole readable account of a run: every chronicle line, then the summary block.
+
+    This is what ``realmsim run`` prints and what the golden transcripts under tests/golden/ store.
+    """
+    import io
+
+    from agents.campaign import finish, prepare_campaign
+
+    buf = io.StringIO()
+    writer = ChronicleWriter(buf, lang)
+    model = prepare_campaign(scenario, seed, keep_ledger=False, collect=False, listeners=[writer])
+    writer.attach(model)
+    model.run()
+    res = finish(model)
+    return buf.getvalue() + "\n" + "\n".join(summary_lines(res)) + "\n"

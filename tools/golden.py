@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Write or check the golden transcripts of the built-in scenarios (tests/golden/<name>.<lang>.txt).
+
+    .venv/bin/python tools/golden.py                 # check every scenario, print a diff of any change
+    .venv/bin/python tools/golden.py --update        # rewrite every transcript (review the diff!)
+    .venv/bin/python tools/golden.py --update realm  # rewrite one
+
+A transcript is the scenario's chronicle for its default seed followed by the summary; CI replays it
+(tests/test_golden.py). A change to a transcript is a change to the game's behaviour: review it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+GOLDEN = ROOT / "tests" / "golden"
+LANGS = {"en"}  # French is checked for the scenarios listed in FRENCH
+FRENCH = {"realm", "caravan-crossing"}
+
+
+def header(name: str, seed: int, lang: str) -> str:
+    return (
+        f"# realmsim golden transcript: scenario {name}, seed {seed}, lang {lang}\n"
+        f"# regenerate with: .venv/bin/python tools/golden.py --update {name}\n"
+    )
+
+
+def render(name: str, lang: str) -> str:
+    from agents.chronicle import transcript
+    from scenarios.loader import load_scenario
+
+    loaded = load_scenario(name)
+    seed = loaded.scenario.scenario.seed
+    return header(name, seed, lang) + transcript(loaded, seed, lang)
+
+
+def targets(names: list[str]) -> list[tuple[str, str]]:
+    from scenarios.loader import builtin_names
+
+    names = names or builtin_names()
+    return [(n, lang) for n in names for lang in sorted(LANGS | ({"fr"} if n in FRENCH else set()))]
+
+
+def path_of(name: str, lang: str) -> Path:
+    return GOLDEN / f"{name}.{lang}.txt"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("names", nargs="*")
+    ap.add_argument("--update", action="store_true")
+    args = ap.parse_args()
+    bad = 0
+    for name, lang in targets(args.names):
+        text = render(name, lang)
+        p = path_of(name, lang)
+        if args.update:
+            p.write_text(text, encoding="utf-8")
+            print(f"wrote {p.relative_to(ROOT)} ({text.count(chr(10))} lines)")
+            continue
+        old = p.read_text(encoding="utf-8") if p.exists() else ""
+        if old != text:
+            bad += 1
+            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), text.splitlines(True), str(p), "now", n=2))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
