@@ -4,8 +4,10 @@ Each pool process runs :func:`workers.job.run_job` on msgpack bytes, exactly as 
 so a seed gives the same ``ledger_sha256`` on either path. A job that raises does not stop the batch:
 it is reported as dead with its error text and traceback.
 
-The pool forks (on Linux) after :func:`workers.job.preload`, so every child runs the very code whose
-version the jobs were made for, and starts at once.
+The pool forks (on Linux) while this process still runs one thread — before the engine, which
+brings numpy's and pyarrow's thread pools, is imported here — and each child imports the engine once
+(:func:`workers.job.preload`) before its first job. A process that already runs threads (a test
+runner, a notebook) gets a forkserver pool instead, with the engine preloaded in the server.
 """
 
 from __future__ import annotations
@@ -42,10 +44,11 @@ def _safe_run(item: tuple[int, str, bytes]) -> tuple[int, str, bool, bytes | str
         return seed, key, False, f"{type(e).__name__}: {e}", traceback.format_exc()
 
 
-def _quiet_child() -> None:
-    """Pool processes leave Ctrl-C to the parent (which stops the pool), instead of each printing a
-    traceback."""
+def _child_init() -> None:
+    """Import the engine once, before the first job. Pool processes leave Ctrl-C to the parent (which
+    stops the pool), instead of each printing a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    preload()
 
 
 def default_workers() -> int:
@@ -63,14 +66,14 @@ def _threads() -> int:
 
 
 def _context() -> Any:
-    """fork when it is safe (this process runs one thread): children share the parent's imported
-    code; else forkserver (spawn where neither exists)."""
+    """fork when it is safe (this process runs one thread); else forkserver (spawn where neither
+    exists)."""
     methods = mp.get_all_start_methods()
     if "fork" in methods and _threads() == 1:
         return mp.get_context("fork")
     if "forkserver" in methods:
         ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(["workers.job"])
+        ctx.set_forkserver_preload(["workers.job", "scenarios.loader", "agents.campaign"])
         return ctx
     return mp.get_context("spawn")
 
@@ -82,14 +85,13 @@ def run_local(plan: BatchPlan, workers: int | None = None, *, on_progress: Calla
     total = len(plan)
     if total == 0:
         return
-    preload()
     items = list(plan.jobs())
     done = dead = 0
     # One job per message keeps every process busy to the end; big batches send a few jobs per
     # message to spare the pipe.
     chunk = max(1, min(16, total // (n * 64)))
     ctx = _context()
-    with ctx.Pool(processes=min(n, total), initializer=_quiet_child) as pool:
+    with ctx.Pool(processes=min(n, total), initializer=_child_init) as pool:
         for seed, key, ok, value, tb in pool.imap_unordered(_safe_run, items, chunksize=chunk):
             if ok:
                 assert isinstance(value, bytes)

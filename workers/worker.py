@@ -1,8 +1,9 @@
 """A Redis Streams worker: ``python -m workers.worker --redis URL [--burst]`` or ``realmsim worker``.
 
 The loop: claim stale jobs of dead or stalled workers with XAUTOCLAIM (idle longer than
-``--min-idle``), else read new ones with XREADGROUP; run each with :func:`workers.job.run_job`; store
-every result only if absent, then acknowledge and delete its entry, in one Lua script (atomic).
+``--min-idle``; looked for a few times per ``--min-idle``, at most every second), else read new ones
+with XREADGROUP; run each with :func:`workers.job.run_job`; store every result only if absent, then
+acknowledge and delete its entry, in one Lua script (atomic).
 
 - How many entries one read takes adapts to the jobs' length (about 50 ms of work per read, at most
   ``max_count``), so no-op jobs go by the hundred and campaign jobs one at a time (two workers share
@@ -132,6 +133,10 @@ class Worker:
         self.processed = 0  # jobs run or found done by this worker
         self._per_job = 0.05  # moving average of a job's seconds (guess: a short campaign)
         self._cursor = "0-0"
+        # Nothing can turn stale sooner than min_idle after it was last seen: look for stale entries
+        # (XAUTOCLAIM) a few times per min_idle (at most every second), not before every read.
+        self._claim_every = min(1.0, min_idle / 4)
+        self._next_claim = 0.0
         self._held: list[bytes] = []
         self._held_lock = threading.Lock()
         self._unsaved: list[Outcome] = []
@@ -219,9 +224,13 @@ class Worker:
 
     def _next(self) -> list[Entry]:
         count = self._count()
-        entries = self._claim(count)
-        if entries:
-            return entries
+        now = time.monotonic()
+        if now >= self._next_claim:
+            entries = self._claim(count)
+            if entries:
+                return entries
+            if self._cursor == "0-0":  # the whole pending list was scanned: nothing stale for a while
+                self._next_claim = now + self._claim_every
         block = None if self.stopping.is_set() else self.block_ms  # (0 would block forever)
         resp = self.r.xreadgroup(GROUP, self.name, {self.keys.stream: ">"}, count=count, block=block)
         out: list[Entry] = []
