@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from scenarios.schema import Scenario, cv, gw, km, mn
+from scenarios.schema import Scenario, cv, gw, km, link, mn
 from scenarios.schema.common import Coord, Duration, ProvinceSpec
 from sim.calendar import hours
 from sim.config import Config
@@ -164,6 +164,7 @@ def semantic_problems(sc: Scenario) -> list[Problem]:
     for name in SYSTEM_ORDER:
         if name in sc.scenario.systems:
             out.extend(SYSTEM_MODULES[name].check(sc, mi))
+    out.extend(link.check(sc, mi))  # LINK (§5.5): factions, affiliations, seasonal turns
     return out
 
 
@@ -189,4 +190,5 @@ def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = N
     )
     for name in systems:
         SYSTEM_MODULES[name].build(sc, world)
+    link.build(sc, world)  # LINK (§5.5): joins the enabled systems
     return world

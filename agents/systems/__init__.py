@@ -46,3 +46,13 @@ class SystemDriver:
 def get_driver(name: str) -> SystemDriver:
     mod = importlib.import_module(f"agents.systems.{name}")
     return mod.DRIVER
+
+
+def attach_link(model: RealmModel) -> None:
+    """LINK hook, called first by every system driver's ``setup``: when two systems or more are
+    enabled, the LINK driver (``agents.systems.link``: the ``link.*`` metrics, the chronicle lines of
+    the LINK events) joins the model's drivers, once. It is appended to ``model.drivers`` while the
+    model is setting its drivers up, so its own ``setup`` runs after theirs."""
+    if len(model.world.systems) < 2 or any(d.name == "link" for d in model.drivers):
+        return
+    model.drivers.append(get_driver("link"))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import mesa
 
-from agents.systems import SystemDriver
+from agents.systems import SystemDriver, attach_link
 from sim.calendar import HOURS_PER_DAY, Phase
 from sim.events import Event
 from sim.rules import caravan as cr
@@ -69,6 +69,7 @@ class _Driver(SystemDriver):
     phase = Phase.CV
 
     def setup(self, model: RealmModel) -> None:
+        attach_link(model)  # --- LINK: the LINK driver joins when systems are combined
         cv = model.world.cv
         model.cv_routes = cr.shared_route_cache(model.world)  # type: ignore[attr-defined]
         if cv is None or not cv.convoys:

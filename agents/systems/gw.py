@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from agents.guild import GuildAgent
-from agents.systems import SystemDriver
+from agents.systems import SystemDriver, attach_link
 from sim.calendar import Phase
 from sim.events import Event
 from sim.rules import warfare as wf
@@ -66,6 +66,7 @@ class _Driver(SystemDriver):
 
     # ---- processes ----------------------------------------------------------------------------
     def setup(self, model: RealmModel) -> None:
+        attach_link(model)  # --- LINK: the LINK driver joins when systems are combined
         gw = model.world.gw
         if gw is None:
             return
@@ -89,6 +90,10 @@ class _Driver(SystemDriver):
         world = model.world
         gw = wf.gw_of(world)
         wf.begin_season(world, model.ledger)
+        if world.mn is not None:  # --- LINK-06 hook: nations pay their armies' upkeep into their guild's chest
+            from sim.rules.links import fund_nation_armies
+
+            fund_nation_armies(world, model.ledger)
         for gid in sorted(gw.guilds):
             agent = model.by_key.get(f"guild:{gid}")
             if agent is not None:

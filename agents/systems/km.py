@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents.envoy import ensure_envoys
 from agents.kingdom import KingdomAgent
-from agents.systems import SystemDriver
+from agents.systems import SystemDriver, attach_link
 from sim.calendar import HOURS_PER_MONTH, Phase
 from sim.events import Event
 from sim.rules import edicts as E
@@ -112,6 +112,7 @@ class _Driver(SystemDriver):
     phase = Phase.KM
 
     def setup(self, model: RealmModel) -> None:
+        attach_link(model)  # --- LINK: the LINK driver joins when systems are combined
         ensure_agents(model)
         ensure_envoys(model)
         model.process(self._turns(model))

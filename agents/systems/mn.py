@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 from agents.ambassador import AmbassadorAgent, ensure_agent
 from agents.nation import NationAgent
-from agents.systems import SystemDriver
+from agents.systems import SystemDriver, attach_link
 from sim.calendar import Phase
 from sim.events import Event
 from sim.rules import diplomacy as dip
+from sim.rules import links
 from sim.state.mn import MnWorld
 
 if TYPE_CHECKING:
@@ -71,6 +72,14 @@ def run_turn(model: RealmModel, turn: int) -> None:
     led.emit("mn", "TurnBegan", "world", ("SC-MN-03", "SC-MN-08"), outcome=str(turn), turn=turn,
              year=(turn + mn.first_turn_in_year - 2) // cfg.turns_per_year + 1, acclamation=accl)
     nations: list[NationAgent] = [model.by_key[f"nation:{n}"] for n in sorted(mn.nations)]
+    # --- LINK hooks: one treasury in BP for a faction that is both a kingdom and a nation (LINK-03),
+    # settled after every order; armies raised become GW armies of this campaign (LINK-06)
+    money = links.MnTreasuries(model.world, led) if model.world.km is not None else None
+    hook = links.army_hook(model.world, led, money or links.MnTreasuries(model.world, led)) if model.world.gw is not None else None
+
+    def settle(what: str) -> None:
+        if money is not None:
+            money.settle(what)
 
     # (1) special-units construction: ambassadors bought
     for ag in nations:
@@ -79,6 +88,7 @@ def run_turn(model: RealmModel, turn: int) -> None:
             if not isinstance(o, dip.BuyAmbassador):
                 break
             amb = dip.resolve_buy(mn, ag.nation, o, led, cfg)
+            settle("ambassador bought")
             ensure_agent(model, amb.id)
 
     # (2) return trips end, then missions launched, renewed, recalls
@@ -92,8 +102,10 @@ def run_turn(model: RealmModel, turn: int) -> None:
             o = ag.choose("ambassador", subject=amb, clauses=("RES-MN-17", "MN-MIS-02"))
             if isinstance(o, dip.LaunchMission):
                 dip.resolve_launch(mn, ag.nation, o, led, cfg)
+                settle("mission")
             elif isinstance(o, dip.RenewTreaty):
                 dip.resolve_renew(mn, ag.nation, o, led, cfg)
+                settle("renewal")
             elif isinstance(o, dip.Recall):
                 dip.resolve_recall(mn, ag.nation, o, led, cfg)
 
@@ -124,7 +136,7 @@ def run_turn(model: RealmModel, turn: int) -> None:
                 continue
             o = ag.choose("obligation", subject=ob, clauses=("MN-TRE-07", "RES-MN-06"))
             if isinstance(o, dip.HonourPact):
-                dip.resolve_honour(mn, ag.nation, o, led, cfg)
+                dip.resolve_honour(mn, ag.nation, o, led, cfg, hook=hook)
             elif isinstance(o, dip.BreakTreaty):
                 dip.resolve_break(mn, ag.nation, o, nd, led, cfg)
         o = ag.choose("military", clauses=("RES-MN-17", "SC-MN-05", "SC-MN-10"))
@@ -133,7 +145,7 @@ def run_turn(model: RealmModel, turn: int) -> None:
         elif isinstance(o, dip.DeclareWar):
             dip.resolve_declare_war(mn, f"nation:{ag.nation}", o, led, cfg)
         elif isinstance(o, dip.RaiseArmy):
-            dip.resolve_raise_army(mn, ag.nation, o, led, cfg)
+            dip.resolve_raise_army(mn, ag.nation, o, led, cfg, hook=hook)
 
     # (5) Acclamation phase: ransoms
     if accl:
@@ -143,9 +155,11 @@ def run_turn(model: RealmModel, turn: int) -> None:
                 o = ag.choose("ransom", subject=amb, clauses=("RES-MN-14", "MN-OUT-04"))
                 if isinstance(o, dip.PayRansom):
                     dip.resolve_ransom(mn, ag.nation, o, led, cfg)
+                    settle("ransom")
 
     # (6) end of turn: income, expiries, overdue obligations
     dip.end_of_turn(mn, lambda nid: model.dice.stream("mn", f"nation:{nid}"), led, cfg)
+    settle("income")
     model.collect_now("mn")
 
 
@@ -154,6 +168,7 @@ class _Driver(SystemDriver):
     phase = Phase.MN
 
     def setup(self, model: RealmModel) -> None:
+        attach_link(model)  # --- LINK: the LINK driver joins when systems are combined
         mn = _mn(model)
         for nid in sorted(mn.nations):
             NationAgent(model, nid, mn.nations[nid].policy)

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from scenarios.schema import cv, gw, km, mn
+from scenarios.schema import cv, gw, km, link, mn
 from scenarios.schema.common import Coord, Duration, Header, MapSpec, Spec
 
 
@@ -49,6 +49,8 @@ class Scenario(Spec):
     mn_travel: list[mn.TravelSpec] = []
     mn_treaties: list[mn.MnTreatySpec] = []
     mn_events: list[mn.MnEventSpec] = []
+    # --- LINK: where the systems meet (factions that are both kingdom and nation, nations' levies)
+    factions: list[link.FactionSpec] = []
 
 
 __all__ = ["Scenario", "Header", "Duration", "MapSpec"]

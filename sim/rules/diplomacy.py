@@ -1100,33 +1100,41 @@ _army_hook: ArmyHook | None = None
 
 
 def set_army_hook(hook: ArmyHook | None) -> None:
-    """LINK-06 seam: when GW is enabled, the integration installs a hook that deploys a real GW army
-    for each army raised here and returns its id. Standalone MN leaves it unset."""
+    """LINK-06 seam, module-wide (shared by every model of the process): a hook that deploys a real GW
+    army for each army raised here and returns its id. Campaigns do not use it: their MN driver
+    passes its own hook to :func:`raise_army` (``hook=``), so two models never share one."""
     global _army_hook
     _army_hook = hook
 
 
 def raise_army(mn: MnWorld, ledger: Ledger, nation: str, province: str, reason: Literal["alliance", "pact"], *,
-               treaty: int | None = None, obligation: int | None = None, clauses: Sequence[str] = ()) -> RaisedArmy:
+               treaty: int | None = None, obligation: int | None = None, clauses: Sequence[str] = (),
+               hook: ArmyHook | None = None) -> RaisedArmy:
     """SEAM (SC-MN-03 (4), SC-MN-10, LINK-06): raise an army for a nation in a province, recorded in
-    the purchase step of the military phase. Army prices are not in the sources (SC-MN-10): no cost."""
+    the purchase step of the military phase. Army prices are not in the sources (SC-MN-10): no cost.
+
+    ``hook`` (LINK-06, per model: the MN driver passes the one of its campaign when GW is enabled)
+    is called once the army is recorded and returns the GW army it became; without it the
+    module-wide hook of :func:`set_army_hook`, if any, is used."""
     army = RaisedArmy(mn.new_id(), nation, province, mn.turn, reason, treaty, obligation)
-    if _army_hook is not None:
-        army.gw_army = _army_hook(mn, army)
     mn.armies.append(army)
     mn.stats.armies_raised += 1
     _emit(ledger, "ArmyRaised", nkey(nation), ("SC-MN-10", "SC-MN-03", *clauses), outcome=reason, army=army.id, province=province,
           treaty=treaty, obligation=obligation)
+    link = hook if hook is not None else _army_hook
+    if link is not None:
+        army.gw_army = link(mn, army)
     return army
 
 
-def resolve_raise_army(mn: MnWorld, nation: str, order: RaiseArmy, ledger: Ledger, cfg: MnConfig) -> RaisedArmy:
+def resolve_raise_army(mn: MnWorld, nation: str, order: RaiseArmy, ledger: Ledger, cfg: MnConfig, *,
+                       hook: ArmyHook | None = None) -> RaisedArmy:
     """MN-TRE-03: with a military alliance in force, raise an army in the allied city's province."""
     t = get_treaty(mn, order.treaty)
     if t is None or t.kind != "alliance" or t.nation != nation:
         raise IllegalOrderError("MN-TRE-03", f"{nation} has no military alliance #{order.treaty}", order=order, actor=nkey(nation))
     province = party_home_province(mn, t.partner)
-    return raise_army(mn, ledger, nation, province, "alliance", treaty=t.id, clauses=("MN-TRE-03",))
+    return raise_army(mn, ledger, nation, province, "alliance", treaty=t.id, clauses=("MN-TRE-03",), hook=hook)
 
 
 def _obligations_for_war(mn: MnWorld, cfg: MnConfig, ledger: Ledger, by: str, on: str) -> list[Obligation]:
@@ -1201,13 +1209,15 @@ def sever_relations(mn: MnWorld, cfg: MnConfig, ledger: Ledger, nation: str, par
         mn.wars.append(War(lo, hi, mn.turn, by_pact=True))
 
 
-def resolve_honour(mn: MnWorld, nation: str, order: HonourPact, ledger: Ledger, cfg: MnConfig) -> RaisedArmy:
+def resolve_honour(mn: MnWorld, nation: str, order: HonourPact, ledger: Ledger, cfg: MnConfig, *,
+                   hook: ArmyHook | None = None) -> RaisedArmy:
     """MN-TRE-07 / RES-MN-06: raise an army in the province nearest the ally and break with the aggressor."""
     ob = next((o for o in mn.obligations if o.id == order.obligation), None)
     if ob is None or ob.nation != nation or ob.status != "open":
         raise IllegalOrderError("RES-MN-06", f"{nation} has no open obligation #{order.obligation}", order=order, actor=nkey(nation))
     province = nearest_province(mn, cfg, nation, ob.ally)
-    army = raise_army(mn, ledger, nation, province, "pact", treaty=ob.pact, obligation=ob.id, clauses=("MN-TRE-07", "RES-MN-06"))
+    army = raise_army(mn, ledger, nation, province, "pact", treaty=ob.pact, obligation=ob.id, clauses=("MN-TRE-07", "RES-MN-06"),
+                      hook=hook)
     ob.status = "honoured"
     mn.stats.pacts_honoured += 1
     _emit(ledger, "PactHonoured", nkey(nation), ("MN-TRE-05", "MN-TRE-07", "RES-MN-06"), outcome="honoured", obligation=ob.id,

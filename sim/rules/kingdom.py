@@ -717,6 +717,10 @@ def upkeep(world: World, kid: str, dice: Dice, ledger: Ledger, *, lose_hex: Any 
         )
     # vacancies (SC-KM-20…23, KM-VAS-08, RES-KM-31)
     _vacancy_upkeep(world, k, dice, ledger)
+    if k.occupied:  # --- LINK-08 hook: +1 Unrest per domain of its hexes occupied by unaffiliated guilds
+        from sim.rules.links import occupation_unrest
+
+        occupation_unrest(world, kid, ledger)
     # subjugation friction (KM-VAS-07), for the kingdoms this one subjugates
     for sid in km.ids():
         sub = km.kingdoms[sid].subjugation

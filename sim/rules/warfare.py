@@ -84,6 +84,13 @@ PHASES = ("deploy", "move", "siege", "army_combats", "domain_attacks", "annexati
 # =================================================================================================
 
 
+def _links() -> Any:
+    """The LINK glue (imported late: ``sim.rules.links`` imports this module)."""
+    from sim.rules import links
+
+    return links
+
+
 def gw_of(world: World) -> GwWorld:
     if world.gw is None:
         raise RulesError("this world has no guild warfare (gw) system")
@@ -1547,6 +1554,7 @@ def occupy(world: World, dom: Domain, armies: list[Army], ledger: Ledger) -> Non
     """GW-ATK-04, GW-OCC-01: the surviving attackers occupy the domain; its owner's constructions
     and assignments in progress are cancelled."""
     gw = gw_of(world)
+    watch = _links().occupation_watch(world, dom) if world.km is not None else None  # LINK-08
     for a in armies:
         if a.occupying is not None and a.occupying != dom.id and a.occupying in gw.domains:
             old = gw.domains[a.occupying]
@@ -1568,6 +1576,8 @@ def occupy(world: World, dom: Domain, armies: list[Army], ledger: Ledger) -> Non
         SYS, "DomainOccupied", f"domain:{dom.id}", ("GW-ATK-04", "GW-OCC-01", "RES-GW-18"), outcome="occupied",
         armies=[a.id for a in armies], occupiers=list(dom.occupied_by), owner=dom.owner_guild, cancelled=cancelled,
     )
+    if watch is not None:  # --- LINK-08 hook: Unrest for the kingdom claiming the hex, at its next Upkeep
+        _links().domain_occupied(world, dom, watch, ledger)
 
 
 def resolve_domain_attacks(world: World, dice: Dice, ledger: Ledger) -> list[CombatResult]:
@@ -1613,6 +1623,7 @@ def resolve_attack(world: World, dom: Domain, attackers: list[Army], ledger: Led
     gw = gw_of(world)
     defenders = [a for a in armies_at(gw, dom.hex) if a.owner == dom.owner_guild]
     gw.bump("assaults")
+    reported = _links().attackers_of(world, attackers) if world.mn is not None else None  # LINK-07 (before the combat)
 
     def judge() -> str:
         return "success" if not dom.garrison and any(a.units for a in attackers) else "failure"
@@ -1627,6 +1638,8 @@ def resolve_attack(world: World, dom: Domain, attackers: list[Army], ledger: Led
     if res.outcome == "success":
         gw.bump("assaults_won")
         occupy(world, dom, [a for a in attackers if a.id in gw.armies], ledger)
+    if reported is not None:  # --- LINK-07 hook: an invasion (or a repulse) of the domain's province
+        _links().report_attack(world, dom, reported, res.outcome, ledger)
     return res
 
 
@@ -1754,6 +1767,8 @@ def annex_domain(world: World, order: Annex, ledger: Ledger) -> None:
         outcome="annexed", domain=dom.id, former_owner=former, new_owner=dom.owner, seal=order.seal, compensation=dep.amount,
         frozen_until=dom.frozen_until, stopped_occupying=stopped, still_occupied_by=list(dom.occupied_by), title_holder=dom.title_holder,
     )
+    if world.km is not None:  # --- LINK-08 hook: the claiming kingdom loses the hex; a capital's loss is a conquest
+        _links().domain_annexed(world, dom, former, ledger)
 
 
 def resolve_return_title(world: World, order: ReturnTitle, ledger: Ledger) -> None:

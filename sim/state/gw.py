@@ -73,6 +73,10 @@ class Guild(msgspec.Struct, omit_defaults=True):
     affiliation: str | None = None  # a kingdom or nation id (LINK-03); None: independent
     capacity_bonus: int = 0  # RES-GW-03 capacity modifier of each army it deploys
     policy: str = "heuristic"
+    # --- LINK-06: set on the guild a nation acts as (its id is the nation's); ``levy``: the units the
+    # nation buys for each army it raises (empty: one seal's capacity of infantry)
+    nation: str | None = None
+    levy: dict[str, int] = {}
 
 
 # ---- map ----------------------------------------------------------------------------------------

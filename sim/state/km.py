@@ -135,6 +135,10 @@ class Kingdom(msgspec.Struct, omit_defaults=True):
     overlord: str | None = None
     subjugation: Subjugation | None = None
     conquered_by: str | None = None  # LINK-08 / scenario: who may subjugate it
+    # --- LINK: the nation of the same faction (LINK-03), and the domains in its hexes occupied by
+    # unaffiliated guilds since its last Upkeep (LINK-08: +1 Unrest each at that Upkeep)
+    nation: str | None = None
+    occupied: list[str] = []
     tracked: bool = True  # False: an NPC kingdom whose Economy is not tracked (KM-REL-09)
     enforcer: bool = False  # RES-KM-34: the Royal Enforcer option of SC-KM-12
     control_dc_mod: int = 0  # SC-KM-04 special modifiers

@@ -82,6 +82,7 @@ class Nation(msgspec.Struct, omit_defaults=True):
     name_fr: str = ""
     imports: list[Import] = []
     bought: int = 0  # ambassadors bought so far (numbers the next one)
+    kingdom: str | None = None  # --- LINK-03: the kingdom of the same faction (one treasury, in BP)
 
 
 class Ambassador(msgspec.Struct, omit_defaults=True):

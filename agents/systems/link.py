@@ -1,0 +1,257 @@
+"""Driver of LINK — where the systems meet (RULES.md §5.5): the ``link.*`` metrics, the LINK invariants
+and the chronicle lines of the LINK events (English and French).
+
+It has no process of its own: the LINK clauses run inside the systems' turns, through the small hooks
+that call ``sim.rules.links``. It joins a model when two systems or more are enabled
+(``agents.systems.attach_link``). Everything it reports is read from the world.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from agents.systems import SystemDriver
+from sim.calendar import Phase
+from sim.events import Event
+from sim.rules import links
+
+if TYPE_CHECKING:
+    from agents.model import RealmModel
+    from sim.world import World
+
+
+class _Driver(SystemDriver):
+    name = "link"
+    phase = Phase.KM
+
+    def summary(self, model: RealmModel) -> dict[str, int | float]:
+        return summary(model.world)
+
+    def metrics_row(self, model: RealmModel) -> dict[str, dict[str, Any]]:
+        w = model.world
+        out: dict[str, dict[str, Any]] = {}
+        if w.km is not None:
+            for kid in w.km.ids():
+                out[f"kingdom:{kid}"] = {"occupied_pending": len(w.km.kingdoms[kid].occupied)}
+        if w.mn is not None and w.gw is not None:
+            for nid in sorted(w.mn.nations):
+                out[f"nation:{nid}"] = {"gw_armies": sum(1 for a in w.gw.armies.values() if a.owner == nid)}
+        return out
+
+    def invariants(self, model: RealmModel) -> list[str]:
+        return invariant_problems(model.world)
+
+    def chronicle(self, ev: Event, lang: str, model: RealmModel) -> str | None:
+        fn = _LINES.get(ev.kind)
+        return None if fn is None else fn(ev, lang, model.world)
+
+
+def summary(w: World) -> dict[str, int | float]:
+    """The ``link.*`` metrics of a campaign (read from the world)."""
+    out: dict[str, int | float] = {}
+    km, mn, gw, cv = w.km, w.mn, w.gw, w.cv
+    kc = km.counts if km is not None else {}
+    gs = gw.stats if gw is not None else {}
+    if km is not None and mn is not None:
+        out["link.dual_factions"] = sum(1 for k in km.kingdoms.values() if k.nation is not None)
+        out["link.mn_costs_bp"] = kc.get("link_mn_costs_bp", 0)
+        out["link.mn_incomes_bp"] = kc.get("link_mn_incomes_bp", 0)
+        out["link.envoys"] = len(km.envoys)
+    if gw is not None:
+        out["link.affiliated_guilds"] = sum(1 for g in gw.guilds.values() if g.affiliation is not None and g.nation is None)
+    if gw is not None and mn is not None:
+        out["link.nation_armies"] = gs.get("link_nation_armies", 0)
+        out["link.nation_armies_not_raised"] = gs.get("link_nation_armies_not_raised", 0)
+        out["link.nation_army_solars"] = gs.get("link_nation_army_solars", 0)
+        out["link.nation_upkeep_solars"] = gs.get("link_upkeep_solars", 0)
+        out["link.invasions"] = gs.get("link_invasions", 0)
+        out["link.repulses"] = gs.get("link_repulses", 0)
+    if gw is not None and km is not None:
+        out["link.occupations"] = kc.get("link_occupations", 0)
+        out["link.occupation_unrest"] = kc.get("link_occupation_unrest", 0)
+        out["link.hexes_lost"] = kc.get("link_hexes_lost", 0)
+        out["link.conquests"] = kc.get("link_conquests", 0)
+    if km is not None and cv is not None:
+        out["link.trade_convoys"] = sum(1 for r in km.routes if r.convoy is not None)
+    return out
+
+
+def invariant_problems(w: World) -> list[str]:
+    out: list[str] = []
+    km, mn, gw = w.km, w.mn, w.gw
+    if km is not None and mn is not None:
+        for kid in km.ids():
+            n = km.kingdoms[kid].nation
+            if n is not None and (n not in mn.nations or mn.nations[n].kingdom != kid):
+                out.append(f"kingdom {kid} is one faction with nation {n}, which does not say so (LINK-03)")
+        for nid in sorted(mn.nations):
+            k = mn.nations[nid].kingdom
+            if k is not None and (k not in km.kingdoms or km.kingdoms[k].nation != nid):
+                out.append(f"nation {nid} is one faction with kingdom {k}, which does not say so (LINK-03)")
+    if km is not None and gw is not None:
+        for kid in km.ids():
+            for d in km.kingdoms[kid].occupied:
+                if d not in gw.domains:
+                    out.append(f"kingdom {kid} awaits Unrest for an unknown domain {d} (LINK-08)")
+    if gw is not None:
+        for gid in sorted(gw.guilds):
+            g = gw.guilds[gid]
+            if g.nation is not None and (mn is None or g.nation not in mn.nations or g.nation != gid):
+                out.append(f"guild {gid} acts for nation {g.nation}, which is not a nation of this campaign (LINK-06)")
+    return out
+
+
+# ---- chronicle ------------------------------------------------------------------------------------
+
+
+def _kingdom(w: World, kid: str | None, lang: str) -> str:
+    if w.km is None or kid is None or kid not in w.km.kingdoms:
+        return str(kid)
+    k = w.km.kingdoms[kid]
+    return (k.name_fr or k.name) if lang == "fr" else k.name
+
+
+def _nation(w: World, nid: str | None, lang: str) -> str:
+    if w.mn is None or nid is None or nid not in w.mn.nations:
+        return str(nid)
+    n = w.mn.nations[nid]
+    return (n.name_fr or n.name) if lang == "fr" else n.name
+
+
+def _guild(w: World, gid: str | None) -> str:
+    if w.gw is None or gid is None or gid not in w.gw.guilds:
+        return str(gid)
+    return w.gw.guilds[gid].name
+
+
+def _domain(w: World, did: str | None) -> str:
+    if w.gw is None or did is None or did not in w.gw.domains:
+        return str(did)
+    return w.gw.domains[did].name
+
+
+def _units(d: dict[str, int], lang: str, w: World) -> str:
+    cat = w.config.gw.units
+    parts = []
+    for k, n in sorted(d.items()):
+        name = cat[k].french if lang == "fr" and k in cat else k.replace("_", " ")
+        parts.append(f"{n} {name}")
+    return ", ".join(parts)
+
+
+_CUR = {"en": {"bp": "BP", "po": "PO", "solar": "solars"}, "fr": {"bp": "PC", "po": "PO", "solar": "solars"}}
+
+
+def _converted(ev: Event, lang: str, w: World) -> str:
+    d = ev.data
+    who = _kingdom(w, ev.actor.partition(":")[2], lang)
+    what = d.get("what") or ""
+    if lang == "fr":
+        sens = "recette" if ev.outcome == "income" else "dépense"
+        quoi = {"income": "revenu", "mission": "mission diplomatique", "ambassador bought": "ambassadeur",
+                "renewal": "renouvellement", "ransom": "rançon"}.get(what, what)
+        return (f"Trésorerie de {who} : {sens} de Mare Nostrum ({quoi}) de {d['po']} PO → {'+' if ev.outcome == 'income' else '−'}"
+                f"{d['bp']} PC (trésorerie {d['treasury_after']} PC).")
+    sense = "income" if ev.outcome == "income" else "cost"
+    return (f"Treasury of {who}: Mare Nostrum {sense} ({what}) of {d['po']} PO → {'+' if ev.outcome == 'income' else '−'}"
+            f"{d['bp']} BP (treasury {d['treasury_after']} BP).")
+
+
+def _raised(ev: Event, lang: str, w: World) -> str:
+    d = ev.data
+    who = _nation(w, ev.actor.partition(":")[2], lang)
+    cur = _CUR["fr" if lang == "fr" else "en"][d["currency"]]
+    if lang == "fr":
+        why = "alliance militaire" if d["reason"] == "alliance" else "pacte d'amitié éternel"
+        return (f"{who} lève l'armée {d['army']} ({why}) à {_domain(w, d['domain'])} en {d['province']}, sous son sceau militaire "
+                f"{d['seal']} : {_units(d['units'], lang, w)}, {d['solars']} solars = {d['price']} {cur}.")
+    why = "military alliance" if d["reason"] == "alliance" else "eternal friendship pact"
+    return (f"{who} raises army {d['army']} ({why}) at {_domain(w, d['domain'])} in {d['province']}, under its military seal "
+            f"{d['seal']}: {_units(d['units'], lang, w)}, {d['solars']} solars = {d['price']} {cur}.")
+
+
+def _not_raised(ev: Event, lang: str, w: World) -> str:
+    d = ev.data
+    who = _nation(w, ev.actor.partition(":")[2], lang)
+    if lang == "fr":
+        return f"{who} ne peut lever d'armée en {d['province']} : {d['why']}."
+    return f"{who} cannot raise an army in {d['province']}: {d['why']}."
+
+
+def _funded(ev: Event, lang: str, w: World) -> str:
+    d = ev.data
+    who = _nation(w, ev.actor.partition(":")[2], lang)
+    cur = _CUR["fr" if lang == "fr" else "en"][d["currency"]]
+    if lang == "fr":
+        short = "" if ev.outcome == "funded" else " (insuffisant)"
+        return f"{who} paie l'entretien de ses armées : {d['solars']} solars pour {d['units']} unités, {d['price']} {cur}{short}."
+    short = "" if ev.outcome == "funded" else " (short)"
+    return f"{who} pays its armies' upkeep: {d['solars']} solars for {d['units']} units, {d['price']} {cur}{short}."
+
+
+def _attack(ev: Event, lang: str, w: World) -> str | None:
+    d = ev.data
+    if ev.outcome == "own province":
+        return None
+    g = _guild(w, ev.actor.partition(":")[2])
+    nat = _nation(w, d["nation"], lang)
+    dom = _domain(w, d["domain"])
+    if lang == "fr":
+        if ev.outcome == "invasion":
+            return f"L'assaut de {g} ({nat}) sur {dom} compte comme une invasion de {d['defender']} par {d['attacker']}."
+        return f"L'assaut repoussé de {g} ({nat}) sur {dom} compte comme une invasion repoussée par {d['defender']}."
+    if ev.outcome == "invasion":
+        return f"The assault of {g} ({nat}) on {dom} counts as an invasion of {d['defender']} from {d['attacker']}."
+    return f"The failed assault of {g} ({nat}) on {dom} counts as {d['defender']} repelling an invasion from {d['attacker']}."
+
+
+def _occupied(ev: Event, lang: str, w: World) -> str:
+    d = ev.data
+    k = _kingdom(w, ev.actor.partition(":")[2], lang)
+    gs = ", ".join(_guild(w, g) for g in d["guilds"])
+    if lang == "fr":
+        return f"{_domain(w, d['domain'])}, sur les terres de {k}, est occupé par {gs} : Insatisfaction +1 à la prochaine phase d'entretien."
+    return f"{_domain(w, d['domain'])}, in the lands of {k}, is occupied by {gs}: Unrest +1 at the next Upkeep."
+
+
+def _unrest(ev: Event, lang: str, w: World) -> str:
+    d = ev.data
+    k = _kingdom(w, ev.actor.partition(":")[2], lang)
+    if lang == "fr":
+        return f"Phase d'entretien de {k} : domaines occupés, Insatisfaction {d['unrest_before']} → {d['unrest_after']}."
+    return f"Upkeep of {k}: occupied domains, Unrest {d['unrest_before']} → {d['unrest_after']}."
+
+
+def _hex_lost(ev: Event, lang: str, w: World) -> str:
+    d = ev.data
+    k = _kingdom(w, ev.actor.partition(":")[2], lang)
+    where = f"[{d['hex'][0]}, {d['hex'][1]}]"
+    if lang == "fr":
+        return f"{k} perd l'hexagone {where} ({_domain(w, d['domain'])} annexé par {_guild(w, d['guild'])}) : taille {d['size_after']}."
+    return f"{k} loses hex {where} ({_domain(w, d['domain'])} annexed by {_guild(w, d['guild'])}): Size {d['size_after']}."
+
+
+def _conquered(ev: Event, lang: str, w: World) -> str:
+    d = ev.data
+    k = _kingdom(w, ev.actor.partition(":")[2], lang)
+    t = _kingdom(w, d["target"], lang)
+    if lang == "fr":
+        return f"{k} conquiert {t} : sa capitale est annexée par {_guild(w, d['guild'])} (il peut l'assujettir par un édit de vassalité)."
+    return f"{k} conquers {t}: its capital is annexed by {_guild(w, d['guild'])} (it may subjugate it with a Vassalage edict)."
+
+
+_LINES: dict[str, Any] = {
+    "TreasuryConverted": _converted,
+    "NationArmyRaised": _raised,
+    "NationArmyNotRaised": _not_raised,
+    "NationArmyUpkeepFunded": _funded,
+    "AttackReported": _attack,
+    "OccupationReported": _occupied,
+    "OccupationUnrest": _unrest,
+    "HexLostToGuild": _hex_lost,
+    "KingdomConqueredByGuilds": _conquered,
+}
+
+DRIVER = _Driver()
+
+__all__ = ["DRIVER", "links", "summary"]

@@ -1,0 +1,569 @@
+"""LINK — where the four systems meet (RULES.md §5.5, LINK-01…09).
+
+Every system runs alone; when two or more are enabled in one scenario these functions join them, and
+nothing else crosses between systems (LINK-09). They are plain functions of the world (mutated in
+place), the ledger and, for LINK-06, the nations' money. Each is called from one small, marked hook
+in a system's rules or driver:
+
+* LINK-01 one calendar, one tie order — ``sim.calendar``/``model.at``; the seasonal turns are checked
+  by ``scenarios.schema.link``.
+* LINK-02 currencies — :func:`convert`, the one conversion used wherever value crosses systems.
+* LINK-03 factions — a faction is a kingdom, a nation or both (:func:`faction_of`); a guild is
+  affiliated with one of them or independent (:func:`affiliation_of`); a faction that is both keeps
+  one treasury, the kingdom's, in BP: :class:`MnTreasuries` converts the Mare Nostrum costs and
+  incomes (the MN driver settles after every order).
+* LINK-04/05 trade caravans and envoys — in the KM rules (``sim.rules.edicts``, ``agents.envoy``).
+* LINK-06 armies for nations — :func:`raise_nation_army` (the MN ``raise_army`` hook) deploys a GW
+  army of the nation acting as a guild; :func:`fund_nation_armies` pays its upkeep each season.
+* LINK-07 war feeds diplomacy — :func:`report_attack` (hook in ``warfare.resolve_attack``).
+* LINK-08 war feeds kingdoms — :func:`domain_occupied`, :func:`domain_annexed` (hooks in
+  ``warfare.occupy``/``annex_domain``) and :func:`occupation_unrest` (hook in ``kingdom.upkeep``).
+
+Currency names (LINK-02): ``bp`` build points (*points de construction*, KM), ``po`` gold pieces
+(*pièces d'or*, MN), ``solar`` solars (GW), ``gp`` gold pieces of the caravans (CV).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sim.config import LinkConfig
+from sim.errors import RulesError
+from sim.events import Ledger
+from sim.state.gw import Army, Deploy, Domain, Guild, Seal
+from sim.state.mn import RaisedArmy
+from sim.world import World
+
+SYS = "link"
+CURRENCIES = ("bp", "po", "solar", "gp")
+
+
+# =================================================================================================
+# LINK-02: currencies
+# =================================================================================================
+
+
+def gp_rate(cfg: LinkConfig, currency: str) -> int:
+    """Gold pieces (gp) worth one unit of ``currency`` (LINK-02)."""
+    if currency == "bp":
+        return cfg.gp_per_bp
+    if currency == "po":
+        return cfg.gp_per_po
+    if currency == "solar":
+        return cfg.gp_per_solar
+    if currency == "gp":
+        return 1
+    raise ValueError(f"unknown currency {currency!r}: expected one of {', '.join(CURRENCIES)}")
+
+
+def convert(amount: int, src: str, dst: str, cfg: LinkConfig) -> int:
+    """LINK-02: ``amount`` of ``src`` expressed in ``dst``, through gp, rounded down (GEN-02).
+
+    At the default rates 8,000 gp are 2 BP, and 3,999 PO are 0 BP: small amounts round down to nothing.
+    """
+    return amount * gp_rate(cfg, src) // gp_rate(cfg, dst)
+
+
+# =================================================================================================
+# LINK-03: factions and affiliations
+# =================================================================================================
+
+
+def nation_of_kingdom(world: World, kid: str) -> str | None:
+    """The nation of a kingdom's faction (LINK-03), when KM and MN are both enabled."""
+    km, mn = world.km, world.mn
+    if km is None or mn is None or kid not in km.kingdoms:
+        return None
+    n = km.kingdoms[kid].nation
+    return n if n is not None and n in mn.nations else None
+
+
+def kingdom_of_nation(world: World, nid: str) -> str | None:
+    """The kingdom of a nation's faction (LINK-03), when KM and MN are both enabled."""
+    km, mn = world.km, world.mn
+    if km is None or mn is None or nid not in mn.nations:
+        return None
+    k = mn.nations[nid].kingdom
+    return k if k is not None and k in km.kingdoms else None
+
+
+def faction_of(world: World, ident: str | None) -> tuple[str | None, str | None]:
+    """(kingdom, nation) of the faction a kingdom or nation id belongs to (LINK-03)."""
+    if not ident:
+        return None, None
+    k = ident if world.km is not None and ident in world.km.kingdoms else None
+    n = ident if world.mn is not None and ident in world.mn.nations else None
+    if k is not None and n is None:
+        n = nation_of_kingdom(world, k)
+    elif n is not None and k is None:
+        k = kingdom_of_nation(world, n)
+    return k, n
+
+
+def affiliation_of(world: World, gid: str) -> tuple[str | None, str | None]:
+    """(kingdom, nation) a guild is affiliated with; (None, None): independent (LINK-03)."""
+    gw = world.gw
+    if gw is None or gid not in gw.guilds:
+        return None, None
+    return faction_of(world, gw.guilds[gid].affiliation)
+
+
+def affiliated_with_kingdom(world: World, gid: str, kid: str) -> bool:
+    return affiliation_of(world, gid)[0] == kid
+
+
+def is_dual(world: World, nid: str) -> bool:
+    """A faction that is both a kingdom and a nation (LINK-03)."""
+    return kingdom_of_nation(world, nid) is not None
+
+
+# =================================================================================================
+# LINK-03: one treasury in BP for a faction that is both
+# =================================================================================================
+
+
+class MnTreasuries:
+    """The Mare Nostrum money of the factions that are both a kingdom and a nation (LINK-03).
+
+    Their one treasury is the kingdom's, in BP. During a Mare Nostrum turn the nation's ``treasury``
+    (PO) shows what that BP treasury is worth (LINK-02; nothing while the kingdom is in debt, MN
+    treasuries never go below 0); after each order the driver calls :meth:`settle`, which turns the
+    change into a cost or an income converted to BP (rounded down, each on its own) and shows the
+    new value again. :meth:`pay` charges a LINK-06 purchase directly in the faction's currency.
+    """
+
+    def __init__(self, world: World, ledger: Ledger) -> None:
+        self.world = world
+        self.ledger = ledger
+        mn = world.mn
+        self.shown: dict[str, int] = {}
+        if mn is None:
+            return
+        for nid in sorted(mn.nations):
+            if is_dual(world, nid):
+                self._show(nid)
+
+    def _show(self, nid: str) -> None:
+        assert self.world.mn is not None and self.world.km is not None
+        k = self.world.km.kingdoms[kingdom_of_nation(self.world, nid) or ""]
+        po = convert(max(0, k.treasury), "bp", "po", self.world.config.link)
+        self.world.mn.nations[nid].treasury = po
+        self.shown[nid] = po
+
+    def settle(self, what: str = "") -> None:
+        """Convert what each dual faction's nation spent or earned in PO since the last settlement."""
+        mn, km = self.world.mn, self.world.km
+        if mn is None or km is None:
+            return
+        cfg = self.world.config.link
+        for nid in sorted(self.shown):
+            n = mn.nations[nid]
+            delta = n.treasury - self.shown[nid]
+            if delta == 0:
+                continue
+            kid = kingdom_of_nation(self.world, nid) or ""
+            k = km.kingdoms[kid]
+            before = k.treasury
+            bp = convert(abs(delta), "po", "bp", cfg)
+            k.treasury += bp if delta > 0 else -bp
+            km.bump("link_mn_incomes_bp" if delta > 0 else "link_mn_costs_bp", bp)
+            self.ledger.emit(
+                SYS, "TreasuryConverted", f"kingdom:{kid}", ("LINK-03", "LINK-02"), total=bp if delta > 0 else -bp,
+                outcome="income" if delta > 0 else "cost", nation=nid, po=abs(delta), bp=bp, what=what,
+                gp_per_po=cfg.gp_per_po, gp_per_bp=cfg.gp_per_bp, treasury_before=before, treasury_after=k.treasury,
+            )
+            self._show(nid)
+
+    def funds(self, nid: str) -> tuple[int, str]:
+        """What the nation can spend now, and in which currency (BP for a faction that is both)."""
+        mn = self.world.mn
+        assert mn is not None
+        if nid in self.shown:
+            assert self.world.km is not None
+            return max(0, self.world.km.kingdoms[kingdom_of_nation(self.world, nid) or ""].treasury), "bp"
+        return mn.nations[nid].treasury, "po"
+
+    def pay(self, nid: str, amount: int, currency: str) -> None:
+        """Take ``amount`` (already in the nation's currency, see :meth:`funds`) from its treasury."""
+        mn = self.world.mn
+        assert mn is not None
+        if currency == "bp":
+            assert self.world.km is not None
+            self.world.km.kingdoms[kingdom_of_nation(self.world, nid) or ""].treasury -= amount
+            self._show(nid)
+        else:
+            mn.nations[nid].treasury -= amount
+
+    def receive(self, nid: str, amount: int, currency: str) -> None:
+        mn = self.world.mn
+        assert mn is not None
+        if currency == "bp":
+            assert self.world.km is not None
+            self.world.km.kingdoms[kingdom_of_nation(self.world, nid) or ""].treasury += amount
+            self._show(nid)
+        else:
+            mn.nations[nid].treasury += amount
+
+
+# =================================================================================================
+# LINK-06: armies for nations (MN + GW)
+# =================================================================================================
+
+
+def nation_guild(world: World, nid: str) -> Guild | None:
+    """The guild a nation acts as in guild warfare (LINK-06), if GW is enabled."""
+    gw = world.gw
+    if gw is None:
+        return None
+    g = gw.guilds.get(nid)
+    return g if g is not None and g.nation == nid else None
+
+
+def seal_id(nid: str, province: str) -> str:
+    return f"{nid}@{province}"
+
+
+def entitled_provinces(world: World, nid: str) -> list[str]:
+    """Provinces a nation holds a military seal for: those it controls or is allied with (a military
+    alliance, MN-TRE-03), that lie on the guild-warfare map (LINK-06)."""
+    mn, gw = world.mn, world.gw
+    if mn is None or gw is None:
+        return []
+    provs = set(mn.nations[nid].provinces)
+    for t in mn.treaties:
+        if t.kind == "alliance" and t.nation == nid and t.partner.startswith("city:"):
+            city = mn.cities.get(t.partner[5:])
+            if city is not None:
+                provs.add(city.province)
+    return sorted(p for p in provs if p in gw.provinces)
+
+
+def refresh_nation_seals(world: World, nid: str) -> list[str]:
+    """LINK-06: one military seal per entitled province, affiliated to that province's region. Seals
+    no longer justified are withdrawn once free; an engaged one stays until its army is gone
+    (SC-GW-03). Returns the nation-guild's seals."""
+    gw = world.gw
+    g = nation_guild(world, nid)
+    if gw is None or g is None:
+        return []
+    want = {seal_id(nid, p): p for p in entitled_provinces(world, nid)}
+    for sid, prov in sorted(want.items()):
+        if sid not in gw.seals:
+            gw.seals[sid] = Seal(sid, "military", g.id, prov, gw.provinces[prov].region)
+    keep = []
+    for sid in g.seals:
+        s = gw.seals.get(sid)
+        if s is None:
+            continue
+        if sid in want or s.army is not None:
+            keep.append(sid)
+        else:
+            del gw.seals[sid]
+    g.seals = sorted(set(keep) | set(want))
+    return g.seals
+
+
+def province_domain(world: World, province: str) -> Domain | None:
+    """The domain of a province where a nation's army is raised (LINK-06): the one on the province's
+    city hex if there is one, else the province's domain of lowest id."""
+    gw, mn = world.gw, world.mn
+    if gw is None:
+        return None
+    doms = [gw.domains[d] for d in sorted(gw.domains) if gw.domains[d].province == province]
+    if not doms:
+        return None
+    if mn is not None and province in mn.provinces and mn.provinces[province].seat >= 0:
+        seat = mn.provinces[province].seat
+        for d in doms:
+            if d.hex == seat:
+                return d
+    return doms[0]
+
+
+def levy_of(world: World, g: Guild) -> dict[str, int]:
+    """The units a nation buys for an army it raises: its scenario levy, else one seal's capacity of
+    infantry (LINK-06, SC-GW-15)."""
+    if g.levy:
+        return dict(sorted(g.levy.items()))
+    return {"infantry": world.config.gw.units_per_seal}
+
+
+def _not_raised(world: World, ledger: Ledger, raised: RaisedArmy, why: str, **data: Any) -> None:
+    assert world.gw is not None
+    world.gw.bump("link_nation_armies_not_raised")
+    ledger.emit(SYS, "NationArmyNotRaised", f"nation:{raised.nation}", ("LINK-06", "MN-TRE-03" if raised.reason == "alliance" else "MN-TRE-07"),
+                outcome="not raised", why=why, province=raised.province, mn_army=raised.id, reason=raised.reason, **data)
+
+
+def raise_nation_army(world: World, ledger: Ledger, money: MnTreasuries, raised: RaisedArmy) -> str | None:
+    """LINK-06: the army a nation raises for MN-TRE-03/MN-TRE-07 becomes a GW army (GW-DEP) deployed on
+    the named province's domain by the nation acting as a guild, engaging its seal of that province.
+    Its units are bought at SC-GW-15 prices converted through LINK-02 (as many of the levy, in order,
+    as the treasury can pay). Returns the GW army's id, or None (with the reason in the ledger)."""
+    from sim.rules import warfare as wf
+
+    gw = world.gw
+    g = nation_guild(world, raised.nation)
+    if gw is None or g is None:
+        return None
+    nid = raised.nation
+    prov = raised.province
+    refresh_nation_seals(world, nid)
+    sid = seal_id(nid, prov)
+    if sid not in gw.seals:
+        _not_raised(world, ledger, raised, f"province {prov} is not on the guild-warfare map")
+        return None
+    if gw.seals[sid].army is not None:
+        _not_raised(world, ledger, raised, f"its military seal of {prov} is engaged in army {gw.seals[sid].army}", seal=sid)
+        return None
+    dom = province_domain(world, prov)
+    if dom is None:
+        _not_raised(world, ledger, raised, f"province {prov} has no domain", seal=sid)
+        return None
+    if wf.is_restricted(dom):
+        _not_raised(world, ledger, raised, f"domain {dom.id} is {'occupied' if dom.occupied_by else 'besieged'} (GW-OCC-02)",
+                    seal=sid, domain=dom.id)
+        return None
+    cfg = world.config
+    costs = cfg.gw.unit_cost_solars
+    funds, cur = money.funds(nid)
+    bought: dict[str, int] = {}
+    solars = 0
+    room = cfg.gw.units_per_seal + g.capacity_bonus
+    for kind, n in levy_of(world, g).items():
+        for _ in range(n):
+            if room <= 0 or convert(solars + costs.get(kind, 0), "solar", cur, cfg.link) > funds:
+                break
+            solars += costs.get(kind, 0)
+            bought[kind] = bought.get(kind, 0) + 1
+            room -= 1
+    if not bought:
+        _not_raised(world, ledger, raised, f"the treasury ({funds} {cur.upper()}) cannot pay one unit", seal=sid, domain=dom.id)
+        return None
+    price = convert(solars, "solar", cur, cfg.link)
+    proxy = dom.owner_guild != g.id
+    if proxy and g.id not in dom.consents_to:
+        dom.consents_to = sorted([*dom.consents_to, g.id])  # the named province's domain consents (LINK-06)
+    for kind, n in bought.items():
+        g.pool[kind] = g.pool.get(kind, 0) + n
+    order = Deploy(guild=g.id, domain=dom.id, seals=[sid], units=dict(sorted(bought.items())), proxy=proxy)
+    try:
+        army = wf.resolve_deploy(world, order, ledger)
+    except RulesError as e:  # pragma: no cover - every condition was checked above
+        for kind, n in bought.items():
+            g.pool[kind] -= n
+        g.pool = {k: n for k, n in g.pool.items() if n > 0}
+        _not_raised(world, ledger, raised, str(e), seal=sid, domain=dom.id)
+        return None
+    money.pay(nid, price, cur)
+    army.deployed = wf.season_at(world, world.now)  # orders from the next season (RES-GW-27)
+    gw.bump("link_nation_armies")
+    gw.bump("link_nation_army_solars", solars)
+    ledger.emit(
+        SYS, "NationArmyRaised", f"nation:{nid}", ("LINK-06", "LINK-02", "SC-GW-15", "GW-DEP-03",
+                                                   "MN-TRE-03" if raised.reason == "alliance" else "MN-TRE-07"),
+        total=price, outcome=army.id, army=army.id, mn_army=raised.id, reason=raised.reason, province=prov, domain=dom.id,
+        seal=sid, units=dict(sorted(bought.items())), solars=solars, price=price, currency=cur,
+    )
+    return army.id
+
+
+def army_hook(world: World, ledger: Ledger, money: MnTreasuries) -> Callable[[Any, RaisedArmy], str | None]:
+    """The LINK-06 hook handed to ``diplomacy.raise_army`` by the MN driver of one model."""
+
+    def hook(mn: Any, raised: RaisedArmy) -> str | None:
+        return raise_nation_army(world, ledger, money, raised)
+
+    return hook
+
+
+def fund_nation_armies(world: World, ledger: Ledger) -> None:
+    """LINK-06 with MN-TRE-03 ("raising and upkeep costs are paid by him"): at the start of each
+    season the nation pays into its guild's chest the SC-GW-16 upkeep its armies will owe, converted
+    through LINK-02 (what it cannot pay, SC-GW-16 makes leave)."""
+    gw, mn = world.gw, world.mn
+    if gw is None or mn is None:
+        return
+    cfg = world.config
+    money = MnTreasuries(world, ledger)
+    for nid in sorted(mn.nations):
+        g = nation_guild(world, nid)
+        if g is None:
+            continue
+        units = sum(len(a.units) for a in gw.armies.values() if a.owner == g.id)
+        due = units * cfg.gw.army_upkeep_solars
+        need = max(0, due - g.solars)
+        if need == 0:
+            continue
+        funds, cur = money.funds(nid)
+        price = convert(need, "solar", cur, cfg.link)
+        if price > funds:
+            price = funds
+            need = min(need, convert(funds, cur, "solar", cfg.link))
+        money.pay(nid, price, cur)
+        g.solars += need
+        gw.bump("link_upkeep_solars", need)
+        ledger.emit(SYS, "NationArmyUpkeepFunded", f"nation:{nid}", ("LINK-06", "LINK-02", "MN-TRE-03", "SC-GW-16"), total=price,
+                    outcome="funded" if g.solars >= due else "short", units=units, due=due, solars=need, price=price, currency=cur,
+                    chest=g.solars)
+
+
+# =================================================================================================
+# LINK-07: war feeds diplomacy (GW + MN)
+# =================================================================================================
+
+
+@dataclass(frozen=True)
+class Attacker:
+    """What LINK-07 needs of an attacking army, taken before the combat (it may not survive it)."""
+
+    army: str
+    guild: str
+    seal_provinces: tuple[str, ...]
+
+
+def attackers_of(world: World, armies: list[Army]) -> list[Attacker]:
+    gw = world.gw
+    assert gw is not None
+    return [Attacker(a.id, a.owner, tuple(gw.seals[s].province for s in a.own_seals if s in gw.seals)) for a in armies]
+
+
+def attacking_province(world: World, nid: str, seal_provinces: tuple[str, ...]) -> str:
+    """The province the invasion is recorded from: the province of the army's first own seal when
+    the nation controls it, else the nation's capital province (the home of its ambassadors,
+    RES-MN-01)."""
+    mn = world.mn
+    assert mn is not None
+    n = mn.nations[nid]
+    for p in seal_provinces:
+        if p in n.provinces:
+            return p
+    return mn.cities[n.capital].province
+
+
+def report_attack(world: World, dom: Domain, attackers: list[Attacker], outcome: str, ledger: Ledger) -> None:
+    """LINK-07: a successful Attack a domain (GW-ATK) on a domain in a province records an invasion of
+    that province by each attacking army's affiliated nation; a failed one a repulse. These are the
+    invasions and repulses MN-MOD-02…05 count (SC-MN-07)."""
+    from sim.rules import diplomacy as dip
+
+    mn = world.mn
+    if mn is None or dom.province not in mn.provinces:
+        return
+    repelled = outcome != "success"
+    seen: set[str] = set()
+    for att in attackers:
+        nid = affiliation_of(world, att.guild)[1]
+        if nid is None or nid in seen:
+            continue
+        seen.add(nid)
+        src = attacking_province(world, nid, att.seal_provinces)
+        defender_party = dip.party_of_province(mn, dom.province)
+        own = defender_party == dip.nkey(nid) or src == dom.province
+        ledger.emit(SYS, "AttackReported", f"guild:{att.guild}", ("LINK-07", "GW-ATK-04", "SC-MN-07"),
+                    outcome="own province" if own else ("repulse" if repelled else "invasion"), nation=nid, army=att.army,
+                    domain=dom.id, attacker=src, defender=dom.province, defender_party=defender_party)
+        if own:
+            continue
+        assert world.gw is not None
+        world.gw.bump("link_repulses" if repelled else "link_invasions")
+        dip.record_invasion(mn, ledger, src, dom.province, repelled, source="gw", clauses=("LINK-07", "MN-MOD-02", "MN-MOD-03", "MN-MOD-04"))
+
+
+# =================================================================================================
+# LINK-08: war feeds kingdoms (GW + KM)
+# =================================================================================================
+
+
+def claimant(world: World, hex_: int) -> str | None:
+    km = world.km
+    return None if km is None else km.owner_of(hex_)
+
+
+def hostile_occupiers(world: World, dom: Domain, kid: str) -> list[str]:
+    """Guilds occupying ``dom`` that are not affiliated with kingdom ``kid`` (ascending id)."""
+    gw = world.gw
+    assert gw is not None
+    owners = {gw.armies[a].owner for a in dom.occupied_by if a in gw.armies}
+    return sorted(g for g in owners if not affiliated_with_kingdom(world, g, kid))
+
+
+def occupation_watch(world: World, dom: Domain) -> tuple[str, list[str]] | None:
+    """Before an occupation: the claiming kingdom and the unaffiliated guilds already occupying."""
+    kid = claimant(world, dom.hex)
+    if kid is None:
+        return None
+    return kid, hostile_occupiers(world, dom, kid)
+
+
+def domain_occupied(world: World, dom: Domain, before: tuple[str, list[str]] | None, ledger: Ledger) -> None:
+    """LINK-08: a domain in a hex a kingdom claims that becomes occupied by a guild not affiliated
+    with that kingdom adds 1 Unrest to the kingdom at its next Upkeep."""
+    if before is None:
+        return
+    kid, earlier = before
+    now = hostile_occupiers(world, dom, kid)
+    if earlier or not now:
+        return
+    km = world.km
+    assert km is not None
+    k = km.kingdoms[kid]
+    k.occupied = [*k.occupied, dom.id]
+    km.bump("link_occupations")
+    ledger.emit(SYS, "OccupationReported", f"kingdom:{kid}", ("LINK-08", "GW-ATK-04"), outcome="Unrest +1 at the next Upkeep",
+                domain=dom.id, hex=list(world.map.coords(dom.hex)), guilds=now, pending=len(k.occupied))
+
+
+def occupation_unrest(world: World, kid: str, ledger: Ledger) -> int:
+    """LINK-08, in the kingdom's Upkeep: +1 Unrest per domain occupied since the last Upkeep."""
+    km = world.km
+    assert km is not None
+    k = km.kingdoms[kid]
+    if not k.occupied:
+        return 0
+    n = len(k.occupied)
+    before = k.unrest
+    k.unrest += n
+    km.bump("link_occupation_unrest", n)
+    ledger.emit(SYS, "OccupationUnrest", f"kingdom:{kid}", ("LINK-08", "SC-KM-07"), total=n, outcome=f"+{n} Unrest",
+                domains=list(k.occupied), unrest_before=before, unrest_after=k.unrest)
+    k.occupied = []
+    return n
+
+
+def domain_annexed(world: World, dom: Domain, former: str, ledger: Ledger) -> None:
+    """LINK-08: a domain annexed by a guild not affiliated with the kingdom claiming its hex costs the
+    kingdom that hex (Size −1); a kingdom whose capital's domain has been annexed by guilds affiliated
+    with another kingdom is conquered by it (it may then subjugate it, KM-VAS)."""
+    from sim.rules import kingdom as K
+    from sim.rules import warfare as wf
+
+    km, gw = world.km, world.gw
+    if km is None or gw is None:
+        return
+    kid = km.owner_of(dom.hex)
+    if kid is None:
+        return
+    guild = dom.owner_guild
+    if affiliated_with_kingdom(world, guild, kid):
+        return
+    k = km.kingdoms[kid]
+    was_capital = K.capital_hex(k) == dom.hex and k.capital is not None
+    conqueror: str | None = None
+    if was_capital:
+        cands = {affiliation_of(world, d.owner_guild)[0] for d in wf.domains_at(gw, dom.hex)}
+        if len(cands) == 1:
+            (c,) = cands
+            if c is not None and c != kid:
+                conqueror = c
+    K.lose_claimed_hex(world, k, dom.hex)
+    km.bump("link_hexes_lost")
+    ledger.emit(SYS, "HexLostToGuild", f"kingdom:{kid}", ("LINK-08",), outcome="hex lost", domain=dom.id, guild=guild,
+                former_owner=former, hex=list(world.map.coords(dom.hex)), size_after=len(k.hexes), capital=k.capital)
+    if conqueror is not None and k.conquered_by != conqueror and k.overlord is None:
+        k.conquered_by = conqueror
+        km.bump("link_conquests")
+        ledger.emit(SYS, "KingdomConqueredByGuilds", f"kingdom:{conqueror}", ("LINK-08", "KM-VAS-01"), outcome="conquered",
+                    target=kid, domain=dom.id, guild=guild)
