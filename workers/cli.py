@@ -17,7 +17,7 @@ from typing import Any
 from sim.errors import RealmsimError
 from workers.batch import UsageError
 
-DEFAULT_SCENARIO = "caravan-crossing"
+DEFAULT_SCENARIO = "realm"
 
 __all__ = ["UsageError", "main"]
 

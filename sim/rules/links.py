@@ -421,26 +421,18 @@ class Attacker:
 
     army: str
     guild: str
-    seal_provinces: tuple[str, ...]
 
 
 def attackers_of(world: World, armies: list[Army]) -> list[Attacker]:
-    gw = world.gw
-    assert gw is not None
-    return [Attacker(a.id, a.owner, tuple(gw.seals[s].province for s in a.own_seals if s in gw.seals)) for a in armies]
+    return [Attacker(a.id, a.owner) for a in armies]
 
 
-def attacking_province(world: World, nid: str, seal_provinces: tuple[str, ...]) -> str:
-    """The province the invasion is recorded from: the province of the army's first own seal when
-    the nation controls it, else the nation's capital province (the home of its ambassadors,
-    RES-MN-01)."""
+def attacking_province(world: World, nid: str) -> str:
+    """The province an invasion by a nation is recorded from: its capital's province, as for a player
+    in RES-MN-09 (the home province of the ambassadors it buys by default, RES-MN-01)."""
     mn = world.mn
     assert mn is not None
-    n = mn.nations[nid]
-    for p in seal_provinces:
-        if p in n.provinces:
-            return p
-    return mn.cities[n.capital].province
+    return mn.cities[mn.nations[nid].capital].province
 
 
 def report_attack(world: World, dom: Domain, attackers: list[Attacker], outcome: str, ledger: Ledger) -> None:
@@ -459,7 +451,7 @@ def report_attack(world: World, dom: Domain, attackers: list[Attacker], outcome:
         if nid is None or nid in seen:
             continue
         seen.add(nid)
-        src = attacking_province(world, nid, att.seal_provinces)
+        src = attacking_province(world, nid)
         defender_party = dip.party_of_province(mn, dom.province)
         own = defender_party == dip.nkey(nid) or src == dom.province
         ledger.emit(SYS, "AttackReported", f"guild:{att.guild}", ("LINK-07", "GW-ATK-04", "SC-MN-07"),

@@ -543,6 +543,8 @@ def _check_deploy(world: World, gw: GwWorld, o: Deploy, pend: _Pending | None) -
         )
     for s in others:
         seal = gw.seals[s]
+        if gw.guilds[seal.guild].nation is not None:  # --- LINK-06: a nation's seals raise its own armies only
+            raise _fail("LINK-06", f"seal {s} is a seal of the nation {seal.guild}, which raises only its own armies with it", o)
         if seal.region != dom.region:
             raise _fail("GW-DEP-04", f"seal {s} of guild {seal.guild} is from region {seal.region}, not {dom.region} where {dom.id} lies", o)
         if not allied(gw, seal.guild, o.guild):
@@ -992,6 +994,7 @@ def _deploy_candidates(world: World, gw: GwWorld, g: str, pend: _Pending, pool: 
         and gw.seals[s].army is None
         and s not in pend.seals
         and allied(gw, gw.seals[s].guild, g)
+        and gw.guilds[gw.seals[s].guild].nation is None  # LINK-06: a nation does not lend its seals
     ]
     for did in sorted(gw.domains):
         dom = gw.domains[did]

@@ -153,12 +153,12 @@ def test_save_and_resume_give_the_same_ledger(tmp_path: Path) -> None:
 def test_realmsim_run_default_prints_chronicle_and_summary(capsys: pytest.CaptureFixture[str]) -> None:
     from workers.cli import main
 
-    assert main(["run"]) == 0
+    assert main(["run", "caravan-crossing"]) == 0  # the built-in default is now realm (LINK); this checks caravan-crossing
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("Y1 spring M1 D1 00h  Campaign caravan-crossing begins (seed 7")
     assert "The Amber Caravan sets out from Westgate for Eastmarch" in out
     assert "Summary of caravan-crossing (seed 7):" in out and "cv.arrived" in out
-    assert main(["run", "--lang", "fr", "--seed", "3"]) == 0
+    assert main(["run", "caravan-crossing", "--lang", "fr", "--seed", "3"]) == 0
     assert "La campagne caravan-crossing commence (graine 3" in capsys.readouterr().out
 
 
