@@ -83,7 +83,8 @@ def connect(url: str, *, socket_timeout: float = 10.0, check: bool = True) -> re
 
 
 def is_nogroup(e: Exception) -> bool:
-    return isinstance(e, redis.ResponseError) and str(e).startswith("NOGROUP")
+    """The stream or its consumer group does not exist (also inside a pipeline's error message)."""
+    return isinstance(e, redis.ResponseError) and "NOGROUP" in str(e)
 
 
 # Store the results of a read: SET NX, SADD to the batch's done set, XACK and XDEL, for each entry,

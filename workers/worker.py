@@ -55,6 +55,27 @@ from workers.queue import (
 
 log = logging.getLogger("realmsim.worker")
 
+# replies that say "not now" (out of memory, a read-only replica, a busy script…): wait and retry
+TRANSIENT = (
+    redis.exceptions.OutOfMemoryError,
+    redis.exceptions.ReadOnlyError,
+    redis.exceptions.MasterDownError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.ClusterDownError,
+)
+
+
+def brief(e: Exception) -> str:
+    """An error in one line, without the pipeline's echo of the command (a whole Lua script)."""
+    msg = str(e)
+    if "caused error: " in msg:
+        msg = msg.split("caused error: ", 1)[1]
+    return f"{type(e).__name__}: {msg}"
+
+
+def is_transient(e: Exception) -> bool:
+    return isinstance(e, TRANSIENT) or "BUSY Redis is busy" in str(e)
+
 LOG_FORMAT = "%(asctime)s realmsim.worker[%(process)d] %(levelname)s %(message)s"
 
 
@@ -193,10 +214,17 @@ class Worker:
             return out
         except redis.ResponseError as e:
             if is_nogroup(e):
-                log.warning("worker %s: the stream or its group is gone (%s); creating it again", self.name, e)
+                log.warning("worker %s: the stream or its group is gone (%s); creating it again", self.name,
+                            brief(e))
                 self._ensure_group_quiet()
                 return None
-            raise
+            if not is_transient(e):
+                raise
+            self._backoff = min(30.0, max(0.2, self._backoff * 2))
+            log.warning("worker %s: Redis refused a command for now (%s); retrying in %.1f s", self.name, brief(e),
+                        self._backoff)
+            time.sleep(self._backoff)
+            return None
         except CONNECTION_ERRORS as e:
             self._backoff = min(30.0, max(0.2, self._backoff * 2))
             log.warning("worker %s: Redis connection error (%s); retrying in %.1f s", self.name, e, self._backoff)

@@ -259,3 +259,23 @@ def test_a_worker_rides_out_a_redis_restart_and_keeps_the_result_of_its_job(proc
     assert st.complete
     assert said == [f"resubmitting 1 job(s) of batch {plan.id} that have no result (Redis lost the batch's jobs)"]
     assert {r["seed"]: r["ledger_sha256"] for r in st.results.values()} == {s: spin_digest(s, 4 * SLOW) for s in (1, 2)}
+
+
+def test_a_worker_waits_out_a_redis_that_refuses_writes_and_keeps_its_result(procs: Procs, redis_server) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    plan = BatchPlan.make({"name": "spin"}, [1, 2], kind="spin", overrides={"rounds": 2 * SLOW})
+    procs.worker(redis_server.url, "w1", "--block", "0.2", "--log-level", "debug")
+    wait_for(lambda: "started" in procs.log("w1"), what="the worker to start")
+    q.submit(plan)
+    wait_for(lambda: "running job" in procs.log("w1"), what="the worker to start a job")
+    q.r.config_set("maxmemory-policy", "noeviction")
+    q.r.config_set("maxmemory", "1")  # every write is refused: OOM
+    try:
+        wait_for(lambda: "Redis refused a command for now (OutOfMemoryError: command not allowed when used memory"
+                 in procs.log("w1"), timeout=60,
+                 what="the worker to be refused")
+    finally:
+        q.r.config_set("maxmemory", "0")
+    st = wait_batch(q, plan, timeout=60)
+    assert st.complete
+    assert q.stats() == {"stored": 2}
