@@ -324,6 +324,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"realmsim {args.cmd}: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:
+        if type(e).__module__.split(".")[0] != "redis":
+            raise
+        # Redis failed in the middle of a command (it went away, ran out of memory…)
+        msg = str(e).split("caused error: ", 1)[-1]
+        print(f"realmsim {args.cmd}: Redis error: {type(e).__name__}: {msg}", file=sys.stderr)
+        return 3
     except BrokenPipeError:
         return 0
 
