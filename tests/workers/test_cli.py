@@ -170,3 +170,17 @@ def test_submit_worker_collect_end_to_end(procs: Procs, redis_server, tmp_path: 
     # a second submit of the same jobs finds every result already there
     again = procs.cli("submit", "data/tiny.toml", "--seeds", "1..4", "--redis", url)
     assert "4 job(s) of tiny, 0 queued, 4 already had a result" in again.stderr
+
+
+@pytest.mark.redis
+def test_redis_failing_mid_command_is_a_message(capsys: pytest.CaptureFixture[str], redis_server, tmp_path: Path) -> None:
+    from workers.queue import RedisQueue
+
+    r = RedisQueue(redis_server.url).r
+    r.config_set("maxmemory-policy", "noeviction")
+    r.config_set("maxmemory", "1")
+    code, out, err = run(capsys, "submit", str(TINY), "--seeds", "1..3", "--redis", redis_server.url,
+                         "--manifest", str(tmp_path / "m.msgpack"))
+    assert code == 3 and out == ""
+    assert "realmsim submit: Redis error: OutOfMemoryError: command not allowed when used memory > 'maxmemory'" in err
+    assert "Traceback" not in err
