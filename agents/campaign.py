@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.model import RealmModel
+from agents.variants import variant  # noqa: F401  (LINK: a scenario with a subset of its systems)
 from scenarios.build import build_world
 from scenarios.loader import LoadedScenario, load_scenario
 from sim.dice import DiceBox
