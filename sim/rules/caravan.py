@@ -1469,7 +1469,12 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
     if plan.buy:
         resolve_purchase(world, c, plan.buy, ledger)
     if plan.gift:
-        resolve_gift(world, c, plan.gift, ledger)
+        need, have = 1 + c.gifts, c.cargo.get(plan.gift, 0)
+        if have < need:
+            # the day's earlier orders (a wagon abandoned with its load) took the goods meant for the gift
+            _emit(ledger, "GiftLapsed", c, ("RES-CV-16", "RES-CV-24"), total=need, outcome=plan.gift, left=have)
+        else:
+            resolve_gift(world, c, plan.gift, ledger)
     travel = plan.move == "travel"
     t.could_move = can_move(c, now)[0]
     if travel and not t.could_move:

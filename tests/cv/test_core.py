@@ -272,3 +272,24 @@ def test_a_standard_convoy_added_during_a_campaign() -> None:
     assert c.status == "arrived" and c.arrived_at < 24 * 6
     with pytest.raises(Exception, match="already exists"):
         cr.add_convoy(w, c)
+
+
+@pytest.mark.rule("RES-CV-16", "RES-CV-24", "CV-UNR-04")
+def test_a_gift_lapses_when_the_wagon_abandoned_earlier_that_day_took_its_goods() -> None:
+    # the day's orders run in RES-CV-24 order: the abandoned supply wagon leaves its load behind,
+    # so the gift ordered for the same day has nothing to give (found by a 1,000-seed batch)
+    hm = line_map(10, villages={0: "Millbrook"})
+    c = convoy(["covered", "supply"], travelers(2), hm=hm, provisions=0, cargo={"trade_goods": 12})
+    c.gifts = 4  # the next gift costs 5 units
+    w = world_of(c, hm, now=6)
+    plan = DayPlan(move="rest", abandon="supply", gift="trade_goods")
+    cr.check_plan(w, c, plan)  # legal when ordered: 12 units carried
+    led = ledger_at(6)
+    dice = ScriptedDice(["d20=20"])  # CV-UNR-04 (a) Resolve check for the lost wagon
+    cr.new_day(c, 0, 6)
+    cr.resolve_slot_start(w, "amber", plan, dice, led)
+    dice.assert_exhausted()
+    assert c.cargo["trade_goods"] == 4 and c.gifts == 4
+    [lapsed] = led.of_kind("GiftLapsed")
+    assert (lapsed.total, lapsed.outcome, lapsed.data["left"]) == (5, "trade_goods", 4)
+    assert not led.of_kind("GiftGiven")
