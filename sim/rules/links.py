@@ -312,8 +312,11 @@ def raise_nation_army(world: World, ledger: Ledger, money: MnTreasuries, raised:
     prov = raised.province
     refresh_nation_seals(world, nid)
     sid = seal_id(nid, prov)
-    if sid not in gw.seals:
+    if prov not in gw.provinces:
         _not_raised(world, ledger, raised, f"province {prov} is not on the guild-warfare map")
+        return None
+    if sid not in gw.seals:
+        _not_raised(world, ledger, raised, f"it holds no military seal of {prov} (a province it neither controls nor is allied with)")
         return None
     if gw.seals[sid].army is not None:
         _not_raised(world, ledger, raised, f"its military seal of {prov} is engaged in army {gw.seals[sid].army}", seal=sid)
@@ -399,9 +402,9 @@ def fund_nation_armies(world: World, ledger: Ledger) -> None:
             continue
         funds, cur = money.funds(nid)
         price = convert(need, "solar", cur, cfg.link)
-        if price > funds:
-            price = funds
+        if price > funds:  # what it can pay: whole solars, at their converted price
             need = min(need, convert(funds, cur, "solar", cfg.link))
+            price = convert(need, "solar", cur, cfg.link)
         money.pay(nid, price, cur)
         g.solars += need
         gw.bump("link_upkeep_solars", need)
