@@ -33,6 +33,21 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--ledger", metavar="FILE", help="write the event ledger (msgpack stream; .jsonl for JSON lines)")
     r.add_argument("--lang", choices=["en", "fr"], default=None, help="chronicle language (default: the scenario's)")
     r.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key, e.g. cv.fatigued_penalty=3")
+    r.add_argument("--until", metavar="WHEN", default=None,
+                   help="stop at the start of season N (or after Nd days, Nm months, Ny years) instead of the end")
+    r.add_argument("--save", metavar="FILE", default=None, help="save the whole campaign where it stops (resume it later)")
+
+    rs = sub.add_parser("resume", help="continue a campaign saved with run --save")
+    rs.add_argument("file", help="the save file")
+    rs.add_argument("--json", action="store_true", help="print one JSON object instead of the chronicle")
+    rs.add_argument("--ledger", metavar="FILE", help="write the whole ledger (msgpack stream; .jsonl for JSON lines)")
+    rs.add_argument("--lang", choices=["en", "fr"], default=None, help="chronicle language (default: the scenario's)")
+    rs.add_argument("--until", metavar="WHEN", default=None, help="stop again at WHEN (as for run) instead of the end")
+    rs.add_argument("--save", metavar="FILE", default=None, help="save again where it stops")
+
+    rp = sub.add_parser("report", help="tables and plots of a run (ledger or save file) or of a batch (.csv/.parquet)")
+    rp.add_argument("input", metavar="RUN_OR_BATCH", help="a ledger from run --ledger, a save file, or a batch results file")
+    rp.add_argument("--out", required=True, metavar="DIR", help="directory for the tables and PNG plots")
 
     v = sub.add_parser("validate", help="check a scenario file and report every problem")
     v.add_argument("file", help="built-in name or path")
@@ -102,34 +117,98 @@ def parse_overrides(items: list[str]) -> dict[str, Any]:
     return out
 
 
+def parse_until(text: str | None) -> int | None:
+    """``3`` → the start of season 3; ``45d``, ``2m``, ``1y`` → that many days, months, years in."""
+    from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_SEASON, HOURS_PER_YEAR
+
+    if text is None:
+        return None
+    units = {"d": HOURS_PER_DAY, "m": HOURS_PER_MONTH, "s": HOURS_PER_SEASON, "y": HOURS_PER_YEAR}
+    t = text.strip().lower()
+    unit = units.get(t[-1:], None)
+    num = t[:-1] if unit else t
+    if not num.isdigit():
+        raise UsageError(f"--until {text!r}: expected a season number (e.g. 3) or a count with d, m, s or y (e.g. 45d)")
+    return int(num) * (unit or HOURS_PER_SEASON)
+
+
+def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str, save_text: str,
+             overrides: dict[str, Any] | None, writer: Any) -> int:
+    from agents.campaign import finish
+    from agents.chronicle import summary_lines
+    from agents.savefile import save
+    from sim.calendar import date_of
+
+    until = parse_until(args.until)
+    if until is not None and until <= model.world.now:
+        raise UsageError(f"--until {args.until!r} is not after the campaign's present (hour {model.world.now})")
+    model.run(until)
+    res = finish(model)
+    stopped_early = model.world.now < model.world.end
+    if args.save:
+        save(model, Path(args.save), scenario_label=save_label, scenario_text=save_text, overrides=overrides)
+    if args.ledger:
+        write_ledger(Path(args.ledger), res.ledger.events)
+    if args.json:
+        out = res.as_json()
+        if stopped_early:
+            out["stopped_at_hour"] = model.world.now
+        print(json.dumps(out, sort_keys=True))
+    else:
+        print()
+        if stopped_early:
+            print(f"Stopped at {date_of(model.world.now).format(lang)} (hour {model.world.now} of {model.world.end}).")
+        print("\n".join(summary_lines(res)))
+        if args.save:
+            print(f"Saved to {args.save}; continue with: realmsim resume {args.save}")
+    return 0
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    from agents.campaign import finish, prepare_campaign
+    from agents.campaign import prepare_campaign
     from agents.chronicle import ChronicleWriter
     from scenarios.loader import load_scenario
 
     loaded = load_scenario(args.scenario)
     lang = args.lang or loaded.scenario.scenario.lang
+    overrides = parse_overrides(args.set)
+    parse_until(args.until)  # a bad value is refused before the campaign runs
     writer = None if args.json else ChronicleWriter(sys.stdout, lang)
     model = prepare_campaign(
         loaded,
         args.seed,
-        overrides=parse_overrides(args.set),
-        keep_ledger=bool(args.ledger),
+        overrides=overrides,
+        keep_ledger=bool(args.ledger or args.save),
         listeners=[writer] if writer else [],
     )
     if writer:
         writer.attach(model)
-    model.run()
-    res = finish(model)
-    if args.ledger:
-        write_ledger(Path(args.ledger), res.ledger.events)
-    if args.json:
-        print(json.dumps(res.as_json(), sort_keys=True))
-    else:
-        print()
-        print(f"Summary of {res.scenario} (seed {res.seed}): {res.events} events, ledger sha256 {res.ledger_sha256}")
-        for k, v in res.summary.items():
-            print(f"  {k:<36} {v}")
+    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=overrides, writer=writer)
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    from agents.chronicle import ChronicleWriter
+    from agents.savefile import restore
+
+    parse_until(args.until)
+    model, meta = restore(Path(args.file))
+    loaded = meta["scenario"]
+    lang = args.lang or loaded.scenario.scenario.lang
+    writer = None
+    if not args.json:
+        writer = ChronicleWriter(sys.stdout, lang)
+        writer.attach(model)
+        model.ledger.subscribe(writer)
+    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=meta["overrides"],
+                    writer=writer)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from workers.report import report
+
+    written = report(Path(args.input), Path(args.out))
+    for p in written:
+        print(p)
     return 0
 
 
@@ -301,6 +380,8 @@ def cmd_collect(args: argparse.Namespace) -> int:
 
 COMMANDS = {
     "run": cmd_run,
+    "resume": cmd_resume,
+    "report": cmd_report,
     "validate": cmd_validate,
     "scenarios": cmd_scenarios,
     "batch": cmd_batch,
