@@ -72,9 +72,9 @@ def check(sc: Any, m: MapIndex) -> list[Problem]:
     cfg = _gw_config(sc)
     raw_gw = sc.config.get("gw", {}) if isinstance(sc.config, dict) else {}
     if isinstance(raw_gw, dict) and "seasons_per_year" in raw_gw:
-        p = seasonal_problem("gw", "config.gw.seasons_per_year", cfg.seasons_per_year, systems)
-        if p is not None:
-            out.append(p)
+        season = seasonal_problem("gw", "config.gw.seasons_per_year", cfg.seasons_per_year, systems)
+        if season is not None:
+            out.append(season)
     kingdoms = [k.id for k in sc.kingdoms]
     nations = [n.id for n in sc.nations]
     in_faction: dict[str, int] = {}
