@@ -130,12 +130,32 @@ def _domain(w: World, did: str | None) -> str:
     return w.gw.domains[did].name
 
 
+def _de(name: str) -> str:
+    """French « de » with elision: « d'Avalon », « de Dravenmark »."""
+    return f"d'{name}" if name[:1].upper() in "AEIOUYÉÈÊÂÎÔ" else f"de {name}"
+
+
+_SAME_PLURAL = ("infantry", "cavalry", "militia")
+
+
+def _plural(name: str, n: int, lang: str) -> str:
+    if n <= 1:
+        return name
+    first, _, rest = name.partition(" ")
+    if lang == "fr":
+        first = first if first.endswith(("s", "x")) else first + "s"
+        return f"{first} {rest}" if rest else first
+    if name in _SAME_PLURAL:
+        return name
+    return f"{name}s"
+
+
 def _units(d: dict[str, int], lang: str, w: World) -> str:
     cat = w.config.gw.units
     parts = []
     for k, n in sorted(d.items()):
         name = cat[k].french if lang == "fr" and k in cat else k.replace("_", " ")
-        parts.append(f"{n} {name}")
+        parts.append(f"{n} {_plural(name, n, lang)}")
     return ", ".join(parts)
 
 
@@ -150,7 +170,7 @@ def _converted(ev: Event, lang: str, w: World) -> str:
         sens = "recette" if ev.outcome == "income" else "dépense"
         quoi = {"income": "revenu", "mission": "mission diplomatique", "ambassador bought": "ambassadeur",
                 "renewal": "renouvellement", "ransom": "rançon"}.get(what, what)
-        return (f"Trésorerie de {who} : {sens} de Mare Nostrum ({quoi}) de {d['po']} PO → {'+' if ev.outcome == 'income' else '−'}"
+        return (f"Trésorerie {_de(who)} : {sens} de Mare Nostrum ({quoi}) de {d['po']} PO → {'+' if ev.outcome == 'income' else '−'}"
                 f"{d['bp']} PC (trésorerie {d['treasury_after']} PC).")
     sense = "income" if ev.outcome == "income" else "cost"
     return (f"Treasury of {who}: Mare Nostrum {sense} ({what}) of {d['po']} PO → {'+' if ev.outcome == 'income' else '−'}"
@@ -163,7 +183,7 @@ def _raised(ev: Event, lang: str, w: World) -> str:
     cur = _CUR["fr" if lang == "fr" else "en"][d["currency"]]
     if lang == "fr":
         why = "alliance militaire" if d["reason"] == "alliance" else "pacte d'amitié éternel"
-        return (f"{who} lève l'armée {d['army']} ({why}) à {_domain(w, d['domain'])} en {d['province']}, sous son sceau militaire "
+        return (f"{who} lève l'armée {d['army']} ({why}) à {_domain(w, d['domain'])} (province {_de(d['province'])}), sous son sceau militaire "
                 f"{d['seal']} : {_units(d['units'], lang, w)}, {d['solars']} solars = {d['price']} {cur}.")
     why = "military alliance" if d["reason"] == "alliance" else "eternal friendship pact"
     return (f"{who} raises army {d['army']} ({why}) at {_domain(w, d['domain'])} in {d['province']}, under its military seal "
@@ -174,7 +194,7 @@ def _not_raised(ev: Event, lang: str, w: World) -> str:
     d = ev.data
     who = _nation(w, ev.actor.partition(":")[2], lang)
     if lang == "fr":
-        return f"{who} ne peut lever d'armée en {d['province']} : {d['why']}."
+        return f"{who} ne peut lever d'armée dans la province {_de(d['province'])} : {d['why']}."
     return f"{who} cannot raise an army in {d['province']}: {d['why']}."
 
 
@@ -193,16 +213,19 @@ def _attack(ev: Event, lang: str, w: World) -> str | None:
     d = ev.data
     if ev.outcome == "own province":
         return None
-    g = _guild(w, ev.actor.partition(":")[2])
+    gid = ev.actor.partition(":")[2]
     nat = _nation(w, d["nation"], lang)
     dom = _domain(w, d["domain"])
+    own_army = w.gw is not None and gid in w.gw.guilds and w.gw.guilds[gid].nation is not None  # LINK-06
     if lang == "fr":
+        g = f"l'armée {_de(nat)}" if own_army else f"{_guild(w, gid)} ({nat})"
         if ev.outcome == "invasion":
-            return f"L'assaut de {g} ({nat}) sur {dom} compte comme une invasion de {d['defender']} par {d['attacker']}."
-        return f"L'assaut repoussé de {g} ({nat}) sur {dom} compte comme une invasion repoussée par {d['defender']}."
+            return f"L'assaut de {g} sur {dom} compte comme une invasion de la province {_de(d['defender'])} par celle {_de(d['attacker'])}."
+        return f"L'assaut repoussé de {g} sur {dom} compte comme une invasion venue {_de(d['attacker'])}, repoussée par la province {_de(d['defender'])}."
+    g = f"the army of {nat}" if own_army else f"{_guild(w, gid)} ({nat})"
     if ev.outcome == "invasion":
-        return f"The assault of {g} ({nat}) on {dom} counts as an invasion of {d['defender']} from {d['attacker']}."
-    return f"The failed assault of {g} ({nat}) on {dom} counts as {d['defender']} repelling an invasion from {d['attacker']}."
+        return f"The assault of {g} on {dom} counts as an invasion of {d['defender']} from {d['attacker']}."
+    return f"The failed assault of {g} on {dom} counts as {d['defender']} repelling an invasion from {d['attacker']}."
 
 
 def _occupied(ev: Event, lang: str, w: World) -> str:
@@ -210,7 +233,7 @@ def _occupied(ev: Event, lang: str, w: World) -> str:
     k = _kingdom(w, ev.actor.partition(":")[2], lang)
     gs = ", ".join(_guild(w, g) for g in d["guilds"])
     if lang == "fr":
-        return f"{_domain(w, d['domain'])}, sur les terres de {k}, est occupé par {gs} : Insatisfaction +1 à la prochaine phase d'entretien."
+        return f"{_domain(w, d['domain'])}, sur les terres {_de(k)}, est occupé par {gs} : Insatisfaction +1 à la prochaine phase d'entretien."
     return f"{_domain(w, d['domain'])}, in the lands of {k}, is occupied by {gs}: Unrest +1 at the next Upkeep."
 
 
@@ -218,7 +241,7 @@ def _unrest(ev: Event, lang: str, w: World) -> str:
     d = ev.data
     k = _kingdom(w, ev.actor.partition(":")[2], lang)
     if lang == "fr":
-        return f"Phase d'entretien de {k} : domaines occupés, Insatisfaction {d['unrest_before']} → {d['unrest_after']}."
+        return f"Phase d'entretien {_de(k)} : domaines occupés, Insatisfaction {d['unrest_before']} → {d['unrest_after']}."
     return f"Upkeep of {k}: occupied domains, Unrest {d['unrest_before']} → {d['unrest_after']}."
 
 
