@@ -20,7 +20,10 @@ in a system's rules or driver:
   ``warfare.occupy``/``annex_domain``) and :func:`occupation_unrest` (hook in ``kingdom.upkeep``).
 
 Currency names (LINK-02): ``bp`` build points (*points de construction*, KM), ``po`` gold pieces
-(*pièces d'or*, MN), ``solar`` solars (GW), ``gp`` gold pieces of the caravans (CV).
+(*pièces d'or*, MN), ``solar`` solars (GW), ``gp`` gold pieces of the caravans (CV). Other terms of the
+seeds: invasion / repulse (*invasion*, *invasion repoussée*), occupation (*sous occupation*),
+annexation (*annexion*), military seal (*sceau militaire*), Unrest (*Insatisfaction*), Upkeep phase
+(*phase d'entretien*), conquest and subjugation (*assujettir*, KM-VAS).
 """
 
 from __future__ import annotations
