@@ -20,12 +20,24 @@ if TYPE_CHECKING:
 
 class ConvoyCollector(mesa.DataCollector):
     """A DataCollector whose agent table has one row per convoy agent (not every agent of the
-    model, which may hold kingdoms or guilds too), in ascending convoy id."""
+    model, which may hold kingdoms or guilds too), in ascending convoy id: a row a day while the
+    convoy travels, and one last row on the day it arrives or is destroyed (a finished convoy does
+    not change; recording it every day for years cost more than the rules themselves)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._finished: set[str] = set()
 
     def _record_agents(self, model: Any) -> Any:
         rep_funcs = list(self.agent_reporters.values())
-        agents = sorted((a for a in model.agents if getattr(a, "kind", "") == "convoy"), key=lambda a: a.cid)
-        return [(model.time, a.unique_id, *(f(a) for f in rep_funcs)) for a in agents]
+        rows = []
+        for a in sorted((a for a in model.agents if getattr(a, "kind", "") == "convoy"), key=lambda a: a.cid):
+            if a.convoy.status != "travelling":
+                if a.cid in self._finished:
+                    continue
+                self._finished.add(a.cid)
+            rows.append((model.time, a.unique_id, *(f(a) for f in rep_funcs)))
+        return rows
 
 
 AGENT_REPORTERS = {

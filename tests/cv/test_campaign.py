@@ -63,8 +63,14 @@ def test_summary_and_data_collection() -> None:
     assert s["cv.arrived"] + s["cv.destroyed"] + s["cv.stranded"] == 6
     frames = res.model.frames()
     agents = frames["cv.agents"]
-    assert len(agents) == 60 * 6  # one row per convoy per day
     assert {"hp", "unrest", "provisions", "miles", "status"} <= set(agents.columns)
+    # one row per convoy per day while it travels, then one last row the day it finishes
+    for cid, rows in agents.groupby("convoy"):
+        statuses = list(rows["status"])
+        assert all(st == "travelling" for st in statuses[:-1]), cid
+        assert len(rows) == 60 or statuses[-1] in ("arrived", "destroyed"), cid
+    ember = agents[agents["convoy"] == "ember"]
+    assert len(ember) == 6 and list(ember["status"])[-1] == "arrived"  # reaches Dunmere on day 6 (D6)
     model_rows = frames["cv.model"]
     assert len(model_rows) == 60 and list(model_rows["day"])[:3] == [0, 1, 2]
     # the last row agrees with the summary
