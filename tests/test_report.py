@@ -27,8 +27,12 @@ def test_report_of_a_run_has_a_row_per_season_and_faction_and_plots(tmp_path: Pa
     assert len(df) == 5 * 21
     assert {"domains", "armies", "solars"} <= set(df.columns)
     assert pd.read_parquet(tmp_path / "rep" / "seasons.parquet").equals(df)
-    for name in ("domains.png", "armies.png", "solars.png"):
+    # the standard plots a guild-only run can draw, and one per metric
+    for name in ("treasury.png", "territory.png", "armies.png", "metrics/domains.png", "metrics/solars.png"):
         assert (tmp_path / "rep" / name).read_bytes()[:8] == PNG
+    # no kingdoms, nations or convoys: no Unrest, treaties or caravan plots
+    for name in ("unrest.png", "treaties.png", "convoy_unrest.png"):
+        assert not (tmp_path / "rep" / name).exists()
 
 
 def test_report_of_a_save_file(tmp_path: Path) -> None:
@@ -37,6 +41,9 @@ def test_report_of_a_save_file(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     df = pd.read_csv(tmp_path / "rep" / "seasons.csv")
     assert sorted(df["season"].unique()) == list(range(8))
+    assert sorted(df["faction"].unique()) == ["nation:athens", "nation:carthage", "nation:egypt", "nation:macedon", "nation:rome"]
+    for name in ("treasury.png", "territory.png", "treaties.png"):
+        assert (tmp_path / "rep" / name).read_bytes()[:8] == PNG
 
 
 def test_report_of_a_batch_gives_distributions(tmp_path: Path) -> None:
@@ -54,3 +61,13 @@ def test_report_of_something_else_is_a_clear_error(tmp_path: Path, content: byte
         (tmp_path / "x.bin").write_bytes(content)
     p = _cli("report", "x.bin", "--out", "rep", cwd=tmp_path)
     assert p.returncode == 2 and message in p.stderr and "Traceback" not in p.stderr
+
+
+def test_report_of_realm_draws_every_standard_plot(tmp_path: Path) -> None:
+    assert _cli("run", "realm", "--until", "6", "--ledger", "r.msgpack", "--json", cwd=tmp_path).returncode == 0
+    p = _cli("report", "r.msgpack", "--out", "rep", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    for name in ("treasury", "unrest", "territory", "armies", "treaties", "convoy_unrest"):
+        assert (tmp_path / "rep" / f"{name}.png").read_bytes()[:8] == PNG, name
+    df = pd.read_csv(tmp_path / "rep" / "seasons.csv")
+    assert {"kingdom", "nation", "guild", "convoy"} <= {f.partition(":")[0] for f in df["faction"]}

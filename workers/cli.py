@@ -405,6 +405,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"realmsim {args.cmd}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (realmsim run | head): stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as e:
         if type(e).__module__.split(".")[0] != "redis":
             raise
@@ -412,8 +417,6 @@ def main(argv: list[str] | None = None) -> int:
         msg = str(e).split("caused error: ", 1)[-1]
         print(f"realmsim {args.cmd}: Redis error: {type(e).__name__}: {msg}", file=sys.stderr)
         return 3
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":

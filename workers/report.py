@@ -4,9 +4,10 @@
 
 * a run — a ledger written by ``realmsim run --ledger FILE`` (msgpack stream or ``.jsonl``) or a save
   file — gives ``seasons.csv``/``seasons.parquet`` (one row per season and faction, one column per
-  metric, drawn from the ledger's ``SeasonSummarized`` and ``CampaignEnded`` events) and one PNG per
-  metric (``treasury.png``, ``unrest.png``, ``territory.png``, ``armies.png``, ``treaties.png``…) with a
-  line per faction over time;
+  metric, drawn from the ledger's ``SeasonSummarized`` and ``CampaignEnded`` events), the plots
+  ``treasury.png``, ``unrest.png``, ``territory.png``, ``armies.png``, ``treaties.png`` and
+  ``convoy_unrest.png`` (a line per faction over time, for the systems the run has), and one PNG per
+  metric under ``metrics/``;
 * a batch — the ``.csv``/``.parquet`` written by ``realmsim batch`` — gives ``distribution.csv``
   (count, mean, quantiles of each metric across seeds) and one histogram PNG per metric.
 """
@@ -69,21 +70,57 @@ def season_table(events: list[Event]) -> Any:
     return df.sort_values(["season", "faction"], kind="stable").reset_index(drop=True)
 
 
-def _plot_lines(df: Any, metric: str, out: Path, title: str) -> None:
+# The plots people ask for first, drawn from whichever systems a run has: (metric, {faction kind:
+# unit}) pairs; a faction's kind is the prefix of its key (kingdom:brevoy, nation:rome, guild:griffon).
+STANDARD: dict[str, list[tuple[str, dict[str, str]]]] = {
+    "treasury": [("treasury", {"kingdom": "BP", "nation": "PO"}), ("solars", {"guild": "solars"})],
+    "unrest": [("unrest", {"kingdom": "kingdom Unrest"})],
+    "territory": [("size", {"kingdom": "hexes"}), ("provinces", {"nation": "provinces"}), ("domains", {"guild": "domains"})],
+    "armies": [("armies", {"guild": "armies"}), ("gw_armies", {"nation": "armies"})],
+    "treaties": [("treaties", {"kingdom": "treaties", "nation": "treaties"}), ("embassies", {"nation": "embassies"})],
+    "convoy_unrest": [("unrest", {"convoy": "caravan Unrest"})],
+}
+
+
+def _kind(faction: str) -> str:
+    return faction.partition(":")[0]
+
+
+def _panels(df: Any, parts: list[tuple[str, dict[str, str]]]) -> list[tuple[str, str, list[tuple[str, Any]]]]:
+    """One panel per (metric, faction kind) that has data: (metric, unit, [(faction, rows)])."""
+    import pandas as pd
+
+    panels = []
+    for metric, kinds in parts:
+        if metric not in df.columns:
+            continue
+        for kind, unit in kinds.items():
+            lines = []
+            for faction, g in df[df["faction"].map(_kind) == kind].groupby("faction", sort=True):
+                values = pd.to_numeric(g[metric], errors="coerce")
+                if values.notna().any():
+                    lines.append((str(faction), g.assign(**{metric: values})))
+            if lines:
+                panels.append((metric, unit or f"{kind} {metric}", lines))
+    return panels
+
+
+def _plot(panels: list[tuple[str, str, list[tuple[str, Any]]]], out: Path, title: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
-    for faction, g in df.dropna(subset=[metric]).groupby("faction", sort=True):
-        ax.plot(g["season"], g[metric], label=str(faction), marker="." if len(g) < 60 else None)
-    ax.set_xlabel("season")
-    ax.set_ylabel(metric)
-    ax.set_title(title)
-    ax.grid(alpha=0.3)
-    if df["faction"].nunique() <= 16:
-        ax.legend(fontsize=8, loc="best")
+    fig, axes = plt.subplots(len(panels), 1, figsize=(9, 2.2 + 2.6 * len(panels)), dpi=100, sharex=True, squeeze=False)
+    for ax, (metric, unit, lines) in zip(axes[:, 0], panels):
+        for faction, g in lines:
+            ax.plot(g["season"], g[metric], label=faction.partition(":")[2] or faction, marker="." if len(g) < 60 else None)
+        ax.set_ylabel(unit)
+        ax.grid(alpha=0.3)
+        if len(lines) <= 16:
+            ax.legend(fontsize=7, loc="upper left", ncol=2 if len(lines) > 6 else 1)
+    axes[-1, 0].set_xlabel("season")
+    fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(out)
     plt.close(fig)
@@ -96,11 +133,21 @@ def report_run(path: Path, out: Path) -> list[Path]:
     written = [out / "seasons.csv", out / "seasons.parquet"]
     df.to_csv(written[0], index=False)
     df.to_parquet(written[1], index=False)
-    metrics = [c for c in df.columns if c not in ("season", "hour", "faction")]
-    for m in metrics:
-        p = out / f"{m.replace('.', '_')}.png"
-        _plot_lines(df, m, p, f"{m} per faction over time")
-        written.append(p)
+    for name, parts in STANDARD.items():
+        panels = _panels(df, parts)
+        if panels:
+            p = out / f"{name}.png"
+            _plot(panels, p, f"{name.replace('_', ' ')} per faction over time")
+            written.append(p)
+    per_metric = out / "metrics"
+    kinds = {k: "" for k in sorted({_kind(str(f)) for f in df["faction"]})}
+    for m in [c for c in df.columns if c not in ("season", "hour", "faction")]:
+        panels = _panels(df, [(m, kinds)])
+        if panels:
+            per_metric.mkdir(exist_ok=True)
+            p = per_metric / f"{m.replace('.', '_')}.png"
+            _plot(panels, p, f"{m} per faction over time")
+            written.append(p)
     return written
 
 

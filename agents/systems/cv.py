@@ -12,7 +12,7 @@ from agents.systems import SystemDriver, attach_link
 from sim.calendar import HOURS_PER_DAY, Phase
 from sim.events import Event
 from sim.rules import caravan as cr
-from sim.state.cv import miles_str, ticks_to_miles
+from sim.state.cv import ticks_to_miles
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
@@ -155,8 +155,8 @@ class _Driver(SystemDriver):
     def metrics_row(self, model: RealmModel) -> dict[str, Any]:
         cv = model.world.cv
         return {} if cv is None else {
-            c.id: {"hp": c.hp, "unrest": c.unrest, "provisions": c.provisions, "miles": miles_str(c.ticks_total),
-                   "status": c.status}
+            c.key: {"hp": c.hp, "unrest": c.unrest, "provisions": c.provisions,
+                    "miles": round(float(ticks_to_miles(c.ticks_total)), 2), "status": c.status}
             for c in cv.convoys
         }
 
