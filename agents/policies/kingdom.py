@@ -349,6 +349,8 @@ class _Ctx:
         self.funds = k.treasury + budget
         self.reserve = 6 + 2 * self.st.consumption
         self.money_w = 1.6 if k.treasury < self.reserve else (1.0 if k.treasury < 3 * self.reserve else 0.6)
+        if k.treasury > 12 * self.reserve:  # a full treasury: BP matter less than a content people
+            self.money_w = max(0.05, 0.6 * 12 * self.reserve / k.treasury)
         self.p_up = p_check(self.st.stability - k.unrest, self.st.control_dc, kingdom=True)
         self.unrest_value = 3.0 + k.unrest / 1.5 + (6.0 if k.unrest >= 8 else 0.0)
         self.subjugating = any(
