@@ -103,10 +103,8 @@ def main() -> None:
     args = ap.parse_args()
     print(f"$ {command_line()}")
     plan, what = workload(args)
-    from workers.local import _context
-
     print(f"workload: {what}; cpus {os.cpu_count()}, load average before {os.getloadavg()[0]:.2f}; "
-          f"local pool start method: {_context().get_start_method()}")
+          "local pool: child processes fed msgpack over pipes")
     figures: dict[str, list[float]] = {}
     with redis_server() as url:
         for rep in range(args.repeat):

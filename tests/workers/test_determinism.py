@@ -109,3 +109,45 @@ def test_local_pool_runs_every_seed_and_reports_bad_jobs_without_stopping() -> N
     assert len(outs) == 3 and all(o.result is None for o in outs)
     assert all(o.error == "JobError: spin job: overrides.rounds must be an integer 0..10**9, found 'many'" for o in outs)
     assert all("Traceback" in o.traceback for o in outs)
+
+
+def _pool_children() -> list[int]:
+    import os
+
+    me = str(os.getpid())
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                ppid = f.read().rsplit(")", 1)[1].split()[1]
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                cmd = f.read()
+        except OSError:
+            continue
+        if ppid == me and b"workers.local_child" in cmd:
+            pids.append(int(d))
+    return sorted(pids)
+
+
+def test_pool_processes_killed_mid_job_lose_only_their_jobs() -> None:
+    import os
+    import signal
+
+    plan = BatchPlan.make({"name": "spin"}, list(range(1, 11)), kind="spin", overrides={"rounds": 300_000})
+    outs = []
+    killed: list[int] = []
+    for o in run_local(plan, 2):
+        outs.append(o)
+        if not killed:
+            killed = _pool_children()
+            assert len(killed) == 2
+            for pid in killed:  # both are busy (one may have just finished: its result still counts)
+                os.kill(pid, signal.SIGKILL)
+    assert sorted(o.seed for o in outs) == list(range(1, 11))  # every job ends exactly once
+    died = [o for o in outs if o.result is None]
+    assert 1 <= len(died) <= 2
+    assert all(o.error == "pool process died (exit status -9) running this job" for o in died)
+    assert len([o for o in outs if o.result is not None]) == 10 - len(died)  # replacements did the rest
+    assert _pool_children() == []  # the pool cleans up after itself
