@@ -317,6 +317,11 @@ def _check_text(ev: Event, lang: str) -> str:
     return f"{' '.join(parts)} = {ev.total} {vs} {dc} {ev.dc} : {res}" if fr else f"{' '.join(parts)} = {ev.total} {vs} {dc} {ev.dc}: {res}"
 
 
+
+# terrain improvements (SC-KM-32) in the French of the seed and of Pathfinder's French edition
+IMPROVEMENTS_FR = {"farm": "ferme", "fishery": "pêcherie", "mine": "mine", "quarry": "carrière", "sawmill": "scierie",
+                   "road": "route", "highway": "grand-route", "canal": "canal"}
+
 def render(ev: Event, lang: str, km: KmWorld) -> str | None:  # noqa: C901 - one line per event kind
     fr = lang == "fr"
     d = ev.data
@@ -396,7 +401,7 @@ def render(ev: Event, lang: str, km: KmWorld) -> str | None:  # noqa: C901 - one
         return (f"{me} abandonne l'hexagone {d['hex']} : Insatisfaction +{ev.total}." if fr else
                 f"{me} abandons hex {d['hex']}: Unrest +{ev.total}.")
     if k == "TerrainImprovementBuilt":
-        return (f"{me} aménage l'hexagone {d['hex']} : {ev.outcome} ({ev.total} PC)." if fr else
+        return (f"{me} aménage l'hexagone {d['hex']} : {IMPROVEMENTS_FR.get(ev.outcome, ev.outcome)} ({ev.total} PC)." if fr else
                 f"{me} builds a {ev.outcome} on hex {d['hex']} ({ev.total} BP).")
     if k == "SettlementFounded":
         return f"{me} fonde la communauté de {ev.outcome} ({ev.total} PC)." if fr else f"{me} founds the settlement of {ev.outcome} ({ev.total} BP)."
