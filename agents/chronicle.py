@@ -42,7 +42,6 @@ class ChronicleWriter:
         self.lang = lang
         self.model: RealmModel | None = None
         self.pending: list[Event] = []
-        self.lines = 0
 
     def __call__(self, ev: Event) -> None:
         if self.model is None:
@@ -61,7 +60,6 @@ class ChronicleWriter:
         s = line(self.model, ev, self.lang)
         if s:
             self.out.write(s + "\n")
-            self.lines += 1
 
 
 def summary_lines(result: Any) -> list[str]:

@@ -133,7 +133,7 @@ def parse_until(text: str | None) -> int | None:
 
 
 def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str, save_text: str,
-             overrides: dict[str, Any] | None, writer: Any) -> int:
+             overrides: dict[str, Any] | None) -> int:
     from agents.campaign import finish
     from agents.chronicle import summary_lines
     from agents.savefile import save
@@ -183,7 +183,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     if writer:
         writer.attach(model)
-    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=overrides, writer=writer)
+    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=overrides)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -199,8 +199,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         writer = ChronicleWriter(sys.stdout, lang)
         writer.attach(model)
         model.ledger.subscribe(writer)
-    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=meta["overrides"],
-                    writer=writer)
+    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=meta["overrides"])
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -404,25 +404,20 @@ def embassy_of(mn: MnWorld, ambassador: str) -> Embassy | None:
     return None
 
 
+def _by_id[T: (Embassy, Treaty, Mission)](items: list[T], ident: int) -> T | None:
+    return next((x for x in items if x.id == ident), None)
+
+
 def get_embassy(mn: MnWorld, eid: int) -> Embassy | None:
-    for e in mn.embassies:
-        if e.id == eid:
-            return e
-    return None
+    return _by_id(mn.embassies, eid)
 
 
 def get_treaty(mn: MnWorld, tid: int) -> Treaty | None:
-    for t in mn.treaties:
-        if t.id == tid:
-            return t
-    return None
+    return _by_id(mn.treaties, tid)
 
 
 def get_mission(mn: MnWorld, mid: int) -> Mission | None:
-    for m in mn.missions:
-        if m.id == mid:
-            return m
-    return None
+    return _by_id(mn.missions, mid)
 
 
 def posted_nations(mn: MnWorld, city: str) -> list[str]:
