@@ -213,8 +213,7 @@ def draw_heatmap(ax: Axes, labels: list[str], x: Sequence[float], values: Any, *
     hi = int(np.nanmax(m)) if np.isfinite(m).any() else 0
     n = hi - lo + 1
     shades = colormaps["Blues"](np.linspace(0.08, 0.95, max(n, 2)))[:n] if n > 1 else colormaps["Blues"]([0.45])
-    cmap = ListedColormap(shades)
-    cmap.set_bad("white")
+    cmap = ListedColormap(shades).with_extremes(bad="white")
     norm = BoundaryNorm(np.arange(lo - 0.5, hi + 1.5), cmap.N)
     xs = np.asarray(x, dtype=float)
     mids = (xs[1:] + xs[:-1]) / 2 if len(xs) > 1 else np.array([])

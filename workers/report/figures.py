@@ -289,6 +289,7 @@ def journeys_figure(journeys: Any, *, info: dict[str, Any] | None = None, lang: 
         ax.set_yticks(y, [str(c).partition(":")[2] for c in j["convoy"]], fontsize=8 if len(j) > 20 else 9)
         ax.invert_yaxis()
         ax.set_xlabel(text("day", lang))
+        ax.set_ylabel(text("convoy", lang))
         ax.set_title(f"{kind_label('convoy', lang)} — {text('journeys', lang)}", loc="left", fontsize=11)
         ax.grid(axis="x", alpha=0.3)
         integer_ticks(ax, x=True)
@@ -297,7 +298,7 @@ def journeys_figure(journeys: Any, *, info: dict[str, Any] | None = None, lang: 
         for yi, d, cause in zip(y, end - start, causes):
             ax2.text(d, yi, f" {d:.1f}" + (f" ({cause})" if cause else ""), va="center", fontsize=7)
         ax2.set_xlabel(text("days", lang))
-        ax2.set_title(text("days_on_road", lang), loc="left", fontsize=11)
+        ax2.set_title(f"{kind_label('convoy', lang)} — {text('days_on_road', lang)}", loc="left", fontsize=11)
         ax2.grid(axis="x", alpha=0.3)
         ax2.set_xlim(0, max(1.0, float((end - start).max()) * 1.45))
         integer_ticks(ax2, x=True)
