@@ -18,7 +18,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter, MaxNLocator
+from matplotlib.ticker import FuncFormatter, MaxNLocator, ScalarFormatter
 
 # Lines beyond MANY in one panel are too many to tell apart: the TOP are drawn in colour, the rest in grey.
 MANY = 8
@@ -83,6 +83,13 @@ def integer_ticks(ax: Axes, *, x: bool = False, y: bool = False) -> None:
     600s); a count that never leaves one value gets the whole numbers around it."""
     if x:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10]))
+        lo, hi = ax.get_xlim()
+        if hi - lo < 2:  # a histogram of one value: the whole numbers around it
+            mid = round((lo + hi) / 2)
+            ax.set_xlim(mid - 1.5, mid + 1.5)
+        fmt = ax.xaxis.get_major_formatter()
+        if isinstance(fmt, ScalarFormatter):
+            fmt.set_useOffset(False)  # 1440, not 0 with "+1.44e3" in the corner
         _group_thousands(ax.xaxis, ax.get_xlim())
     if y:
         ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10]))
@@ -91,6 +98,15 @@ def integer_ticks(ax: Axes, *, x: bool = False, y: bool = False) -> None:
             mid = round(min(data))
             ax.set_ylim(max(mid - 1.5, -0.5) if mid >= 0 else mid - 1.5, mid + 1.5)
         _group_thousands(ax.yaxis, ax.get_ylim())
+
+
+def number(v: float) -> str:
+    """A number for a legend: 1 440, 12.5, 3, 0.667 (never 1.44e+03)."""
+    if abs(v) >= 1000:
+        return f"{v:,.0f}".replace(",", "\u202f")
+    if float(v).is_integer():
+        return f"{int(v)}"
+    return f"{v:.3g}"
 
 
 def _group_thousands(axis: Any, lim: tuple[float, float]) -> None:

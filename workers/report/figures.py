@@ -34,6 +34,7 @@ from workers.report.draw import (
     legend_outside,
     new_figure,
     note,
+    number,
     palette,
 )
 from workers.report.names import (
@@ -338,11 +339,10 @@ def _hist(ax: Axes, values: Any, count: bool, lang: str, *, small: bool = False)
         bins = min(target, max(5, len(np.unique(v))))
     ax.hist(v, bins=bins, color="#4c72b0", edgecolor="white", lw=0.5)
     med, mean = float(np.median(v)), float(v.mean())
-    fmt = "{:g}" if count else "{:.3g}"
-    ax.axvline(med, color="black", lw=1.5, label=f"{text('median', lang)} {fmt.format(med)}")
-    ax.axvline(mean, color="black", lw=1.2, ls="--", label=f"{text('mean', lang)} {mean:.3g}")
+    ax.axvline(med, color="black", lw=1.5, label=f"{text('median', lang)} {number(med)}")
+    ax.axvline(mean, color="black", lw=1.2, ls="--", label=f"{text('mean', lang)} {number(mean)}")
     if lo == hi:
-        note(ax, text("same_everywhere", lang, v=fmt.format(lo)))
+        note(ax, text("same_everywhere", lang, v=number(lo)))
     if count:
         integer_ticks(ax, x=True)
     integer_ticks(ax, y=True)

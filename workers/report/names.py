@@ -73,7 +73,7 @@ SEASON: dict[str, Name] = {
     "km.stability": _n("Stability", "Stabilité", _PTS),
     "km.fame": _n("Fame", "Gloire", _PTS),
     "km.infamy": _n("Infamy", "Infamie", _PTS),
-    "km.control_dc": _n("Control DC", "DD de contrôle", ("DC", "DD")),
+    "km.control_dc": _n("Control DC", "DD de contrôle"),
     "km.treaties": _n("Treaties", "Traités"),
     "km.trade_routes": _n("Trade routes", "Routes commerciales"),
     "km.occupied_pending": _n("Domains occupied in its hexes", "Domaines occupés sur ses hexagones"),
