@@ -39,13 +39,13 @@ from workers.report.draw import (
 )
 from workers.report.names import (
     KINDS,
-    ONE,
     axis_label,
     batch_title,
     kind_label,
     kind_plural,
     lookup,
     metric_name,
+    one,
     panel_title,
     plot_title,
     system_label,
@@ -114,7 +114,7 @@ def _season_panel(ax: Axes, seasons: Any, column: str, lang: str) -> None:
     if count:
         integer_ticks(ax, y=True)
     if len(values) and values.nunique() == 1:
-        note(ax, text("constant", lang, kind=ONE[lang if lang in ONE else "en"].get(kind, kind), v=values.iloc[0]))
+        note(ax, text("constant", lang, kind=one(kind, lang), v=values.iloc[0]))
     legend_outside(ax, title=kind_label(kind, lang))
 
 
@@ -448,8 +448,8 @@ def by_faction_figure(batch: Any, base: str, *, info: dict[str, Any] | None = No
         ax.scatter(v, i + 1 + rng.uniform(-0.18, 0.18, len(v)), s=10, color=colours[i], alpha=0.7, zorder=3)
     ax.set_yticks(range(1, len(data) + 1), [d[0] for d in data])
     name = lookup(f"{base}.*").name(lang)
-    one = ONE.get(lang, ONE["en"]).get(kind, kind)
-    ax.set_title(f"{kind_label(kind, lang)} — {text('by_faction', lang, name=name, one=one)}", loc="left", fontsize=11)
+    per = text("by_faction", lang, name=name, one=one(kind, lang))
+    ax.set_title(f"{kind_label(kind, lang)} — {per}", loc="left", fontsize=11)
     unit = lookup(f"{base}.*").unit(lang)
     ax.set_xlabel(f"{name} ({unit})" if unit else name)
     ax.grid(axis="x", alpha=0.3)

@@ -265,41 +265,41 @@ SUMMARY: dict[str, Name] = {
     "link.trade_convoys": _n("Trade convoys", "Convois commerciaux"),
 }
 
-# Words of the plots themselves.
-TEXT: dict[str, dict[str, str]] = {
-    "en": {
-        "season": "Season", "day": "Day", "journey_day": "Day of the journey", "seeds": "Seeds",
-        "median": "median", "mean": "mean", "band": "10th–90th percentile", "band_iqr": "25th–75th percentile",
-        "others": "{n} other {kind}", "on_road": "Convoys on the road", "arrived": "arrived",
-        "destroyed": "destroyed", "travelling": "still travelling", "constant": "every {kind} stays at {v}",
-        "journeys": "Journeys", "per_faction": "per faction", "across": "across {n} seeds",
-        "seed": "seed {seed}", "by_faction": "{name} per {one}", "same_everywhere": "the same in every seed: {v}",
-        "same_in_all": "Same in every seed: {v}",
-        "lines_key": "Solid line: median; dashed line: mean.",
-        "median_of_road": "median of the convoys on the road\n(days with {n} or more)",
-        "each_convoy": "each convoy", "convoy": "Convoy",
-        "distributions": "Distributions", "days": "Days", "days_on_road": "Days on the road",
-        "set_out_per_season": "Journeys begun per season",
-    },
-    "fr": {
-        "season": "Saison", "day": "Jour", "journey_day": "Jour du voyage", "seeds": "Graines",
-        "median": "médiane", "mean": "moyenne", "band": "10e–90e centile", "band_iqr": "25e–75e centile",
-        "others": "{n} autres {kind}", "on_road": "Convois en route", "arrived": "arrivé",
-        "destroyed": "détruit", "travelling": "encore en route", "constant": "tous les {kind} restent à {v}",
-        "journeys": "Voyages", "per_faction": "par faction", "across": "sur {n} graines",
-        "seed": "graine {seed}", "by_faction": "{name} par {one}", "same_everywhere": "identique pour chaque graine : {v}",
-        "same_in_all": "Identique pour chaque graine : {v}",
-        "lines_key": "Trait plein : médiane ; tirets : moyenne.",
-        "median_of_road": "médiane des convois en route\n(jours où ils sont {n} ou plus)",
-        "each_convoy": "chaque convoi", "convoy": "Convoi",
-        "distributions": "Distributions", "days": "Jours", "days_on_road": "Jours en route",
-        "set_out_per_season": "Voyages commencés par saison",
-    },
+# Words of the plots themselves: key → (English, French).
+TEXT: dict[str, tuple[str, str]] = {
+    "season": ("Season", "Saison"),
+    "day": ("Day", "Jour"),
+    "days": ("Days", "Jours"),
+    "journey_day": ("Day of the journey", "Jour du voyage"),
+    "seeds": ("Seeds", "Graines"),
+    "seed": ("seed {seed}", "graine {seed}"),
+    "across": ("across {n} seeds", "sur {n} graines"),
+    "median": ("median", "médiane"),
+    "mean": ("mean", "moyenne"),
+    "band": ("10th–90th percentile", "10e–90e centile"),
+    "others": ("{n} other {kind}", "{n} autres {kind}"),
+    "constant": ("every {kind} stays at {v}", "chaque {kind} reste à {v}"),
+    "on_road": ("Convoys on the road", "Convois en route"),
+    "each_convoy": ("each convoy", "chaque convoi"),
+    "median_of_road": ("median of the convoys on the road\n(days with {n} or more)",
+                       "médiane des convois en route\n(jours où ils sont {n} ou plus)"),
+    "arrived": ("arrived", "arrivé"),
+    "destroyed": ("destroyed", "détruit"),
+    "travelling": ("still travelling", "encore en route"),
+    "convoy": ("Convoy", "Convoi"),
+    "journeys": ("Journeys", "Voyages"),
+    "days_on_road": ("Days on the road", "Jours en route"),
+    "set_out_per_season": ("Journeys begun per season", "Voyages commencés par saison"),
+    "distributions": ("Distributions", "Distributions"),
+    "by_faction": ("{name} per {one}", "{name} par {one}"),
+    "same_everywhere": ("the same in every seed: {v}", "identique pour chaque graine : {v}"),
+    "same_in_all": ("Same in every seed: {v}", "Identique pour chaque graine : {v}"),
+    "lines_key": ("Solid line: median; dashed line: mean.", "Trait plein : médiane ; tirets : moyenne."),
 }
-# one faction of a kind, for "per guild"
-ONE: dict[str, dict[str, str]] = {
-    "en": {"kingdom": "kingdom", "nation": "nation", "guild": "guild", "convoy": "convoy"},
-    "fr": {"kingdom": "royaume", "nation": "nation", "guild": "guilde", "convoy": "convoi"},
+# one faction of a kind ("per guild"): kind → (English, French)
+ONE: dict[str, tuple[str, str]] = {
+    "kingdom": ("kingdom", "royaume"), "nation": ("nation", "nation"), "guild": ("guild", "guilde"),
+    "convoy": ("convoy", "convoi"),
 }
 # the standard plots' own titles
 PLOT_TITLES: dict[str, tuple[str, str]] = {
@@ -320,8 +320,15 @@ def check_lang(lang: str) -> str:
 
 
 def text(key: str, lang: str, **kw: object) -> str:
-    s = TEXT.get(lang, TEXT["en"])[key]
+    en, fr = TEXT[key]
+    s = fr if lang == "fr" else en
     return s.format(**kw) if kw else s
+
+
+def one(kind: str, lang: str) -> str:
+    """``guild`` → "guild" / "guilde"."""
+    en, fr = ONE.get(kind, (kind, kind))
+    return fr if lang == "fr" else en
 
 
 def _humanize(key: str) -> str:
