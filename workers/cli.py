@@ -48,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("report", help="tables and plots of a run (ledger or save file) or of a batch (.csv/.parquet)")
     rp.add_argument("input", metavar="RUN_OR_BATCH", help="a ledger from run --ledger, a save file, or a batch results file")
     rp.add_argument("--out", required=True, metavar="DIR", help="directory for the tables and PNG plots")
+    rp.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the plots (default en)")
 
     v = sub.add_parser("validate", help="check a scenario file and report every problem")
     v.add_argument("file", help="built-in name or path")
@@ -205,7 +206,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from workers.report import report
 
-    written = report(Path(args.input), Path(args.out))
+    written = report(Path(args.input), Path(args.out), lang=args.lang)
     for p in written:
         print(p)
     return 0
