@@ -452,12 +452,13 @@ def destroy(c: Convoy, ledger: Ledger, cause: str, cfg: CvConfig, clauses: Seque
 def damage(world: World, c: Convoy, amount: int, source: str, dice: Dice, ledger: Ledger, clauses: Sequence[str],
            dice_drawn: Sequence[tuple[int, int]] = ()) -> None:
     """Damage off the HP pool (RES-CV-23). At 0 HP starvation destroys the caravan (CV-REST-04,
-    RES-CV-10, no Unrest check); other damage leaves it unable to move until repaired (SC-CV-10)."""
-    if c.status == "destroyed" or amount <= 0:
+    RES-CV-10, no Unrest check); other damage leaves it unable to move until repaired (SC-CV-10).
+    Damage rolled to nothing (``1d4-4`` showing 4) is still an event: its dice are recorded (GEN-01)."""
+    if c.status == "destroyed" or (amount <= 0 and not dice_drawn):
         return
     cfg = world.config.cv
     before = c.hp
-    c.hp = max(0, c.hp - amount)
+    c.hp = max(0, c.hp - max(0, amount))
     taken = before - c.hp
     if source == "starvation":
         c.starvation_damage += taken
@@ -469,6 +470,8 @@ def damage(world: World, c: Convoy, amount: int, source: str, dice: Dice, ledger
     kind = "StarvationDamageTaken" if source == "starvation" else "DamageTaken"
     _emit(ledger, kind, c, clauses, dice=list(dice_drawn), total=amount, outcome=source, before=before, after=c.hp,
           max_hp=c.max_hp)
+    if amount <= 0:
+        return
     if c.hp == 0:
         if source == "starvation":
             destroy(c, ledger, "starvation", cfg, ("CV-REST-04", "RES-CV-10"))
@@ -651,7 +654,7 @@ def apply_effect(world: World, c: Convoy, e: Effect, dice: Dice, ledger: Ledger,
     cl = ("CV-HAZ-03", "RES-CV-06")
     if e.kind == "damage":
         n, drawn = _amount(e, dice)
-        damage(world, c, max(0, n), source, dice, ledger, cl, drawn)
+        damage(world, c, n, source, dice, ledger, cl, drawn)
     elif e.kind == "lose_provisions":
         n, drawn = _amount(e, dice)
         lost = min(max(0, n), c.provisions)

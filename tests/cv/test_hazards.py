@@ -88,6 +88,19 @@ def test_success_has_no_effect_unless_listed_and_resolve_hazards_use_resolve() -
     assert dict(ev.mods) == {"Morale": 2, "job bonuses": 5}
 
 
+@pytest.mark.rule("CV-HAZ-03", "RES-CV-06", "GEN-01")
+def test_damage_rolled_to_nothing_still_records_its_dice() -> None:
+    hm = line_map(5)
+    c = baseline(hm, hp=50)
+    w = world_of(c, hm)
+    led = ledger_at()
+    dice = ScriptedDice(["d20=1", "d4=3"])  # fails; 1d4−4 = −1: no damage
+    cr.resolve_hazard(w, c, hz("security", 30, Effect(kind="damage", dice="1d4-4")), dice, led)
+    taken = led.of_kind("DamageTaken")[0]
+    assert (taken.dice, taken.total, taken.data["before"], taken.data["after"]) == (((4, 3),), -1, 50, 50)
+    assert c.hp == 50 and dice.draws == led.dice == 2
+
+
 @pytest.mark.rule("CV-HAZ-03", "RES-CV-06")
 def test_loss_of_provisions_and_cargo() -> None:
     hm = line_map(5)
