@@ -19,6 +19,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from sim.errors import IllegalOrderError, InvalidOrderError, RulesError
 from sim.events import CheckResult, Ledger, check
 from sim.hexmap import ROAD_LEVEL
@@ -250,12 +252,6 @@ def _check_diplomatic(world: World, kid: str, o: DiplomaticEdict) -> None:
         )
     if o.bribe < 0:
         raise InvalidOrderError(f"bribe {o.bribe}: expected 0 or more BP")
-    if o.bribe > max(0, k.treasury - 1):
-        raise IllegalOrderError(
-            "RES-KM-01",
-            f"bribes of {o.bribe} BP exceed what the Treasury ({k.treasury} BP) can hold after the edict's 1d4 cost",
-            actor=actor(kid),
-        )
     lvl = km.level(kid, o.target)
     ban_clause = {"embassy": "KM-REL-01", "threat": "KM-REL-05", "treaty": "KM-REL-07", "alliance": "KM-REL-11"}
     if o.kind in ban_clause:
@@ -299,16 +295,15 @@ def resolve_diplomatic(world: World, kid: str, o: DiplomaticEdict, dice: Dice, l
     """KM-DIP-03/04 and the KM-REL outcome of one Diplomatic edict. Returns the outcome word."""
     km = _km(world)
     k = km.kingdoms[kid]
-    # RES-KM-01: the 1d4 first (KM-DIP-03), then the bribes, capped by the Treasury after it
+    # RES-KM-01: the 1d4 first (KM-DIP-03) and paid; the bribes are then capped by the Treasury after
+    # that payment (0 if it is not positive). The edict itself is never refused for lack of BP.
     cost = dice.roll(4)[0]
-    if o.bribe > max(0, k.treasury - cost):
-        raise IllegalOrderError(
-            "RES-KM-01",
-            f"bribes of {o.bribe} BP exceed the Treasury ({k.treasury - cost} BP) after the 1d4 cost of {cost}",
-            actor=actor(kid),
-        )
     k.treasury -= cost
-    k.treasury -= o.bribe
+    asked = o.bribe
+    bribe = min(asked, max(0, k.treasury))
+    k.treasury -= bribe
+    if bribe != asked:
+        o = msgspec.structs.replace(o, bribe=bribe)
     k.special_turn = km.turn
     km.bump("edicts_diplomatic")
     ledger.emit(
@@ -317,11 +312,12 @@ def resolve_diplomatic(world: World, kid: str, o: DiplomaticEdict, dice: Dice, l
         actor(kid),
         ("KM-GEN-01", "KM-GEN-02", "KM-DIP-01", "KM-DIP-02", "KM-DIP-03", "RES-KM-01", "RES-KM-02", "RES-KM-39"),
         dice=[(4, cost)],
-        total=cost + o.bribe,
+        total=cost + bribe,
         outcome=o.kind,
         target=o.target,
         cost=cost,
-        bribe=o.bribe,
+        bribe=bribe,
+        bribe_asked=asked,
         treasury_after=k.treasury,
     )
     if o.kind == "embassy":
@@ -1237,8 +1233,12 @@ def _check_trade(world: World, kid: str, o: TradeEdict) -> tuple[int, list[int],
     _route_prerequisites(world, k, src.name, o.type)
     if o.investment < 5:
         raise IllegalOrderError("KM-TRADE-07", f"the first expedition needs at least 5 BP, not {o.investment}", actor=actor(kid))
-    if o.investment > max(0, k.treasury):
-        raise IllegalOrderError("RES-KM-01", f"an investment of {o.investment} BP exceeds the Treasury ({k.treasury} BP)", actor=actor(kid))
+    if trade_investment(k, o) < 5:
+        raise IllegalOrderError(
+            "KM-TRADE-07",
+            f"the first expedition needs at least 5 BP and the investment is capped by the Treasury ({k.treasury} BP, RES-KM-01)",
+            actor=actor(kid),
+        )
     pier = src.buildings.get("pier", 0) > 0
     wf = src.buildings.get("waterfront", 0) > 0
     if o.path:
@@ -1280,6 +1280,12 @@ def _check_trade(world: World, kid: str, o: TradeEdict) -> tuple[int, list[int],
         halves += w[0]
         cats.append(w[1])
     return src.hex, path, cats, halves
+
+
+def trade_investment(k: Kingdom, o: TradeEdict) -> int:
+    """RES-KM-01: the investment asked for, capped by the Treasury at the moment of the edict (0 if it
+    is not positive). KM-TRADE-07 then needs at least 5 BP of it."""
+    return min(o.investment, max(0, k.treasury))
 
 
 def _expedition_convoy(world: World, k: Kingdom, cid: str, origin: int, path: list[int], blocks: int) -> Convoy:
@@ -1361,17 +1367,19 @@ def resolve_trade(world: World, kid: str, o: TradeEdict, dice: Dice, ledger: Led
     km = _km(world)
     k = km.kingdoms[kid]
     origin_hex, path, cats, halves = _check_trade(world, kid, o)
+    asked = o.investment
+    invest = trade_investment(k, o)
     convoy = world.has("cv") and world.cv is not None
     expedition = None
     if convoy:
         from sim.rules import caravan as cr
 
         cid = f"trade-{kid}-{km.next_id}"
-        expedition = _expedition_convoy(world, k, cid, origin_hex, path, o.investment // 5)
+        expedition = _expedition_convoy(world, k, cid, origin_hex, path, invest // 5)
         if expedition.cargo.get("trade_goods", 0) > cr.cargo_capacity(expedition, world.config.cv):
             raise IllegalOrderError(
                 "LINK-04", f"the merchant caravan carries {cr.cargo_capacity(expedition, world.config.cv)} cargo units, "
-                f"not the {o.investment // 5} units of trade goods of {o.investment} BP", actor=actor(kid),
+                f"not the {invest // 5} units of trade goods of {invest} BP", actor=actor(kid),
             )
     trl = Fraction(halves, 2)
     rm = math.floor(trl / 10)
@@ -1379,7 +1387,7 @@ def resolve_trade(world: World, kid: str, o: TradeEdict, dice: Dice, ledger: Led
     days = route_days(world, path, cats, origin_hex)
     per = world.config.km.days_per_turn
     arrival = km.turn + max(0, math.ceil(days / per) - 1)
-    k.treasury -= o.investment
+    k.treasury -= invest
     k.special_turn = km.turn
     km.bump("edicts_trade")
     route = TradeRoute(
@@ -1393,8 +1401,8 @@ def resolve_trade(world: World, kid: str, o: TradeEdict, dice: Dice, ledger: Led
         trl_halves=halves,
         rm=rm,
         lm=lm,
-        investment=o.investment,
-        k=o.investment // 5,
+        investment=invest,
+        k=invest // 5,
         issue_turn=km.turn,
         arrival_turn=-1 if convoy else arrival,
         days=str(days),
@@ -1413,8 +1421,9 @@ def resolve_trade(world: World, kid: str, o: TradeEdict, dice: Dice, ledger: Led
         ("KM-GEN-01", "KM-GEN-02", "KM-TRADE-01", "KM-TRADE-02", "KM-TRADE-03", "KM-TRADE-04", "KM-TRADE-05",
          "KM-TRADE-06", "KM-TRADE-07", "KM-TRADE-15", "RES-KM-17", "RES-KM-18", "RES-KM-19", "RES-KM-20", "RES-KM-21",
          "RES-KM-24", "RES-KM-39"),
-        total=o.investment,
+        total=invest,
         outcome=o.type,
+        investment_asked=asked,
         route=route.id,
         partner=o.partner,
         origin=o.origin,
@@ -1605,12 +1614,6 @@ def _check_vassalage(world: World, kid: str, o: VassalageEdict) -> None:
         raise IllegalOrderError("KM-VAS-01", "a Vassalage edict must name a Viceroy", actor=actor(kid))
     if o.grant < 0:
         raise InvalidOrderError(f"grant {o.grant}: expected 0 or more BP")
-    if not o.grant_max and o.grant > max(0, k.treasury - 1) // 4:
-        raise IllegalOrderError(
-            "KM-VAS-02",
-            f"a grant of {o.grant} BP exceeds a quarter of the Treasury ({k.treasury} BP, less the 1d4 cost)",
-            actor=actor(kid),
-        )
     if o.balance not in ("balanced", "unbalanced"):
         raise InvalidOrderError(f"balance {o.balance!r}: expected balanced or unbalanced")
     if o.mode == "subjugation":
@@ -1660,14 +1663,11 @@ def resolve_vassalage(world: World, kid: str, o: VassalageEdict, dice: Dice, led
     """KM-VAS-01…07, RES-KM-26…30/43/44. Returns the vassal's id."""
     km = _km(world)
     k = km.kingdoms[kid]
+    # RES-KM-01/26: the 1d4 is rolled and paid first; the grant is then capped by a quarter of the
+    # Treasury after that payment (0 if it is not positive). The edict is never refused for lack of BP.
     cost = dice.roll(4)[0]
-    top = max(0, k.treasury - cost) // 4  # RES-KM-26
-    grant = top if o.grant_max else o.grant
-    if grant > top:
-        raise IllegalOrderError(
-            "KM-VAS-02", f"a grant of {grant} BP exceeds a quarter of the Treasury after the 1d4 cost ({k.treasury - cost} BP → {top})",
-            actor=actor(kid),
-        )
+    top = max(0, k.treasury - cost) // 4
+    grant = top if o.grant_max else min(o.grant, top)
     k.treasury -= cost + grant
     k.special_turn = km.turn
     km.bump("edicts_vassalage")
@@ -1700,6 +1700,7 @@ def resolve_vassalage(world: World, kid: str, o: VassalageEdict, dice: Dice, led
             viceroy=o.viceroy,
             cost=cost,
             grant=grant,
+            grant_asked="max" if o.grant_max else o.grant,
             alignment_steps=steps,
             attitude=ATTITUDES[idx],
             deposition_shift=t.deposition_shift,
@@ -1767,6 +1768,7 @@ def resolve_vassalage(world: World, kid: str, o: VassalageEdict, dice: Dice, led
         viceroy=o.viceroy,
         cost=cost,
         grant=grant,
+        grant_asked="max" if o.grant_max else o.grant,
         hexes=[list(world.map.coords(h)) for h in hexes],
         settlements=[s.name for s in moved],
         size_after=len(k.hexes),
