@@ -165,6 +165,21 @@ units = { infantry = 11 }
     assert "armies[0].units: expected at most 10 units (1 seals × 10, RES-GW-03), found 11" in msg2
 
 
+@pytest.mark.rule("GW-DEP-04")
+def test_seal_lending_consent_names_other_known_guilds():
+    text = BASE.replace('id = "b"\nleader = "Bob"', 'id = "b"\nleader = "Bob"\nlends_to = ["a", "zz", "b"]')
+    with pytest.raises(ScenarioError) as ei:
+        load_scenario_text(text, "bad.toml")
+    msg = str(ei.value)
+    assert 'guilds[1].lends_to[1]: expected the id of a guild in [[guilds]] (a, b, c, e), found "zz"' in msg
+    assert "guilds[1].lends_to[2]: expected another guild's id (a guild engages its own seals), found \"b\"" in msg
+    from scenarios.build import build_world
+
+    ok = load_scenario_text(BASE.replace('id = "b"\nleader = "Bob"', 'id = "b"\nleader = "Bob"\nlends_to = ["e", "a"]'), "ok.toml")
+    w = build_world(ok.scenario, 1)
+    assert w.gw.guilds["b"].lends_to == ["a", "e"] and w.gw.guilds["a"].lends_to == []
+
+
 @pytest.mark.rule("RES-GW-06")
 def test_alliances_name_two_known_guilds():
     msg = problems("", head='alliances = [["a", "zz"], ["b", "b"], ["c"]]\n')
