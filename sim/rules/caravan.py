@@ -87,7 +87,14 @@ EFFICIENT_CONSUMPTION = 2  # SC-CV-12
 TOUGHNESS_HP = 20  # SC-CV-12
 TERRAIN_MASTERY = 2  # SC-CV-12
 HORSE_TRAIN_MPD = 4  # SC-CV-06
-MAX_EXTRA_HOURS = 3  # our order vocabulary: forced marches of 1–3 hours
+# CV-TRAV-05 sets no cap on a forced march: the rising DC and exhaustion end it. The day does: its
+# extra hours come between the 12 travel hours and the rest (RES-CV-24 (c)), so at most 24 − 12 of
+# them fit before the next day's travel slot.
+# resolution: a forced march lasts at most 12 extra hours (it ends before the next day's travel slot)
+DAY_HOURS = 24
+MAX_EXTRA_HOURS = DAY_HOURS - 12
+# the forced-march lengths legal_orders offers the policies (check_plan accepts any 0..MAX_EXTRA_HOURS)
+EXTRA_HOURS_MENU = (0, 1, 2, 3, 4, 6, 9, 12)
 STARVATION_DIE = 6  # CV-REST-03/04
 SPELL_UNITS = {"goodberry": 1, "create_food_and_water": 3}  # CV-PROV-03; heroes_feast: caster level
 
@@ -1142,12 +1149,12 @@ def purchase_options(world: World, c: Convoy) -> list[str]:
 def legal_orders(world: World, cid: str) -> list[DayPlan]:
     """The whole-day plans offered to a convoy now (at the start of its travel slot, RES-CV-24).
 
-    The list is the product of: the movement (travel 12 h by day with 0–3 extra hours, by day
-    halting at the next settlement, by night; rest; a repair day), the scouts' task (forage or
-    scout), one crew-care action (none, double rations, a gift of trade goods or treasure), one
-    purchase when stationed in a settlement, and one job change (only offered when the wagons lack
-    drivers). Purchases offer one amount (fill the cargo space); :func:`check_plan` accepts any
-    amount the rules allow."""
+    The list is the product of: the movement (travel 12 h by day with a forced march of 0, 1, 2, 3,
+    4, 6, 9 or 12 extra hours, by day halting at the next settlement, by night; rest; a repair day),
+    the scouts' task (forage or scout), one crew-care action (none, double rations, a gift of trade
+    goods or treasure), one purchase when stationed in a settlement, and one job change (only offered
+    when the wagons lack drivers). Purchases offer one amount (fill the cargo space); :func:`check_plan`
+    accepts any amount and any forced march the rules allow, and several purchases a day."""
     assert world.cv is not None
     c = world.cv.convoy(cid)
     now = world.now
@@ -1175,7 +1182,7 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
         cares.append("gift:treasure")
     cons = consumption(c, now, cfg)
     repair_ok = (bool(active(c, "wainwright", now)) and c.hp < c.max_hp and not c.starving)
-    travel_moves = [("travel", False, k, False) for k in range(MAX_EXTRA_HOURS + 1)]
+    travel_moves = [("travel", False, k, False) for k in EXTRA_HOURS_MENU]
     if _village_ahead(hm, c):
         travel_moves.append(("travel", False, 0, True))
     travel_moves.append(("travel", True, 0, False))
@@ -1207,8 +1214,11 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
     hm = world.map
     if plan.move not in ("travel", "rest", "repair"):
         raise InvalidOrderError(f"{c.key}: unknown move {plan.move!r} (expected travel, rest or repair)")
-    if not 0 <= plan.extra <= MAX_EXTRA_HOURS:
-        raise InvalidOrderError(f"{c.key}: extra hours must be 0–{MAX_EXTRA_HOURS}, not {plan.extra}")
+    if plan.extra < 0:
+        raise InvalidOrderError(f"{c.key}: extra hours must be 0 or more, not {plan.extra}")
+    if plan.extra > MAX_EXTRA_HOURS:
+        raise IllegalOrderError("RES-CV-24", f"{plan.extra} extra hours do not fit in the day: a forced march ends before the "
+                                f"next day's travel slot ({MAX_EXTRA_HOURS} extra hours at most)", order=plan.label(), actor=c.key)
     if c.status != "travelling":
         raise IllegalOrderError("RES-CV-24", f"the convoy has {c.status}", order=plan.label(), actor=c.key)
     if plan.assign:

@@ -77,7 +77,8 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
     """A whole day's orders for one convoy (RES-CV-24).
 
     move     ``travel`` (the 12-hour slot, by day or by ``night``, plus ``extra`` forced-march
-             hours 0–3, optionally halting at the first settlement entered), ``rest`` or ``repair``
+             hours, 0–12: no cap but the day's, CV-TRAV-05; optionally halting at the first
+             settlement entered), ``rest`` or ``repair``
     forage   scouts forage (2 provision units each, CV-PROV-02) instead of scouting (+1 Security)
     double   consume double rations at the rest (CV-UNR-06)
     buy      a purchase in a settlement: ``stores`` (fill the free cargo space with food stores,
