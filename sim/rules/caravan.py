@@ -27,9 +27,10 @@ Choices this module makes where RULES.md leaves room (each is documented where i
   forced march of k hours leaves 12 − k hours of rest: no recovery that night, and the next travel
   slot starts fatigued (RES-CV-08). One recovery step per day (one fed rest per day).
 * The hazard table is rolled once per travel day, at the start of the slot, for the stretch being
-  travelled (d100, then d12 for the hour unless the band fixes it); a scripted hazard of the
-  scenario for that day replaces the table. A hazard whose hour comes after the convoy stopped
-  moving (arrived, halted in a settlement, blocked) does not happen.
+  travelled (d100, then d12 for the hour unless the band fixes it); the scripted hazards of the
+  scenario for that day replace the table, each met at its hour (RES-CV-24 (b)). A hazard whose
+  hour comes after the convoy stopped moving (arrived, halted in a settlement, blocked) does not
+  happen.
 * The mutiny check (RES-CV-18) and the fatigue check (RES-CV-08) are made only on a day the convoy
   sets out to travel; the starvation 1d6 (RES-CV-10) every day.
 * A wandering mutiny (RES-CV-18 outcome 2) drops the partial progress toward the route's next hex,
@@ -1405,9 +1406,11 @@ def resolve_scheduled(world: World, c: Convoy, ev: ScheduledEvent, dice: Dice, l
         _emit(ledger, "UnrestEventHappened", c, ("CV-UNR-07",), total=ev.amount, outcome=ev.note or "campaign event")
         set_unrest(c, c.unrest + ev.amount, ledger, ("CV-UNR-07",), ev.note or "campaign event", cause="event", ref=ev.note)
     elif ev.kind == "hazard":
-        c.today.hazard = ev.hazard
-        c.today.hazard_hour = ev.hour or 1
-        _emit(ledger, "HazardScheduled", c, ("RES-CV-06", "GEN-06"), outcome=ev.hazard, hour=c.today.hazard_hour)
+        # RES-CV-24 (b): every scripted hazard of the day is met at its hour, in hour order (ties: in
+        # the scenario's order)
+        hour = ev.hour or 1
+        c.today.hazards = sorted([*c.today.hazards, (hour, ev.hazard)], key=lambda x: x[0])
+        _emit(ledger, "HazardScheduled", c, ("RES-CV-06", "GEN-06", "RES-CV-24"), outcome=ev.hazard, hour=hour)
 
 
 def resolve_wages(world: World, c: Convoy, ledger: Ledger, why: str) -> None:
@@ -1649,24 +1652,26 @@ def resolve_travel_slot(world: World, cid: str, dice: Dice, ledger: Ledger, *,
         return
     cfg = world.config.cv
     hm = world.map
-    # the day's hazard: a scripted one, or the table of the stretch ahead (RES-CV-06, GEN-06)
-    if not t.hazard:
+    # the day's hazards: the scripted ones, or the table of the stretch ahead (RES-CV-06, GEN-06)
+    if not t.hazards:
         ahead = hm.neighbor(c.hex, t.wander_dir) if t.wander_dir >= 0 else c.next_hex
         where = ahead if ahead is not None else c.hex
         tb = table_for(world.cv, hm, where)
         if tb is not None:
-            t.hazard, t.hazard_hour = roll_table(c, tb, dice, ledger, where)
+            hz_id, hz_hour = roll_table(c, tb, dice, ledger, where)
+            if hz_id:
+                t.hazards = [(hz_hour, hz_id)]
     speed = speed_mpd(c, cfg)
     from_hex = c.hex
     ticks0 = t.ticks
     stopped = ""
     for h in range(1, SLOT_HOURS + 1):
-        if t.hazard and t.hazard_hour == h and _can_keep_moving(c, world.now):
-            hz = world.cv.hazards[t.hazard]
-            ahead = hm.neighbor(c.hex, t.wander_dir) if t.wander_dir >= 0 else c.next_hex
-            terrain = hm.hexes[ahead if ahead is not None else c.hex].terrain
-            resolve_hazard(world, c, hz, dice, ledger, terrain=terrain, choose_target=choose_target)
-            speed = speed_mpd(c, cfg)
+        for hour, hz_id in t.hazards:  # RES-CV-24 (b): each hazard at its hour, in hour order
+            if hour == h and _can_keep_moving(c, world.now):
+                ahead = hm.neighbor(c.hex, t.wander_dir) if t.wander_dir >= 0 else c.next_hex
+                terrain = hm.hexes[ahead if ahead is not None else c.hex].terrain
+                resolve_hazard(world, c, world.cv.hazards[hz_id], dice, ledger, terrain=terrain, choose_target=choose_target)
+                speed = speed_mpd(c, cfg)
         if not _can_keep_moving(c, world.now):
             stopped = "stopped"
             break

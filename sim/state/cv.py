@@ -159,8 +159,9 @@ class DayState(msgspec.Struct, omit_defaults=True):
     stop_hour: int = 0  # campaign hour of the rest phase: slot start + 12 + extra hours travelled
     could_move: bool = False  # the convoy could have set out today (CV-UNR-06: a chosen rest day)
     ticks: int = 0  # distance covered today
-    hazard: str = ""  # hazard met today (from the table)
-    hazard_hour: int = 0  # its hour within the slot, 1..12
+    # hazards met today as (hour within the slot 1..12, hazard id), in hour order: the scenario's
+    # scripted ones (RES-CV-24 (b): each at its hour), else the one the day's table gave
+    hazards: list[tuple[int, str]] = []
     wagon_added: bool = False
     wagon_upgraded: bool = False
     added_in_village: bool = False
