@@ -180,8 +180,8 @@ class DayTerms:
             cut = min(o["unrest"], 1 if p.gift == "trade_goods" else 3)
             units = o["gifts"] + 1
             v += cut * self.unrest_w - units * (3.0 if p.gift == "trade_goods" else 8.0)
-        if p.buy:
-            what, _, arg = p.buy.partition(":")
+        for buy in p.purchases:
+            what, _, arg = buy.partition(":")
             if what == "stores":
                 n = int(arg)
                 useful = min(n * 10, max(0.0, self.food_need * 1.5 - o["provisions"]))

@@ -1070,8 +1070,9 @@ def can_move(c: Convoy, now: int) -> tuple[bool, str, str]:
 
 
 def mobility(c: Convoy, now: int, plan: DayPlan | None = None, cfg: CvConfig | None = None) -> tuple[bool, str, str]:
-    """:func:`can_move` once the plan's wagon abandoned, job change and wagon purchase are made."""
-    if plan is None or not (plan.assign or plan.abandon or plan.buy.startswith("wagon:")):
+    """:func:`can_move` once the plan's wagon abandoned, job change and wagon purchases are made."""
+    bought = 0 if plan is None else sum(1 for b in plan.purchases if b.startswith("wagon:"))
+    if plan is None or not (plan.assign or plan.abandon or bought):
         return can_move(c, now)
     base = can_move_ignoring_drivers(c)
     if not base[0]:
@@ -1098,8 +1099,7 @@ def mobility(c: Convoy, now: int, plan: DayPlan | None = None, cfg: CvConfig | N
                 n_drivers += 1
             elif job != "driver" and t.job == "driver":
                 n_drivers -= 1
-    if plan.buy.startswith("wagon:"):
-        n_wagons += 1
+    n_wagons += bought
     if n_drivers < n_wagons:
         return False, "SC-CV-13", f"{n_wagons} wagons need {n_wagons} drivers; {n_drivers} assigned"
     return True, "", ""
@@ -1237,39 +1237,18 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
         if len(c.wagons) == 1:
             raise IllegalOrderError("RES-CV-24", "a caravan does not abandon its last wagon", order=plan.label(), actor=c.key)
     village = in_settlement(hm, c)
-    if plan.buy:
+    purchases = plan.purchases
+    if purchases:
         if not village:
             raise IllegalOrderError("RES-CV-11", "purchases are made in a settlement", order=plan.label(), actor=c.key)
-        what, _, arg = plan.buy.partition(":")
-        if what == "stores":
-            n = _int(arg, plan, c)
-            if n * cfg.stores_cost_gp > c.gp:
-                raise IllegalOrderError("RES-CV-11", f"{n} stores cost {n * cfg.stores_cost_gp} gp; the purse holds {c.gp}",
-                                        order=plan.label(), actor=c.key)
-            if stores_units(c.provisions + n * PROVISIONS_PER_STORES) + sum(c.cargo.values()) > cargo_capacity(c, cfg):
-                raise IllegalOrderError("SC-CV-09", "the stores would exceed the cargo capacity", order=plan.label(), actor=c.key)
-        elif what == "repair":
-            n = _int(arg, plan, c)
-            if n * cfg.repair_materials_cost_gp > c.gp:
-                raise IllegalOrderError("RES-CV-23", "not enough gold for the repair materials", order=plan.label(), actor=c.key)
-            if cargo_used(c) + n > cargo_capacity(c, cfg):
-                raise IllegalOrderError("SC-CV-09", "the repair materials would exceed the cargo capacity",
-                                        order=plan.label(), actor=c.key)
-        elif what == "wagon":
-            if arg not in WAGON_TYPES:
-                raise InvalidOrderError(f"{c.key}: unknown wagon kind {arg!r}")
-            if len(c.wagons) >= max_wagons(c, cfg):
-                raise IllegalOrderError("SC-CV-05", f"a caravan holds at most {max_wagons(c, cfg)} wagons",
-                                        order=plan.label(), actor=c.key)
-            if wagon_type(arg, cfg).cost > c.gp:
-                raise IllegalOrderError("SC-CV-05", "not enough gold for the wagon", order=plan.label(), actor=c.key)
-        elif what == "axles":
-            if all(w.axles for w in c.wagons):
-                raise IllegalOrderError("RES-CV-01", "every wagon already has improved axles", order=plan.label(), actor=c.key)
-            if cfg.axles_cost_gp > c.gp:
-                raise IllegalOrderError("RES-CV-01", "not enough gold for improved axles", order=plan.label(), actor=c.key)
-        else:
-            raise InvalidOrderError(f"{c.key}: unknown purchase {plan.buy!r}")
+        # RES-CV-15: a day may hold several purchases, made in order: each is checked on the caravan as
+        # the earlier ones leave it (a copy: nothing is bought here)
+        sim = c if len(purchases) == 1 else msgspec.msgpack.decode(msgspec.msgpack.encode(c), type=Convoy)
+        scratch = Ledger(keep=False)
+        for i, buy in enumerate(purchases):
+            _check_purchase(cfg, sim, buy, plan)
+            if i + 1 < len(purchases):
+                resolve_purchase(world, sim, buy, scratch)
     if plan.gift:
         if plan.gift not in ("trade_goods", "treasure"):
             raise InvalidOrderError(f"{c.key}: a gift is trade_goods or treasure, not {plan.gift!r}")
@@ -1286,7 +1265,7 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
             raise IllegalOrderError("RES-CV-23", "repairs need a wainwright", order=plan.label(), actor=c.key)
         if c.starving:
             raise IllegalOrderError("CV-REST-04", "a starving caravan cannot be repaired", order=plan.label(), actor=c.key)
-        if c.cargo.get("repair", 0) == 0 and not plan.buy.startswith("repair"):
+        if c.cargo.get("repair", 0) == 0 and not any(b.startswith("repair:") for b in purchases):
             raise IllegalOrderError("RES-CV-23", "repairs need repair materials", order=plan.label(), actor=c.key)
     if plan.move == "travel":
         ok, clause, reason = mobility(c, now, plan, cfg)
@@ -1294,13 +1273,49 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
             raise IllegalOrderError(clause, reason, order=plan.label(), actor=c.key)
 
 
-def _int(arg: str, plan: DayPlan, c: Convoy) -> int:
+def _check_purchase(cfg: CvConfig, c: Convoy, buy: str, plan: DayPlan) -> None:
+    """One purchase of the day's plan, against the caravan as it stands (RES-CV-11, SC-CV-05/06/09,
+    RES-CV-01/23)."""
+    what, _, arg = buy.partition(":")
+    if what == "stores":
+        n = _int(arg, buy, c)
+        if n * cfg.stores_cost_gp > c.gp:
+            raise IllegalOrderError("RES-CV-11", f"{n} stores cost {n * cfg.stores_cost_gp} gp; the purse holds {c.gp}",
+                                    order=plan.label(), actor=c.key)
+        if stores_units(c.provisions + n * PROVISIONS_PER_STORES) + sum(c.cargo.values()) > cargo_capacity(c, cfg):
+            raise IllegalOrderError("SC-CV-09", "the stores would exceed the cargo capacity", order=plan.label(), actor=c.key)
+    elif what == "repair":
+        n = _int(arg, buy, c)
+        if n * cfg.repair_materials_cost_gp > c.gp:
+            raise IllegalOrderError("RES-CV-23", "not enough gold for the repair materials", order=plan.label(), actor=c.key)
+        if cargo_used(c) + n > cargo_capacity(c, cfg):
+            raise IllegalOrderError("SC-CV-09", "the repair materials would exceed the cargo capacity",
+                                    order=plan.label(), actor=c.key)
+    elif what == "wagon":
+        if arg not in WAGON_TYPES:
+            raise InvalidOrderError(f"{c.key}: unknown wagon kind {arg!r}")
+        if len(c.wagons) >= max_wagons(c, cfg):
+            raise IllegalOrderError("SC-CV-05", f"a caravan holds at most {max_wagons(c, cfg)} wagons",
+                                    order=plan.label(), actor=c.key)
+        if wagon_type(arg, cfg).cost > c.gp:
+            raise IllegalOrderError("SC-CV-05", f"not enough gold for the {WAGON_NAMES[arg]} ({wagon_type(arg, cfg).cost} gp; "
+                                    f"the purse holds {c.gp})", order=plan.label(), actor=c.key)
+    elif what == "axles":
+        if all(w.axles for w in c.wagons):
+            raise IllegalOrderError("RES-CV-01", "every wagon already has improved axles", order=plan.label(), actor=c.key)
+        if cfg.axles_cost_gp > c.gp:
+            raise IllegalOrderError("RES-CV-01", "not enough gold for improved axles", order=plan.label(), actor=c.key)
+    else:
+        raise InvalidOrderError(f"{c.key}: unknown purchase {buy!r}")
+
+
+def _int(arg: str, buy: str, c: Convoy) -> int:
     try:
         n = int(arg)
     except ValueError:
-        raise InvalidOrderError(f"{c.key}: purchase {plan.buy!r} needs a whole number of units") from None
+        raise InvalidOrderError(f"{c.key}: purchase {buy!r} needs a whole number of units") from None
     if n < 1:
-        raise InvalidOrderError(f"{c.key}: purchase {plan.buy!r} needs at least one unit")
+        raise InvalidOrderError(f"{c.key}: purchase {buy!r} needs at least one unit")
     return n
 
 
@@ -1482,8 +1497,8 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
             return
     if plan.assign:
         resolve_assign(world, c, plan.assign, ledger)
-    if plan.buy:
-        resolve_purchase(world, c, plan.buy, ledger)
+    for buy in plan.purchases:  # RES-CV-15: several a day, in order
+        resolve_purchase(world, c, buy, ledger)
     if plan.gift:
         need, have = 1 + c.gifts, c.cargo.get(plan.gift, 0)
         if have < need:

@@ -81,9 +81,9 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
              settlement entered), ``rest`` or ``repair``
     forage   scouts forage (2 provision units each, CV-PROV-02) instead of scouting (+1 Security)
     double   consume double rations at the rest (CV-UNR-06)
-    buy      a purchase in a settlement: ``stores`` (fill the free cargo space with food stores,
-             within the purse), ``repair`` (repair materials), ``wagon:<kind>``, ``axles`` (fit
-             improved axles to the first wagon without them)
+    buy      the day's purchases in a settlement, one (a string) or several (a list, made in that
+             order, RES-CV-15): ``stores:<n>`` (food stores), ``repair:<n>`` (repair materials),
+             ``wagon:<kind>``, ``axles`` (fit improved axles to the first wagon without them)
     gift     ``trade_goods`` or ``treasure`` given to the crew (CV-UNR-08)
     assign   ``"<traveler>:<job>"`` — one job change (SC-CV-03)
     abandon  a wagon kind: leave one wagon of that kind behind (the last bought), e.g. when there
@@ -96,10 +96,17 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
     halt: bool = False
     forage: bool = False
     double: bool = False
-    buy: str = ""
+    buy: str | tuple[str, ...] = ""
     gift: str = ""
     assign: str = ""
     abandon: str = ""
+
+    @property
+    def purchases(self) -> tuple[str, ...]:
+        """The day's purchases, in the order they are made."""
+        if isinstance(self.buy, str):
+            return (self.buy,) if self.buy else ()
+        return tuple(self.buy)
 
     def label(self) -> str:
         if self.move == "travel":
@@ -114,8 +121,8 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
             parts.append("forage")
         if self.double:
             parts.append("double rations")
-        if self.buy:
-            parts.append(f"buy {self.buy}")
+        if self.purchases:
+            parts.append("buy " + " and ".join(self.purchases))
         if self.gift:
             parts.append(f"gift {self.gift}")
         if self.assign:
