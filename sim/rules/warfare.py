@@ -799,6 +799,15 @@ def _check_return_title(world: World, gw: GwWorld, o: ReturnTitle, pend: _Pendin
     if pend is not None and o.domain in pend.returned:
         raise _fail("GW-ANX-04", f"the title of {o.domain} is already being returned", o)
     d = _return_deposit(gw, o.guild, o.domain)
+    dom = gw.domains[o.domain]
+    if d is None and dom.annexed_from == o.guild and dom.annexed_season >= 0:
+        # the former owner, too late (RES-GW-24): the window was season A+1 only
+        a = dom.annexed_season
+        raise _fail(
+            "RES-GW-24",
+            f"{o.domain} was annexed in season {a}: its title could be returned only in season {a + 1}, not in season {gw.season}",
+            o,
+        )
     if d is None:
         raise _fail("GW-ANX-04", f"guild {o.guild} is not the former owner of an annexed {o.domain} awaiting its title", o)
     if gw.season != d.annexed_season + 1:
@@ -1795,6 +1804,8 @@ def annex_domain(world: World, order: Annex, ledger: Ledger) -> None:
     dom.owner = new_guild.leader
     dom.frozen_until = gw.season + 2
     dom.title_return_season = gw.season + 1
+    dom.annexed_from = former
+    dom.annexed_season = gw.season
     dom.consents_to = []
     stopped = []
     for aid in list(dom.occupied_by):

@@ -252,9 +252,12 @@ def test_ex_gw_04_annexation_compensation_and_title(returned):
     assert dom.title_holder == "Alice"
     ev = led.of_kind("TitleDelivered")[0]
     assert ev.outcome == ("original" if returned else "replacement") and ev.t == 4 * 2160
-    # too late to return it now
-    with pytest.raises(IllegalOrderError, match="GW-ANX-04"):
+    # too late to return it now: RES-GW-24's window was S+3 (C is the former owner, GW-ANX-04 holds)
+    with pytest.raises(IllegalOrderError, match=r"RES-GW-24: D was annexed in season 2: its title could be returned only in season 3, not in season 4"):
         wf.check_order(w, ReturnTitle(guild="c", domain="D"))
+    # a guild that never owned D is told so
+    with pytest.raises(IllegalOrderError, match="GW-ANX-04: guild b is not the former owner of an annexed D"):
+        wf.check_order(w, ReturnTitle(guild="b", domain="D"))
 
 
 # ---- EX-GW-05 ---------------------------------------------------------------------------------------
