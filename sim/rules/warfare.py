@@ -411,7 +411,6 @@ class _Pending:
     actions: dict[str, AnyOrder] = field(default_factory=dict)  # army → its action order
     disbanded: set[str] = field(default_factory=set)
     annexed: set[str] = field(default_factory=set)  # domains
-    political: set[str] = field(default_factory=set)
     returned: set[str] = field(default_factory=set)
     loot: set[tuple[str, int]] = field(default_factory=set)
     domain_actions: set[tuple[str, str]] = field(default_factory=set)
@@ -450,7 +449,6 @@ def _pending(gw: GwWorld, guild: str, costs: dict[str, int] | None = None) -> _P
             p.disbanded.add(o.army)
         elif isinstance(o, Annex):
             p.annexed.add(o.domain)
-            p.political.add(o.seal)
         elif isinstance(o, ReturnTitle):
             p.returned.add(o.domain)
         elif isinstance(o, TreasureHunt | PickUpLoot):
@@ -766,8 +764,8 @@ def _check_annex(world: World, gw: GwWorld, o: Annex, pend: _Pending | None) -> 
     if seal.kind != "political" or seal.guild != o.guild:
         raise _fail("RES-GW-23", f"an annexation must name a political seal of {o.guild}; {o.seal} is a {seal.kind} seal of {seal.guild}", o)
     if pend is not None:
-        if o.seal in pend.political:
-            raise _fail("RES-GW-23", f"political seal {o.seal} is already named by another annexation this season", o)
+        # a political seal may be named by several annexations of one season: GW-ANX-03 uses it only to
+        # say whose leader receives the domain, and nothing spends it
         if o.domain in pend.annexed:
             raise _fail("RES-GW-28", f"guild {o.guild} already ordered the annexation of {o.domain} this season", o)
     if dom.owner_guild == o.guild:
