@@ -960,7 +960,8 @@ def resolve_test(mn: MnWorld, m: Mission, dice: Dice, ledger: Ledger, cfg: MnCon
             mn.stats.interferences += 1
             _emit(ledger, "InterferenceRolled", nkey(other), ("MN-INT-01", "MN-MOD-08", "RES-MN-16") + (("MN-INT-02",) if d == 20 else ()),
                   dice=[(20, d)], total=sign * d, outcome="plot discovered" if d == 20 else ("+" if sign > 0 else "-"),
-                  mission=m.id, city=m.city, against=m.nation, sign="+" if sign > 0 else "-", score_after=score)
+                  mission=m.id, city=m.city, against=m.nation, sign="+" if sign > 0 else "-", score_after=score,
+                  ambassador=meddler(mn, other, m.city).ambassador)
     band, dur = outcome_band(nat, score, threshold)
     mn.stats.tests += 1
     score_mods = [(f"{x.name} ({x.clause})", -x.value) for x in mods] + [
@@ -1025,15 +1026,22 @@ def _apply_band(mn: MnWorld, cfg: MnConfig, ledger: Ledger, m: Mission, amb: Amb
         close_embassy(mn, cfg, ledger, renewing, "renewal failed", ("RES-MN-13", *clauses))
 
 
+def meddler(mn: MnWorld, nation: str, city: str) -> Embassy:
+    """The embassy of ``nation`` in ``city`` whose ambassador interferes (RES-MN-16): its only one, or
+    — when it has several there — the oldest (lowest id)."""
+    # resolution: ENG-MN-03
+    return min((e for e in mn.embassies if e.nation == nation and e.city == city), key=lambda e: e.id)
+
+
 def expel_meddler(mn: MnWorld, cfg: MnConfig, ledger: Ledger, nation: str, city: str) -> None:
-    """MN-INT-02: the plot is discovered; the nation's diplomatic mission in the city is dissolved:
-    its embassies there close (MN-EMB-01) and its ambassadors travel home."""
+    """MN-INT-02 / RES-MN-16: the plot is discovered; the meddling ambassador is expelled and his
+    embassy closes — which ends every treaty the nation has with that province (MN-EMB-01). The
+    nation's other ambassadors in the city, if any, stay at their posts."""
     mn.stats.plots_discovered += 1
-    embs = sorted((e for e in mn.embassies if e.nation == nation and e.city == city), key=lambda e: e.id)
+    e = meddler(mn, nation, city)
     _emit(ledger, "AmbassadorExpelled", nkey(nation), ("MN-INT-02", "RES-MN-16", "MN-EMB-01"), outcome="expelled", city=city,
-          ambassadors=[e.ambassador for e in embs])
-    for e in embs:
-        close_embassy(mn, cfg, ledger, e, "expelled", ("MN-INT-02", "RES-MN-16"))
+          ambassador=e.ambassador)
+    close_embassy(mn, cfg, ledger, e, "expelled", ("MN-INT-02", "RES-MN-16"))
 
 
 def sign_problem(mn: MnWorld, nation: str, partner: str, kind: str) -> tuple[str, str] | None:
