@@ -1072,7 +1072,7 @@ def can_move(c: Convoy, now: int) -> tuple[bool, str, str]:
 def mobility(c: Convoy, now: int, plan: DayPlan | None = None, cfg: CvConfig | None = None) -> tuple[bool, str, str]:
     """:func:`can_move` once the plan's wagon abandoned, job change and wagon purchases are made."""
     bought = 0 if plan is None else sum(1 for b in plan.purchases if b.startswith("wagon:"))
-    if plan is None or not (plan.assign or plan.abandon or bought):
+    if plan is None or not (plan.assignments or plan.abandon or bought):
         return can_move(c, now)
     base = can_move_ignoring_drivers(c)
     if not base[0]:
@@ -1091,8 +1091,8 @@ def mobility(c: Convoy, now: int, plan: DayPlan | None = None, cfg: CvConfig | N
         overflow = len(c.travelers) - (traveler_capacity(c, cfg) - wagon_type(w.kind, cfg).travelers)
         non_drivers = sum(1 for t in c.travelers if t.job != "driver")
         n_drivers -= max(0, overflow - non_drivers)
-    if plan.assign:
-        tid, _, job = plan.assign.partition(":")
+    for assign in plan.assignments:
+        tid, _, job = assign.partition(":")
         t = next((x for x in c.travelers if x.id == tid), None)
         if t is not None and t.suspended_until <= now:
             if job == "driver" and t.job != "driver":
@@ -1154,8 +1154,9 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
     4, 6, 9 or 12 extra hours, by day halting at the next settlement, by night; rest; a repair day),
     the scouts' task (forage or scout), one crew-care action (none, double rations, a gift of trade
     goods or treasure), one purchase when stationed in a settlement, and one job change (only offered
-    when the wagons lack drivers). Purchases offer one amount (fill the cargo space); :func:`check_plan`
-    accepts any amount and any forced march the rules allow, and several purchases a day."""
+    when the wagons lack drivers). Purchases offer one amount (fill the cargo space). This is the
+    policies' menu, not a rule: :func:`check_plan` accepts any amount and any forced march the rules
+    allow, and several purchases, gifts and job changes a day, with double rations or without."""
     assert world.cv is not None
     c = world.cv.convoy(cid)
     now = world.now
@@ -1222,15 +1223,17 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
                                 f"next day's travel slot ({MAX_EXTRA_HOURS} extra hours at most)", order=plan.label(), actor=c.key)
     if c.status != "travelling":
         raise IllegalOrderError("RES-CV-24", f"the convoy has {c.status}", order=plan.label(), actor=c.key)
-    if plan.assign:
-        tid, _, job = plan.assign.partition(":")
+    changed: set[str] = set()
+    for assign in plan.assignments:  # SC-CV-03: each traveler may change jobs once 24 hours have passed
+        tid, _, job = assign.partition(":")
         t = next((x for x in c.travelers if x.id == tid), None)
         if t is None or job not in JOBS:
-            raise InvalidOrderError(f"{c.key}: cannot read job change {plan.assign!r} (traveler:job)")
-        if now - t.job_since < 24:
+            raise InvalidOrderError(f"{c.key}: cannot read job change {assign!r} (traveler:job)")
+        if now - t.job_since < 24 or tid in changed:
             raise IllegalOrderError("SC-CV-03", f"{tid} changed jobs less than 24 hours ago", order=plan.label(), actor=c.key)
         if job == "driver" and not t.can_drive:
             raise IllegalOrderError("SC-CV-07", f"{tid} cannot drive", order=plan.label(), actor=c.key)
+        changed.add(tid)
     if plan.abandon:
         if not any(w.kind == plan.abandon for w in c.wagons):
             raise InvalidOrderError(f"{c.key}: no {plan.abandon!r} wagon to abandon")
@@ -1249,15 +1252,19 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
             _check_purchase(cfg, sim, buy, plan)
             if i + 1 < len(purchases):
                 resolve_purchase(world, sim, buy, scratch)
-    if plan.gift:
-        if plan.gift not in ("trade_goods", "treasure"):
-            raise InvalidOrderError(f"{c.key}: a gift is trade_goods or treasure, not {plan.gift!r}")
-        need = 1 + c.gifts
-        if c.cargo.get(plan.gift, 0) < need:
-            raise IllegalOrderError("RES-CV-16", f"the next gift costs {need} cargo units of {plan.gift}; "
-                                    f"the caravan carries {c.cargo.get(plan.gift, 0)}", order=plan.label(), actor=c.key)
-    if plan.double and plan.gift:
-        raise IllegalOrderError("RES-CV-24", "one crew-care action a day: double rations or a gift", order=plan.label(), actor=c.key)
+    # gifts (CV-UNR-08, "at any time", RES-CV-24): any number, each one more cargo unit than the last
+    # (RES-CV-16), alongside double rations or anything else
+    given = dict(c.cargo)
+    counter = c.gifts
+    for gift in plan.gifts:
+        if gift not in ("trade_goods", "treasure"):
+            raise InvalidOrderError(f"{c.key}: a gift is trade_goods or treasure, not {gift!r}")
+        need = 1 + counter
+        if given.get(gift, 0) < need:
+            raise IllegalOrderError("RES-CV-16", f"the next gift costs {need} cargo units of {gift}; "
+                                    f"the caravan carries {given.get(gift, 0)}", order=plan.label(), actor=c.key)
+        given[gift] = given.get(gift, 0) - need
+        counter += 1
     if plan.forage and not active(c, "scout", now):
         raise IllegalOrderError("CV-PROV-02", "no scout to forage", order=plan.label(), actor=c.key)
     if plan.move == "repair":
@@ -1495,17 +1502,17 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
         lose_wagon(world, c, w, dice, ledger, "abandoned", ("CV-UNR-04",))
         if c.status != "travelling":
             return
-    if plan.assign:
-        resolve_assign(world, c, plan.assign, ledger)
+    for assign in plan.assignments:
+        resolve_assign(world, c, assign, ledger)
     for buy in plan.purchases:  # RES-CV-15: several a day, in order
         resolve_purchase(world, c, buy, ledger)
-    if plan.gift:
-        need, have = 1 + c.gifts, c.cargo.get(plan.gift, 0)
+    for gift in plan.gifts:
+        need, have = 1 + c.gifts, c.cargo.get(gift, 0)
         if have < need:
             # the day's earlier orders (a wagon abandoned with its load) took the goods meant for the gift
-            _emit(ledger, "GiftLapsed", c, ("RES-CV-16", "RES-CV-24"), total=need, outcome=plan.gift, left=have)
+            _emit(ledger, "GiftLapsed", c, ("RES-CV-16", "RES-CV-24"), total=need, outcome=gift, left=have)
         else:
-            resolve_gift(world, c, plan.gift, ledger)
+            resolve_gift(world, c, gift, ledger)
     travel = plan.move == "travel"
     t.could_move = can_move(c, now)[0]
     if travel and not t.could_move:

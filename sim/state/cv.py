@@ -84,8 +84,9 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
     buy      the day's purchases in a settlement, one (a string) or several (a list, made in that
              order, RES-CV-15): ``stores:<n>`` (food stores), ``repair:<n>`` (repair materials),
              ``wagon:<kind>``, ``axles`` (fit improved axles to the first wagon without them)
-    gift     ``trade_goods`` or ``treasure`` given to the crew (CV-UNR-08)
-    assign   ``"<traveler>:<job>"`` — one job change (SC-CV-03)
+    gift     ``trade_goods`` or ``treasure`` given to the crew (CV-UNR-08); a list for several gifts,
+             each dearer than the one before (RES-CV-16)
+    assign   ``"<traveler>:<job>"`` — a job change (SC-CV-03); a list for several travelers
     abandon  a wagon kind: leave one wagon of that kind behind (the last bought), e.g. when there
              are not drivers enough for every wagon (a lost wagon, CV-UNR-04 (a))
     """
@@ -97,16 +98,24 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
     forage: bool = False
     double: bool = False
     buy: str | tuple[str, ...] = ""
-    gift: str = ""
-    assign: str = ""
+    gift: str | tuple[str, ...] = ""
+    assign: str | tuple[str, ...] = ""
     abandon: str = ""
 
     @property
     def purchases(self) -> tuple[str, ...]:
         """The day's purchases, in the order they are made."""
-        if isinstance(self.buy, str):
-            return (self.buy,) if self.buy else ()
-        return tuple(self.buy)
+        return _items(self.buy)
+
+    @property
+    def gifts(self) -> tuple[str, ...]:
+        """The day's gifts to the crew, in the order they are given."""
+        return _items(self.gift)
+
+    @property
+    def assignments(self) -> tuple[str, ...]:
+        """The day's job changes, ``"<traveler>:<job>"`` each."""
+        return _items(self.assign)
 
     def label(self) -> str:
         if self.move == "travel":
@@ -123,16 +132,23 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
             parts.append("double rations")
         if self.purchases:
             parts.append("buy " + " and ".join(self.purchases))
-        if self.gift:
-            parts.append(f"gift {self.gift}")
-        if self.assign:
-            parts.append(f"assign {self.assign}")
+        if self.gifts:
+            parts.append("gift " + " and ".join(self.gifts))
+        if self.assignments:
+            parts.append("assign " + " and ".join(self.assignments))
         if self.abandon:
             parts.append(f"abandon a {self.abandon} wagon")
         return ", ".join(parts)
 
     def __str__(self) -> str:
         return self.label()
+
+
+def _items(value: str | tuple[str, ...]) -> tuple[str, ...]:
+    """One order (a string, "" for none) or several (a tuple) as a tuple."""
+    if isinstance(value, str):
+        return (value,) if value else ()
+    return tuple(value)
 
 
 class RouteChoice(msgspec.Struct, frozen=True, tag="route"):

@@ -202,6 +202,36 @@ def test_a_gift_at_zero_unrest_is_spent_for_nothing() -> None:
         cr.check_plan(w, c, DayPlan(gift="treasure"))
 
 
+@pytest.mark.rule("CV-UNR-08", "RES-CV-16", "RES-CV-24", "CV-UNR-06", "SC-CV-03")
+def test_gifts_at_any_time_several_a_day_and_with_double_rations() -> None:
+    """RES-CV-24 lists gifts "at any time": a day may hold double rations and gifts together, and
+    several gifts, each one cargo unit dearer (RES-CV-16); several travelers may change jobs (SC-CV-03)."""
+    hm = line_map(10, villages={0: "Millbrook"})
+    c = baseline(hm, unrest=6, provisions=100, cargo={"trade_goods": 10, "treasure": 2})
+    c.morale = 8
+    c.travelers.append(Traveler(id="cook1", job="cook"))
+    w = world_of(c, hm)
+    led = ledger_at()
+    plan = DayPlan(move="rest", double=True, gift=("trade_goods", "treasure", "trade_goods"),
+                   assign=("cook1:guard", "entertainer1:passenger"))
+    assert plan.label() == ("rest, double rations, gift trade_goods and treasure and trade_goods, "
+                            "assign cook1:guard and entertainer1:passenger")
+    cr.check_plan(w, c, plan)
+    dice = ScriptedDice(["d20=1", "d20=1"])  # full rest day and double consumption checks, both fail
+    cr.resolve_day(w, "amber", plan, dice, led)
+    dice.assert_exhausted()
+    # gifts cost 1, 2 and 3 units: Unrest 6 − 1 − 3 − 1 = 1
+    assert [e.total for e in led.of_kind("GiftGiven")] == [1, 2, 3]
+    assert (c.unrest, c.gifts, c.cargo["trade_goods"], c.cargo["treasure"]) == (1, 3, 6, 0)
+    assert [e.data["action"] for e in led.of_kind("CalmingCheckRolled")] == ["full rest day", "double consumption"]
+    assert [e.outcome for e in led.of_kind("JobChanged")] == ["guard", "passenger"]
+    # the fourth gift would cost 4 units: with 6 of trade goods, a fifth (5 more) is refused
+    with pytest.raises(IllegalOrderError, match="RES-CV-16: the next gift costs 5 cargo units of trade_goods; the caravan carries 2"):
+        cr.check_plan(w, c, DayPlan(gift=("trade_goods", "trade_goods")))
+    with pytest.raises(IllegalOrderError, match="SC-CV-03: cook1 changed jobs less than 24 hours ago"):
+        cr.check_plan(w, c, DayPlan(move="rest", assign=("cook1:cook", "cook1:scout")))  # twice in one day
+
+
 @pytest.mark.rule("CV-MUT-01", "CV-MUT-02", "RES-CV-17")
 def test_mutiny_exactly_while_unrest_exceeds_morale() -> None:
     hm = line_map(4)
