@@ -1637,7 +1637,6 @@ def _check_vassalage(world: World, kid: str, o: VassalageEdict) -> None:
         raise InvalidOrderError(f"alignment {o.alignment!r}: expected one of {', '.join(ALIGNMENTS)}")
     if o.new_id and o.new_id in km.kingdoms:
         raise InvalidOrderError(f"kingdom id {o.new_id!r} is already used")
-    cap = capital_hex(k)
     seen: set[int] = set()
     for h in o.hexes:
         if not 0 <= h < len(world.map.hexes):
@@ -1646,8 +1645,6 @@ def _check_vassalage(world: World, kid: str, o: VassalageEdict) -> None:
         if h in seen:
             raise InvalidOrderError(f"hex {where} is named twice")
         seen.add(h)
-        if h == cap:
-            raise IllegalOrderError("KM-VAS-01", f"the capital's hex {where} cannot be ceded", actor=actor(kid))
         if world.map.hexes[h].is_water:
             raise IllegalOrderError("RES-KM-43", f"hex {where} is water", actor=actor(kid))
         owner = km.owner_of(h)
@@ -1724,6 +1721,8 @@ def resolve_vassalage(world: World, kid: str, o: VassalageEdict, dice: Dice, led
     moved = [s for s in k.settlements if s.hex in hexes]
     for s in moved:
         k.settlements.remove(s)
+    if k.capital is not None and any(s.name == k.capital for s in moved):  # the capital was ceded
+        k.capital = k.settlements[0].name if k.settlements else None
     imps = {h: k.improvements.pop(h) for h in hexes if h in k.improvements}
     for h in hexes:
         if h in k.hexes:

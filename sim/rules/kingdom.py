@@ -1029,7 +1029,8 @@ def claim_hex(world: World, kid: str, h: int, ledger: Ledger) -> None:
 
 
 def abandon_hex(world: World, kid: str, h: int, ledger: Ledger) -> None:
-    """SC-KM-13: abandon a hex: Unrest +1, +4 if it held a settlement."""
+    """SC-KM-13: abandon a hex: Unrest +1, +4 if it held a settlement. The capital's hex too (nothing in
+    SC-KM-13 forbids it): the next settlement becomes the capital (:func:`lose_claimed_hex`)."""
     km = world.km
     assert km is not None
     k = km.kingdoms[kid]
@@ -1037,9 +1038,6 @@ def abandon_hex(world: World, kid: str, h: int, ledger: Ledger) -> None:
     where = list(world.map.coords(h))
     if h not in k.hexes:
         raise IllegalOrderError("SC-KM-13", f"hex {where} is not claimed by {kid}", actor=actor(kid))
-    cap = capital_hex(k)
-    if h == cap:
-        raise IllegalOrderError("SC-KM-13", f"hex {where} holds the capital", actor=actor(kid))
     had_town = any(s.hex == h for s in k.settlements)
     n = 4 if had_town else 1
     lose_claimed_hex(world, k, h)

@@ -28,12 +28,10 @@ def realm(**kw: object):
 
 
 @pytest.mark.rule("KM-VAS-01", "RES-KM-43")
-def test_viceroy_required_capital_kept_colony_on_unclaimed_land() -> None:
+def test_viceroy_required_colony_on_unclaimed_land() -> None:
     w, ov = realm()
     with pytest.raises(IllegalOrderError, match="KM-VAS-01.*must name a Viceroy"):
         E.check_special(w, "ov", VassalageEdict("new_vassal", viceroy=" ", hexes=[5]))
-    with pytest.raises(IllegalOrderError, match=r"KM-VAS-01.*capital's hex \[0, 0\] cannot be ceded"):
-        E.check_special(w, "ov", VassalageEdict("new_vassal", viceroy="V", hexes=[0]))
     with pytest.raises(IllegalOrderError, match=r"KM-VAS-01.*colony is founded on unclaimed land; hex \[5, 0\] is claimed"):
         E.check_special(w, "ov", VassalageEdict("colony", viceroy="V", hexes=[5]))
     with pytest.raises(IllegalOrderError, match=r"KM-VAS-01.*unclaimed hex \[9, 2\] has not been explored"):
@@ -41,6 +39,17 @@ def test_viceroy_required_capital_kept_colony_on_unclaimed_land() -> None:
     with pytest.raises(IllegalOrderError, match="RES-KM-43.*at least one hex"):
         E.check_special(w, "ov", VassalageEdict("colony", viceroy="V", hexes=[]))
     E.check_special(w, "ov", VassalageEdict("colony", viceroy="V", hexes=[10, 11]))
+
+
+@pytest.mark.rule("KM-VAS-01", "RES-KM-27", "RES-KM-43")
+def test_the_capitals_hex_may_be_ceded_and_the_next_settlement_becomes_the_capital() -> None:
+    """KM-VAS-01 cedes "part of the kingdom's land": nothing keeps the capital out of it (the engine
+    used to refuse it)."""
+    w, ov = realm()
+    vid = E.resolve_special(w, "ov", VassalageEdict("new_vassal", viceroy="V", hexes=[0, 1]), ScriptedDice(["d4=1"]), ledger())
+    v = w.km.kingdoms[vid]
+    assert [s.name for s in v.settlements] == ["Cap"] and v.capital == "Cap"
+    assert ov.capital == "Town" and K.capital_hex(ov) == 5 and 0 not in ov.hexes
 
 
 @pytest.mark.rule("KM-VAS-02", "RES-KM-26", "RES-KM-01", "GEN-01")
