@@ -1607,7 +1607,6 @@ def _trade_lost(world: World, r: TradeRoute, ledger: Ledger, *, reason: str, che
 
 def _check_vassalage(world: World, kid: str, o: VassalageEdict) -> None:
     km = _km(world)
-    k = km.kingdoms[kid]
     if o.mode not in VAS_MODES:
         raise InvalidOrderError(f"vassalage mode {o.mode!r}: expected one of {', '.join(VAS_MODES)}")
     if not o.viceroy.strip():
