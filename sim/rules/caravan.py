@@ -14,7 +14,8 @@ SimPy process wakes about twice a day:
    CV-REST-03), recovery (CV-TRAV-07), repairs (RES-CV-23), then the CV-UNR-06 calming checks in
    the order wagon added, wagon upgraded, full rest day, double consumption.
 
-Choices this module makes where RULES.md leaves room (each is documented where it is coded):
+Choices this module makes where RULES.md leaves room (each is an entry of docs/resolutions.md and
+is marked ``# resolution: ENG-CV-…`` where it is coded; the main ones):
 
 * Distances are integer ticks of 1/192 mile (exact, see :mod:`sim.state.cv`). The terrain and the
   path type of a stretch are those of the hex being entered; a stretch is travelled hour by hour
@@ -91,7 +92,7 @@ HORSE_TRAIN_MPD = 4  # SC-CV-06
 # CV-TRAV-05 sets no cap on a forced march: the rising DC and exhaustion end it. The day does: its
 # extra hours come between the 12 travel hours and the rest (RES-CV-24 (c)), so at most 24 − 12 of
 # them fit before the next day's travel slot.
-# resolution: a forced march lasts at most 12 extra hours (it ends before the next day's travel slot)
+# resolution: ENG-CV-03
 DAY_HOURS = 24
 MAX_EXTRA_HOURS = DAY_HOURS - 12
 # the forced-march lengths legal_orders offers the policies (check_plan accepts any 0..MAX_EXTRA_HOURS)
@@ -177,6 +178,7 @@ def terrain_multiplier(terrain: str, road: str) -> Fraction | None:
     return None if m is None else Fraction(m, 4)
 
 
+# resolution: ENG-CV-08
 def passable(hm: HexMap, i: int) -> bool:
     return hm.hexes[i].terrain in MULT4
 
@@ -223,6 +225,7 @@ def hourly_ticks(speed: int, terrain: str, road: str, night: bool, half: bool) -
 
 
 def max_wagons(c: Convoy, cfg: CvConfig) -> int:
+    # resolution: ENG-CV-22
     return cfg.max_wagons + cfg.extra_wagons_per_feat * feat_count(c, "extra_wagons")
 
 
@@ -332,9 +335,11 @@ def stat_mods(
         if terrain and f"terrain_mastery:{terrain}" in c.feats:
             mods.append(("Terrain Mastery", TERRAIN_MASTERY))
     elif stat == "resolve":
+        # resolution: ENG-CV-19
         if counted(c, "royal_carriage") and any(t.job in ("entertainer", "passenger") for t in c.travelers):
             mods.append(("royal carriage", 4))
     if stat == "ac":
+        # resolution: ENG-CV-24
         if c.condition == "fatigued":  # RES-CV-05 (exhausted replaces fatigued: −6 on rolls, not on AC)
             mods.append(("fatigued", -cfg.fatigued_penalty))
     elif c.condition == "fatigued":
@@ -351,6 +356,7 @@ def stat_value(c: Convoy, stat: str, cfg: CvConfig, now: int, bonuses: dict[str,
     return sum(v for _, v in stat_mods(c, stat, cfg, now, bonuses, **kw))
 
 
+# resolution: ENG-CV-14
 def in_settlement(hm: HexMap, c: Convoy) -> bool:
     """Stationed in a village (RES-CV-11: any settlement of the map): the convoy's hex holds one."""
     return hm.hexes[c.hex].settlement is not None
@@ -506,6 +512,7 @@ def add_wagon(c: Convoy, kind: str, cfg: CvConfig, *, axles: bool = False) -> Wa
     c.next_wagon_id += 1
     c.wagons.append(w)
     hp = wagon_type(kind, cfg).hp
+    # resolution: ENG-CV-18
     pending = f"caravan_toughness_lost:{kind}"
     if pending in c.feats:
         c.feats.remove(pending)
@@ -533,6 +540,7 @@ def lose_wagon(world: World, c: Convoy, w: Wagon, dice: Dice, ledger: Ledger, wh
     c.hp = max(0, c.hp - hp)
     _emit(ledger, "WagonLost", c, (*clauses, "RES-CV-23", "SC-CV-05"), outcome=why, wagon=w.id, wagon_kind=w.kind,
           hp_before=before, hp_after=c.hp, max_hp=c.max_hp)
+    # resolution: ENG-CV-09
     if not c.wagons:
         destroy(c, ledger, "no wagon left", cfg, ("RES-CV-23",))
         return
@@ -545,6 +553,7 @@ def lose_wagon(world: World, c: Convoy, w: Wagon, dice: Dice, ledger: Ledger, wh
     _enforce_capacity(world, c, ledger)
 
 
+# resolution: ENG-CV-10
 def _enforce_capacity(world: World, c: Convoy, ledger: Ledger) -> None:
     """SC-CV-09: cargo and travelers never exceed capacity; what no longer fits is left behind
     (cargo: other, trade goods, repair materials, treasure, then stores; travelers: passengers
@@ -584,6 +593,7 @@ def kill_traveler(world: World, c: Convoy, t: Traveler, dice: Dice, ledger: Ledg
     unrest_check(world, c, dice, ledger, "(b) traveler killed")
 
 
+# resolution: ENG-CV-11
 def _pick(dice: Dice, n: int) -> tuple[int, list[tuple[int, int]]]:
     """A GM choice among n candidates, modelled as 1dn (GEN-06); no roll when n == 1."""
     if n == 1:
@@ -609,6 +619,7 @@ def table_for(cv: CvWorld, hm: HexMap, hex_index: int) -> HazardTable | None:
     return None
 
 
+# resolution: ENG-CV-04
 def roll_table(c: Convoy, tb: HazardTable, dice: Dice, ledger: Ledger, hex_index: int) -> tuple[str, int]:
     """RES-CV-06/GEN-06: the d100 of the day's table, then 1d12 for the hour unless fixed."""
     d = dice.roll(100)[0]
@@ -642,6 +653,7 @@ def resolve_hazard(world: World, c: Convoy, hz: Hazard, dice: Dice, ledger: Ledg
         nat, total, ok = _roll_check(dice, hz.dc, mods)
         _emit(ledger, "HazardCheckRolled", c, ("CV-HAZ-02", "RES-CV-06", "SC-CV-02", "RES-CV-19"), dc=hz.dc, mods=mods,
               dice=[(20, nat)], total=total, outcome="success" if ok else "failure", hazard=hz.id, check=hz.check)
+    # resolution: ENG-CV-12
     for e in hz.on_success if ok else hz.on_fail:
         if c.status == "destroyed":
             break
@@ -764,6 +776,7 @@ def resolve_combat(world: World, c: Convoy, hz: Hazard, dice: Dice, ledger: Ledg
                   ac_mods=[[k, v] for k, v in ac_mods])
             if hit:
                 damage(world, c, max(0, n), "combat", dice, ledger, ("SC-CV-14", "RES-CV-23"))
+        # resolution: ENG-CV-12
         if c.hp <= 0 or c.status == "destroyed":
             break
     won = all(v <= 0 for v in hp.values())
@@ -1238,6 +1251,7 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
         if not any(w.kind == plan.abandon for w in c.wagons):
             raise InvalidOrderError(f"{c.key}: no {plan.abandon!r} wagon to abandon")
         if len(c.wagons) == 1:
+            # resolution: ENG-CV-09
             raise IllegalOrderError("RES-CV-24", "a caravan does not abandon its last wagon", order=plan.label(), actor=c.key)
     village = in_settlement(hm, c)
     purchases = plan.purchases
@@ -1361,6 +1375,7 @@ def resolve_purchase(world: World, c: Convoy, buy: str, ledger: Ledger) -> None:
               provisions=c.provisions, purse=c.gp)
     elif what == "repair":
         n = int(arg)
+        # resolution: ENG-CV-21
         cost = n * cfg.repair_materials_cost_gp
         c.gp -= cost
         c.gp_spent += cost
@@ -1409,6 +1424,7 @@ def resolve_scheduled(world: World, c: Convoy, ev: ScheduledEvent, dice: Dice, l
         c.level += 1
         if ev.feat:
             c.feats.append(ev.feat)
+            # resolution: ENG-CV-18
             if ev.feat == "caravan_toughness" and c.wagons:
                 w = min(c.wagons, key=lambda w: (w.toughness, w.id))
                 w.toughness += 1
@@ -1459,6 +1475,7 @@ def resolve_wages(world: World, c: Convoy, ledger: Ledger, why: str) -> None:
         _emit(ledger, "WagesPaid", c, ("SC-CV-03",), total=total, outcome=why, travelers=paid, purse=c.gp)
 
 
+# resolution: ENG-CV-17
 def unpaid_leave(world: World, c: Convoy, ledger: Ledger) -> None:
     if not in_settlement(world.map, c):
         return
@@ -1487,6 +1504,7 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
     t.plan = plan
     t.slot_start = now
     t.village_start = in_settlement(world.map, c)
+    # resolution: ENG-CV-02
     rested = now - c.moved_until
     if rested >= REST_HOURS_NEEDED:  # RES-CV-04: the extra-hour DC resets after 12 consecutive hours of rest
         if c.extra_dc != EXTRA_HOUR_DC:
@@ -1496,7 +1514,9 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
         c.stretch_hours = 0
     else:
         stretch = c.stretch_hours
+    # resolution: ENG-CV-20
     # orders made at the start of the day
+    # resolution: ENG-CV-13
     if plan.abandon:
         w = [x for x in c.wagons if x.kind == plan.abandon][-1]
         lose_wagon(world, c, w, dice, ledger, "abandoned", ("CV-UNR-04",))
@@ -1531,6 +1551,7 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
     if c.in_mutiny:
         c.mutiny_days += 1
     # CV-MUT-03 / RES-CV-18
+    # resolution: ENG-CV-06
     if travel and c.unrest > c.morale:
         _mutiny_check(world, c, dice, ledger)
 
@@ -1574,6 +1595,7 @@ def _mutiny_check(world: World, c: Convoy, dice: Dice, ledger: Ledger) -> None:
         _emit(ledger, "MutinyRefusedToMove", c, ("CV-MUT-03", "RES-CV-18"), dice=drawn, total=pick, outcome="refuses to move")
         unrest_check(world, c, dice, ledger, "(d) cannot move: mutiny refusal", ("CV-MUT-03",))
         return
+    # resolution: ENG-CV-07
     chosen = world.map.direction(c.hex, c.next_hex) if c.next_hex is not None else None
     rolls: list[tuple[int, int]] = []
     while True:
@@ -1589,6 +1611,7 @@ def _mutiny_check(world: World, c: Convoy, dice: Dice, ledger: Ledger) -> None:
 # ---- (b) the travel slot, (c) extra hours --------------------------------------------------------
 
 
+# resolution: ENG-CV-23
 def _is_night(cfg: CvConfig, plan: DayPlan, hour_abs: int) -> bool:
     """RES-CV-03: by default every travel hour is a day hour unless the plan travels by night; with
     ``travel_hours_are_day`` false, the clock hour decides too."""
@@ -1601,6 +1624,7 @@ def _is_night(cfg: CvConfig, plan: DayPlan, hour_abs: int) -> bool:
     return (s <= h or h < e) if s > e else (s <= h < e)
 
 
+# resolution: ENG-CV-01
 def _step_hour(world: World, c: Convoy, hour_abs: int, speed: int) -> tuple[bool, str]:
     """Travel one hour. Returns (moved, stop) with stop '' (still going), 'arrived', 'halted' or
     'stuck' (the next hex is impassable or off the map)."""
@@ -1689,6 +1713,7 @@ def resolve_travel_slot(world: World, cid: str, dice: Dice, ledger: Ledger, *,
     stopped = ""
     for h in range(1, SLOT_HOURS + 1):
         for hour, hz_id in t.hazards:  # RES-CV-24 (b): each hazard at its hour, in hour order
+            # resolution: ENG-CV-05
             if hour == h and _can_keep_moving(c, world.now):
                 ahead = hm.neighbor(c.hex, t.wander_dir) if t.wander_dir >= 0 else c.next_hex
                 terrain = hm.hexes[ahead if ahead is not None else c.hex].terrain
@@ -1820,6 +1845,7 @@ def resolve_rest(world: World, cid: str, dice: Dice, ledger: Ledger) -> None:
     # consumption (RES-CV-09): spell-created first, then foraged, then stored
     cons = consumption(c, now, cfg)
     pool = spells + foraged + c.provisions
+    # resolution: ENG-CV-16
     double = plan.double and cons > 0 and pool >= 2 * cons
     need = 2 * cons if double else cons
     fed = pool >= need
@@ -1855,6 +1881,7 @@ def resolve_rest(world: World, cid: str, dice: Dice, ledger: Ledger) -> None:
             return
     # recovery (CV-TRAV-07, RES-CV-05): the rest that begins now reaches 12 consecutive hours by the
     # next travel slot, and it is fed
+    # resolution: ENG-CV-02
     rested = t.slot_start + 24 - c.moved_until
     if fed and rested >= REST_HOURS_NEEDED and c.condition != "none":
         new = "fatigued" if c.condition == "exhausted" else "none"
@@ -1871,6 +1898,7 @@ def resolve_rest(world: World, cid: str, dice: Dice, ledger: Ledger) -> None:
     # CV-UNR-06 checks, in the RES-CV-24 order; at most one per kind of action per day (RES-CV-15).
     # A check at Unrest 0 could change nothing (CV-UNR-02), so it is not rolled.
     village_now = in_settlement(hm, c)
+    # resolution: ENG-CV-15
     if t.wagon_added and c.unrest:
         calming_check(world, c, dice, ledger, "wagon added", t.added_in_village)
     if t.wagon_upgraded and c.unrest:

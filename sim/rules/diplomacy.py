@@ -713,6 +713,7 @@ def resolve_recall(mn: MnWorld, nation: str, order: Recall, ledger: Ledger, cfg:
         raise IllegalOrderError("RES-MN-17", f"{order.ambassador!r} is not an at_post ambassador of {nation}", order=order,
                                 actor=nkey(nation))
     if amb.mission is not None:
+        # resolution: ENG-MN-05
         raise IllegalOrderError("RES-MN-01", f"{amb.id} carries a renewal mission this turn", order=order, actor=nkey(nation))
     e = embassy_of(mn, amb.id)
     _emit(ledger, "AmbassadorRecalled", f"ambassador:{amb.id}", ("RES-MN-17", "MN-EMB-01"), outcome="recalled", city=amb.city)
@@ -736,6 +737,7 @@ def needs_host(mn: MnWorld, m: Mission) -> str | None:
     return mn.cities[m.city].controller if m.renewal_of is None else None
 
 
+# resolution: ENG-MN-01
 def abort_if_cut(mn: MnWorld, cfg: MnConfig, ledger: Ledger, m: Mission) -> bool:
     """A mission that arrives while relations with its target are cut goes home untried (RES-MN-07)."""
     cut = relations_cut(mn, nkey(m.nation), party_of_city(mn, m.city))
@@ -1110,6 +1112,7 @@ def set_army_hook(hook: ArmyHook | None) -> None:
     _army_hook = hook
 
 
+# resolution: ENG-MN-02
 def raise_army(mn: MnWorld, ledger: Ledger, nation: str, province: str, reason: Literal["alliance", "pact"], *,
                treaty: int | None = None, obligation: int | None = None, clauses: Sequence[str] = (),
                hook: ArmyHook | None = None) -> RaisedArmy:
@@ -1209,6 +1212,7 @@ def sever_relations(mn: MnWorld, cfg: MnConfig, ledger: Ledger, nation: str, par
             close_embassy(mn, cfg, ledger, e, "recalled", clauses)
     if not at_war(mn, me, party):
         lo, hi = sorted((me, party))
+        # resolution: ENG-MN-04
         mn.wars.append(War(lo, hi, mn.turn, by_pact=True))
 
 

@@ -651,6 +651,7 @@ def sign_agreement(
     return ag
 
 
+# resolution: ENG-KM-05
 def _rebalance(world: World, kid: str, o: DiplomaticEdict, ledger: Ledger) -> str:
     """KM-REL-09: convert an unbalanced treaty (else alliance) in your favour to balanced, no check.
     The bonuses become 10% of the partner's current value, less the stored reduction (RES-KM-46)."""
@@ -719,6 +720,7 @@ def check_relation_order(world: World, kid: str, o: RelationOrder) -> None:
     if o.action == "close_embassy":
         if rel is None or not rel.embassy:
             raise IllegalOrderError("KM-REL-06", f"{kid} has no embassy with {o.target} to close", actor=actor(kid))
+        # resolution: ENG-KM-04
         if rel.treaty is not None or rel.alliance is not None:
             raise IllegalOrderError("KM-REL-07", f"the embassy with {o.target} carries a treaty; withdraw from it first", actor=actor(kid))
     elif o.action in ("renegotiate", "withdraw"):
@@ -751,6 +753,7 @@ def resolve_relation_order(world: World, kid: str, o: RelationOrder, dice: Dice,
     if o.action == "withdraw":
         n = 1 if r.success else 2
         add_unrest(k, n)
+        # resolution: ENG-KM-04
         if o.which == "treaty":
             rel.treaty = None
             rel.alliance = None
@@ -762,6 +765,7 @@ def resolve_relation_order(world: World, kid: str, o: RelationOrder, dice: Dice,
             target=o.target, result=out, unrest=n, unrest_after=k.unrest,
         )
         return out
+    # resolution: ENG-KM-05
     # renegotiate
     if not r.success:
         add_unrest(k, 1)
@@ -943,6 +947,7 @@ def _check_exploration(world: World, kid: str, o: ExplorationEdict) -> None:
             actor=actor(kid),
         )
     for i, (a, b) in enumerate(zip(o.route, o.route[1:])):
+        # resolution: ENG-KM-10
         if b not in world.map.neighbors(a):
             raise IllegalOrderError(
                 "RES-KM-12", f"route hex {i + 1} {list(world.map.coords(b))} is not next to {list(world.map.coords(a))}", actor=actor(kid)
@@ -1257,6 +1262,7 @@ def _check_trade(world: World, kid: str, o: TradeEdict) -> tuple[int, list[int],
         if not path or path[-1] != dst.hex:
             raise IllegalOrderError("RES-KM-17", f"the path must end at {o.destination} {list(world.map.coords(dst.hex))}", actor=actor(kid))
     else:
+        # resolution: ENG-KM-09
         got = trade_path(world, src.hex, dst.hex, pier, wf)
         if got is None:
             raise IllegalOrderError(
@@ -1311,6 +1317,7 @@ def _expedition_convoy(world: World, k: Kingdom, cid: str, origin: int, path: li
     c.stops = list(path)
     days = cr.route_days(world, c, [origin, *path])
     room = max(0, cr.cargo_capacity(c, cfg) - blocks) * 10
+    # resolution: ENG-CV-25
     c.provisions = min(room, cr.consumption(c, world.now, cfg) * (math.ceil(days) + 2))
     return c
 
@@ -1376,6 +1383,7 @@ def resolve_trade(world: World, kid: str, o: TradeEdict, dice: Dice, ledger: Led
 
         cid = f"trade-{kid}-{km.next_id}"
         expedition = _expedition_convoy(world, k, cid, origin_hex, path, invest // 5)
+        # resolution: ENG-CV-25
         if expedition.cargo.get("trade_goods", 0) > cr.cargo_capacity(expedition, world.config.cv):
             raise IllegalOrderError(
                 "LINK-04", f"the merchant caravan carries {cr.cargo_capacity(expedition, world.config.cv)} cargo units, "
@@ -1972,6 +1980,7 @@ def legal_specials(world: World, kid: str) -> list[SpecialEdict]:
 # =================================================================================================
 
 
+# resolution: ENG-LINK-07
 def envoy_path(world: World, kid: str, target: str) -> list[int] | None:
     """LINK-05: the least-cost path (one per hex) from kid's capital to target's capital."""
     km = _km(world)
@@ -1990,6 +1999,7 @@ def send_envoy(world: World, kid: str, target: str, now: int, ledger: Ledger) ->
     if km.stance(kid, target).present or any(
         e.kingdom == kid and e.target == target and e.status == "travelling" for e in km.envoys
     ):
+        # resolution: ENG-LINK-07
         raise IllegalOrderError("LINK-05", f"{kid} already has a representative in or on the way to {target}", actor=actor(kid))
     path = envoy_path(world, kid, target)
     if path is None:

@@ -116,6 +116,7 @@ def allied(gw: GwWorld, a: str, b: str) -> bool:
     return pair in gw.alliances
 
 
+# resolution: ENG-GW-02
 def lends_seals(gw: GwWorld, lender: str, borrower: str) -> bool:
     """GW-DEP-04: another guild's seals are engaged only with that guild's consent — its ``lends_to``
     (set in the scenario, changed by its LendSeals orders). No alliance is needed."""
@@ -286,6 +287,7 @@ def march_path(world: World, army: Army, to: int) -> list[int]:
     if found is None:
         return []
     path = found[0]
+    # resolution: ENG-GW-04
     return path[: army_speed(world, army) + 1]
 
 
@@ -519,6 +521,7 @@ def _check_deploy(world: World, gw: GwWorld, o: Deploy, pend: _Pending | None) -
         if seal.army is not None or (pend is not None and s in pend.seals):
             where = seal.army or "another deployment this season"
             raise _fail("SC-GW-03", f"seal {s} is already engaged ({where})", o)
+    # resolution: ENG-GW-03
     engaged = [*o.seals, *o.support_seals]  # support seals are engaged seals too (GW-DEP-04/05, SC-GW-08)
     own = [s for s in engaged if gw.seals[s].guild == o.guild]
     others = [s for s in engaged if gw.seals[s].guild != o.guild]
@@ -551,6 +554,7 @@ def _check_deploy(world: World, gw: GwWorld, o: Deploy, pend: _Pending | None) -
         )
     for s in others:
         seal = gw.seals[s]
+        # resolution: ENG-LINK-01
         if gw.guilds[seal.guild].nation is not None:  # --- LINK-06: a nation's seals raise its own armies only
             raise _fail("LINK-06", f"seal {s} is a seal of the nation {seal.guild}, which raises only its own armies with it", o)
         if seal.region != dom.region:
@@ -595,6 +599,7 @@ def _check_lend(world: World, gw: GwWorld, o: LendSeals, pend: _Pending | None) 
         raise InvalidOrderError(f"unknown guild {o.to!r}")
     if o.to == o.guild:
         raise _fail("GW-DEP-04", "a guild engages its own seals without lending them", o)
+    # resolution: ENG-LINK-01
     if guild.nation is not None:  # --- LINK-06: a nation's seals raise its own armies only
         raise _fail("LINK-06", f"{o.guild} is a nation: its seals raise only its own armies", o)
     if o.lend == (o.to in guild.lends_to):
@@ -648,6 +653,7 @@ def _check_reinforce(world: World, gw: GwWorld, o: Reinforce, pend: _Pending | N
 def _check_disband(world: World, gw: GwWorld, o: Disband, pend: _Pending | None) -> None:
     _own_army(gw, o, o.army)
     if pend is not None and (o.army in pend.moves or o.army in pend.actions or o.army in pend.disbanded):
+        # resolution: ENG-GW-07
         raise _fail("RES-GW-27", f"army {o.army} already has orders this season", o)
 
 
@@ -708,6 +714,7 @@ def _check_siege(world: World, gw: GwWorld, o: Siege, pend: _Pending | None) -> 
     if dom.owner_guild == o.guild:
         raise _fail("SC-GW-09", f"domain {dom.id} belongs to the army's own guild", o)
     if any(gw.armies[a].owner == o.guild for a in dom.occupied_by if a in gw.armies):
+        # resolution: ENG-GW-07
         raise _fail("SC-GW-09", f"domain {dom.id} is already occupied by guild {o.guild}", o)
 
 
@@ -1151,6 +1158,7 @@ def resolve_deploy(world: World, order: Deploy, ledger: Ledger) -> Army:
         army.units.extend(new_units(world, order.guild, k, n, army=aid))
     requisitioned: list[Unit] = []
     for k, n in sorted(order.requisition.items()):
+        # resolution: ENG-GW-01
         take = sorted((u for u in dom.garrison if u.kind == k), key=lambda u: u.id)[:n]
         ids = {u.id for u in take}
         dom.garrison = [u for u in dom.garrison if u.id not in ids]
@@ -1290,6 +1298,7 @@ def resolve_move(world: World, order: Move, ledger: Ledger) -> list[int]:
     start = army.hex
     army.hex = path[-1]
     speed = army_speed(world, army)
+    # resolution: ENG-GW-05
     if army.occupying is not None and gw.domains[army.occupying].hex != army.hex:
         dom = gw.domains[army.occupying]
         dom.occupied_by = [a for a in dom.occupied_by if a != army.id]
@@ -1842,6 +1851,7 @@ def resolve_return_title(world: World, order: ReturnTitle, ledger: Ledger) -> No
     )
 
 
+# resolution: ENG-GW-06
 def resolve_loot_claim(world: World, order: TreasureHunt | PickUpLoot, ledger: Ledger) -> int:
     """Treasure hunt / pick up a named loot (GW-LOOT-03, RES-GW-15). The seed leaves their
     resolution to the game's team; this engine gives the loot's value to the first guild that
