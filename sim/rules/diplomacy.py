@@ -1056,6 +1056,7 @@ def sign_problem(mn: MnWorld, nation: str, partner: str, kind: str) -> tuple[str
         return "MN-MIS-03", f"{nation} and {partner} are not in contact (RES-MN-03)"
     if relations_cut(mn, nkey(nation), nkey(partner)):
         return "RES-MN-07", "relations are cut"
+    # resolution: ENG-MN-06
     if any(t.kind == kind and treaty_between(t, nkey(nation), nkey(partner)) for t in mn.treaties):
         return "MN-TRE-01", f"a {kind} treaty between them is already in force"
     if kind == "pact":
