@@ -14,8 +14,8 @@ SimPy process wakes about twice a day:
    CV-REST-03), recovery (CV-TRAV-07), repairs (RES-CV-23), then the CV-UNR-06 calming checks in
    the order wagon added, wagon upgraded, full rest day, double consumption.
 
-Choices this module makes where RULES.md leaves room (each is an entry of docs/resolutions.md and
-is marked ``# resolution: ENG-CV-…`` where it is coded; the main ones):
+Choices this module makes where RULES.md leaves room (each is an ENG-CV entry of
+docs/resolutions.md, and a resolution comment names it where it is coded; the main ones):
 
 * Distances are integer ticks of 1/192 mile (exact, see :mod:`sim.state.cv`). The terrain and the
   path type of a stretch are those of the hex being entered; a stretch is travelled hour by hour
