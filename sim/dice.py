@@ -8,6 +8,11 @@ Every random number the rules use comes from a ``Dice`` passed in by the caller.
 * ``ScriptedDice`` — a fixed sequence such as ``["d20=12", "2d6=5,3"]`` for tests and for a game
   master's table rolls. It fails loudly on an unscripted roll or a roll of the wrong die.
 * ``exact_distribution`` (in :mod:`sim.odds`) enumerates every face of every die to give exact odds.
+
+Every source counts the dice it has drawn (``draws``; a ``DiceBox`` sums its rules streams, leaving
+out the policies' streams under the ``policy`` system, which are not rules dice). The ledger counts
+the dice its events carry (``Ledger.dice``), so the audit promise of GEN-01 — every die drawn appears
+in exactly one event — is one comparison of two counters.
 """
 
 from __future__ import annotations
@@ -38,15 +43,17 @@ def derive_seed(root: int, *key: str) -> int:
 class SeededDice:
     """A reproducible stream of rolls."""
 
-    __slots__ = ("name", "_rng", "_randrange")
+    __slots__ = ("name", "draws", "_rng", "_randrange")
 
     def __init__(self, seed: int, name: str = "") -> None:
         self.name = name
+        self.draws = 0  # dice rolled so far (GEN-01 audit)
         self._rng = random.Random(seed)
         self._randrange = self._rng.randrange
 
     def roll(self, sides: int, count: int = 1) -> list[int]:
         rr = self._randrange
+        self.draws += count
         if count == 1:
             return [rr(sides) + 1]
         return [rr(sides) + 1 for _ in range(count)]
@@ -62,11 +69,14 @@ class SeededDice:
 
     def getstate(self) -> list[object]:
         version, internal, gauss = self._rng.getstate()
-        return [version, list(internal), gauss]
+        return [version, list(internal), gauss, self.draws]
 
     def setstate(self, state: Sequence[object]) -> None:
-        version, internal, gauss = state
+        """Restore a state of :meth:`getstate` (a save file written before draws were counted has
+        three items: its count restarts at 0)."""
+        version, internal, gauss = state[:3]
         self._rng.setstate((version, tuple(internal), gauss))  # type: ignore[arg-type]
+        self.draws = int(state[3]) if len(state) > 3 else 0  # type: ignore[call-overload]
 
 
 class DiceBox:
@@ -87,6 +97,11 @@ class DiceBox:
             s = SeededDice(derive_seed(self.root_seed, system, entity), key)
             self._streams[key] = s
         return s
+
+    @property
+    def draws(self) -> int:
+        """Dice drawn by the rules streams (every system but ``policy``) — what the ledger must record."""
+        return sum(s.draws for k, s in self._streams.items() if not k.startswith("policy/"))
 
     def getstate(self) -> dict[str, list[object]]:
         return {k: self._streams[k].getstate() for k in sorted(self._streams)}
@@ -131,6 +146,11 @@ class ScriptedDice:
     def extend(self, script: Iterable[str | tuple[int, int]]) -> None:
         for entry in script:
             self._rolls.extend(parse_script_entry(entry))
+
+    @property
+    def draws(self) -> int:
+        """Dice drawn so far (GEN-01 audit); the same as :attr:`used`."""
+        return self._pos
 
     def roll(self, sides: int, count: int = 1) -> list[int]:
         out = []

@@ -57,13 +57,17 @@ _decoder = msgspec.msgpack.Decoder(Event)
 
 
 class Ledger:
-    """Collects events; hashes them as they come. ``keep=False`` keeps only the count and digest."""
+    """Collects events; hashes them as they come. ``keep=False`` keeps only the count and digest.
 
-    __slots__ = ("events", "count", "now", "_hash", "keep", "_listeners")
+    ``dice`` counts the dice the events carry: with every die drawn recorded in exactly one event
+    (GEN-01), it equals the draws of the rules' dice sources (``DiceBox.draws``)."""
+
+    __slots__ = ("events", "count", "dice", "now", "_hash", "keep", "_listeners")
 
     def __init__(self, *, keep: bool = True, now: int = 0) -> None:
         self.events: list[Event] = []
         self.count = 0
+        self.dice = 0
         self.now = now
         self.keep = keep
         self._hash = hashlib.sha256()
@@ -99,6 +103,7 @@ class Ledger:
         )
         self._hash.update(_encoder.encode(ev))
         self.count += 1
+        self.dice += len(ev.dice)
         if self.keep:
             self.events.append(ev)
         for fn in self._listeners:
@@ -131,6 +136,7 @@ class Ledger:
     def restore(self, events: list[Event]) -> None:
         self.events = list(events) if self.keep else []
         self.count = len(events)
+        self.dice = sum(len(ev.dice) for ev in events)
         self._hash = hashlib.sha256()
         for ev in events:
             self._hash.update(_encoder.encode(ev))

@@ -176,12 +176,14 @@ class DayTerms:
         if p.double:
             cost = self.cons * (0.05 if not self.short else 1.0)
             v += self.calm_value(o["village"]) - cost
-        if p.gift:
-            cut = min(o["unrest"], 1 if p.gift == "trade_goods" else 3)
-            units = o["gifts"] + 1
-            v += cut * self.unrest_w - units * (3.0 if p.gift == "trade_goods" else 8.0)
-        if p.buy:
-            what, _, arg = p.buy.partition(":")
+        unrest, units = o["unrest"], o["gifts"]
+        for gift in p.gifts:
+            cut = min(unrest, 1 if gift == "trade_goods" else 3)
+            unrest -= cut
+            units += 1
+            v += cut * self.unrest_w - units * (3.0 if gift == "trade_goods" else 8.0)
+        for buy in p.purchases:
+            what, _, arg = buy.partition(":")
             if what == "stores":
                 n = int(arg)
                 useful = min(n * 10, max(0.0, self.food_need * 1.5 - o["provisions"]))

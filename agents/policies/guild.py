@@ -4,7 +4,9 @@
 * ``heuristic`` — raises armies it can feed, attacks where its front is stronger, besieges keeps
   (*donjons*) before assaulting them, keeps a reserve of solars for upkeep (its garrisons under
   siege eat victuals, which it never spends otherwise), annexes what it occupies and returns the
-  property titles (*titres de propriété*) of its annexed domains to recover the compensation.
+  property titles (*titres de propriété*) of its annexed domains to recover the compensation; it
+  lends its military seals to the guilds it is allied with, and to no other (a choice of the
+  policy: the rules need only the lender's consent, GW-DEP-04).
 
 Both draw only from the agent's own stream (``rng``); the heuristic uses it to break ties.
 """
@@ -26,6 +28,7 @@ from sim.state.gw import (
     Disband,
     DomainAction,
     GwWorld,
+    LendSeals,
     Move,
     PickUpLoot,
     Recruit,
@@ -128,6 +131,8 @@ def _score(sit: _Situation, o: Any) -> float:
         return 0.0
     if isinstance(o, ReturnTitle):
         return 100.0
+    if isinstance(o, LendSeals):  # lend to allies, to nobody else
+        return 95.0 if o.lend == wf.allied(gw, sit.gid, o.to) else -1.0
     if isinstance(o, Annex):
         return 90.0 if sit.guild.solars - cfg.annex_compensation_solars >= sit.upkeep else 20.0
     if isinstance(o, PickUpLoot):

@@ -256,7 +256,7 @@ def _owner_of_army(model: RealmModel, ev: Event) -> str:
 
 def _deployed(ev: Event, lang: str, model: RealmModel) -> str:
     d = ev.data
-    seals = len(d["own_seals"]) + len(d["other_seals"])
+    seals = len(d["own_seals"]) + len(d["other_seals"]) + len(d.get("support_seals", []))  # support seals are engaged seals (GW-DEP-05)
     units = {**d["handed_in"]}
     for k, n in d["requisitioned"].items():
         units[k] = units.get(k, 0) + n

@@ -16,6 +16,7 @@ seals = [
   { id = "hip-m1", kind = "military", province = "Vaux" },   # region: the province's
   { id = "hip-p1", kind = "political", province = "Vaux" },
 ]
+lends_to = ["licorne"]          # guilds it agrees to lend its military seals to (GW-DEP-04)
 
 [[domains]]
 id = "fort-vaux"
@@ -79,6 +80,7 @@ class GuildSpec(Spec):
     seals: list[SealSpec] = []
     affiliation: str = ""  # a kingdom or nation id (LINK-03); empty: independent
     capacity_bonus: int = 0  # RES-GW-03 capacity modifier
+    lends_to: list[str] = []  # guilds it agrees to lend its military seals to (GW-DEP-04)
 
 
 class BuildingSpec(Spec):
@@ -199,6 +201,12 @@ def check(sc: Any, m: MapIndex) -> list[Problem]:
                 elif region != provinces[s.province]:
                     out.append(Problem(f"{sp}.region", f'the region of province {s.province} ("{provinces[s.province]}")', f'"{region}"'))
             seals[s.id] = (g.id, s.kind, region)
+    for i, g in enumerate(sc.guilds):
+        for j, x in enumerate(g.lends_to):
+            if x == g.id:
+                out.append(Problem(f"guilds[{i}].lends_to[{j}]", "another guild's id (a guild engages its own seals)", f'"{x}"'))
+            else:
+                guild_ref(x, f"guilds[{i}].lends_to[{j}]")
     domain_ids: list[str] = []
     on_hex: dict[int, str] = {}
     for i, d in enumerate(sc.domains):
@@ -250,15 +258,16 @@ def check(sc: Any, m: MapIndex) -> list[Problem]:
             if s in engaged:
                 out.append(Problem(sp, "a seal engaged in one army (SC-GW-03)", f'"{s}", already engaged in {engaged[s]}'))
             engaged[s] = a.id
-            if j < len(a.seals) and seals[s][0] == a.owner:
+            if seals[s][0] == a.owner:
                 own += 1
-        if a.seals and own * 2 < len(a.seals):
-            out.append(Problem(f"{p}.seals", "at least 50% seals of the owner guild (GW-DEP-04)", f"{own} of {len(a.seals)}"))
+        engaged_n = len(a.seals) + len(a.support_seals)  # support seals are engaged seals (GW-DEP-04/05)
+        if a.seals and own * 2 < engaged_n:
+            out.append(Problem(f"{p}.seals", "at least 50% seals of the owner guild (GW-DEP-04)", f"{own} of {engaged_n}"))
         n = sum(a.units.values())
         bonus = next((g.capacity_bonus for g in sc.guilds if g.id == a.owner), 0)
-        cap = cfg.units_per_seal * len(a.seals) + bonus
+        cap = cfg.units_per_seal * engaged_n + bonus
         if n > cap:
-            out.append(Problem(f"{p}.units", f"at most {cap} units ({len(a.seals)} seals × {cfg.units_per_seal}, RES-GW-03)", f"{n}"))
+            out.append(Problem(f"{p}.units", f"at most {cap} units ({engaged_n} seals × {cfg.units_per_seal}, RES-GW-03)", f"{n}"))
     for i, pair in enumerate(sc.alliances):
         if len(pair) != 2 or pair[0] == pair[1]:
             out.append(Problem(f"alliances[{i}]", "two different guild ids", f"{pair}"))
@@ -315,6 +324,7 @@ def build(sc: Any, world: World) -> None:
             affiliation=g.affiliation or None,
             capacity_bonus=g.capacity_bonus,
             policy=g.policy,
+            lends_to=sorted(set(g.lends_to)),
         )
         gw.guilds[g.id] = guild
         for s in g.seals:
@@ -346,7 +356,7 @@ def build(sc: Any, world: World) -> None:
     for a in sc.armies:
         own = [s for s in a.seals if gw.seals[s].guild == a.owner]
         other = [s for s in a.seals if gw.seals[s].guild != a.owner]
-        cap = world.config.gw.units_per_seal * len(a.seals) + gw.guilds[a.owner].capacity_bonus
+        cap = world.config.gw.units_per_seal * (len(a.seals) + len(a.support_seals)) + gw.guilds[a.owner].capacity_bonus
         army = Army(
             id=a.id,
             owner=a.owner,

@@ -14,7 +14,8 @@ SimPy process wakes about twice a day:
    CV-REST-03), recovery (CV-TRAV-07), repairs (RES-CV-23), then the CV-UNR-06 calming checks in
    the order wagon added, wagon upgraded, full rest day, double consumption.
 
-Choices this module makes where RULES.md leaves room (each is documented where it is coded):
+Choices this module makes where RULES.md leaves room (each is an ENG-CV entry of
+docs/resolutions.md, and a resolution comment names it where it is coded; the main ones):
 
 * Distances are integer ticks of 1/192 mile (exact, see :mod:`sim.state.cv`). The terrain and the
   path type of a stretch are those of the hex being entered; a stretch is travelled hour by hour
@@ -27,9 +28,10 @@ Choices this module makes where RULES.md leaves room (each is documented where i
   forced march of k hours leaves 12 − k hours of rest: no recovery that night, and the next travel
   slot starts fatigued (RES-CV-08). One recovery step per day (one fed rest per day).
 * The hazard table is rolled once per travel day, at the start of the slot, for the stretch being
-  travelled (d100, then d12 for the hour unless the band fixes it); a scripted hazard of the
-  scenario for that day replaces the table. A hazard whose hour comes after the convoy stopped
-  moving (arrived, halted in a settlement, blocked) does not happen.
+  travelled (d100, then d12 for the hour unless the band fixes it); the scripted hazards of the
+  scenario for that day replace the table, each met at its hour (RES-CV-24 (b)). A hazard whose
+  hour comes after the convoy stopped moving (arrived, halted in a settlement, blocked) does not
+  happen.
 * The mutiny check (RES-CV-18) and the fatigue check (RES-CV-08) are made only on a day the convoy
   sets out to travel; the starvation 1d6 (RES-CV-10) every day.
 * A wandering mutiny (RES-CV-18 outcome 2) drops the partial progress toward the route's next hex,
@@ -87,7 +89,14 @@ EFFICIENT_CONSUMPTION = 2  # SC-CV-12
 TOUGHNESS_HP = 20  # SC-CV-12
 TERRAIN_MASTERY = 2  # SC-CV-12
 HORSE_TRAIN_MPD = 4  # SC-CV-06
-MAX_EXTRA_HOURS = 3  # our order vocabulary: forced marches of 1–3 hours
+# CV-TRAV-05 sets no cap on a forced march: the rising DC and exhaustion end it. The day does: its
+# extra hours come between the 12 travel hours and the rest (RES-CV-24 (c)), so at most 24 − 12 of
+# them fit before the next day's travel slot.
+# resolution: ENG-CV-03
+DAY_HOURS = 24
+MAX_EXTRA_HOURS = DAY_HOURS - 12
+# the forced-march lengths legal_orders offers the policies (check_plan accepts any 0..MAX_EXTRA_HOURS)
+EXTRA_HOURS_MENU = (0, 1, 2, 3, 4, 6, 9, 12)
 STARVATION_DIE = 6  # CV-REST-03/04
 SPELL_UNITS = {"goodberry": 1, "create_food_and_water": 3}  # CV-PROV-03; heroes_feast: caster level
 
@@ -169,6 +178,7 @@ def terrain_multiplier(terrain: str, road: str) -> Fraction | None:
     return None if m is None else Fraction(m, 4)
 
 
+# resolution: ENG-CV-08
 def passable(hm: HexMap, i: int) -> bool:
     return hm.hexes[i].terrain in MULT4
 
@@ -215,6 +225,7 @@ def hourly_ticks(speed: int, terrain: str, road: str, night: bool, half: bool) -
 
 
 def max_wagons(c: Convoy, cfg: CvConfig) -> int:
+    # resolution: ENG-CV-22
     return cfg.max_wagons + cfg.extra_wagons_per_feat * feat_count(c, "extra_wagons")
 
 
@@ -324,9 +335,11 @@ def stat_mods(
         if terrain and f"terrain_mastery:{terrain}" in c.feats:
             mods.append(("Terrain Mastery", TERRAIN_MASTERY))
     elif stat == "resolve":
+        # resolution: ENG-CV-19
         if counted(c, "royal_carriage") and any(t.job in ("entertainer", "passenger") for t in c.travelers):
             mods.append(("royal carriage", 4))
     if stat == "ac":
+        # resolution: ENG-CV-24
         if c.condition == "fatigued":  # RES-CV-05 (exhausted replaces fatigued: −6 on rolls, not on AC)
             mods.append(("fatigued", -cfg.fatigued_penalty))
     elif c.condition == "fatigued":
@@ -343,6 +356,7 @@ def stat_value(c: Convoy, stat: str, cfg: CvConfig, now: int, bonuses: dict[str,
     return sum(v for _, v in stat_mods(c, stat, cfg, now, bonuses, **kw))
 
 
+# resolution: ENG-CV-14
 def in_settlement(hm: HexMap, c: Convoy) -> bool:
     """Stationed in a village (RES-CV-11: any settlement of the map): the convoy's hex holds one."""
     return hm.hexes[c.hex].settlement is not None
@@ -452,12 +466,13 @@ def destroy(c: Convoy, ledger: Ledger, cause: str, cfg: CvConfig, clauses: Seque
 def damage(world: World, c: Convoy, amount: int, source: str, dice: Dice, ledger: Ledger, clauses: Sequence[str],
            dice_drawn: Sequence[tuple[int, int]] = ()) -> None:
     """Damage off the HP pool (RES-CV-23). At 0 HP starvation destroys the caravan (CV-REST-04,
-    RES-CV-10, no Unrest check); other damage leaves it unable to move until repaired (SC-CV-10)."""
-    if c.status == "destroyed" or amount <= 0:
+    RES-CV-10, no Unrest check); other damage leaves it unable to move until repaired (SC-CV-10).
+    Damage rolled to nothing (``1d4-4`` showing 4) is still an event: its dice are recorded (GEN-01)."""
+    if c.status == "destroyed" or (amount <= 0 and not dice_drawn):
         return
     cfg = world.config.cv
     before = c.hp
-    c.hp = max(0, c.hp - amount)
+    c.hp = max(0, c.hp - max(0, amount))
     taken = before - c.hp
     if source == "starvation":
         c.starvation_damage += taken
@@ -469,6 +484,8 @@ def damage(world: World, c: Convoy, amount: int, source: str, dice: Dice, ledger
     kind = "StarvationDamageTaken" if source == "starvation" else "DamageTaken"
     _emit(ledger, kind, c, clauses, dice=list(dice_drawn), total=amount, outcome=source, before=before, after=c.hp,
           max_hp=c.max_hp)
+    if amount <= 0:
+        return
     if c.hp == 0:
         if source == "starvation":
             destroy(c, ledger, "starvation", cfg, ("CV-REST-04", "RES-CV-10"))
@@ -495,6 +512,7 @@ def add_wagon(c: Convoy, kind: str, cfg: CvConfig, *, axles: bool = False) -> Wa
     c.next_wagon_id += 1
     c.wagons.append(w)
     hp = wagon_type(kind, cfg).hp
+    # resolution: ENG-CV-18
     pending = f"caravan_toughness_lost:{kind}"
     if pending in c.feats:
         c.feats.remove(pending)
@@ -522,6 +540,7 @@ def lose_wagon(world: World, c: Convoy, w: Wagon, dice: Dice, ledger: Ledger, wh
     c.hp = max(0, c.hp - hp)
     _emit(ledger, "WagonLost", c, (*clauses, "RES-CV-23", "SC-CV-05"), outcome=why, wagon=w.id, wagon_kind=w.kind,
           hp_before=before, hp_after=c.hp, max_hp=c.max_hp)
+    # resolution: ENG-CV-09
     if not c.wagons:
         destroy(c, ledger, "no wagon left", cfg, ("RES-CV-23",))
         return
@@ -534,6 +553,7 @@ def lose_wagon(world: World, c: Convoy, w: Wagon, dice: Dice, ledger: Ledger, wh
     _enforce_capacity(world, c, ledger)
 
 
+# resolution: ENG-CV-10
 def _enforce_capacity(world: World, c: Convoy, ledger: Ledger) -> None:
     """SC-CV-09: cargo and travelers never exceed capacity; what no longer fits is left behind
     (cargo: other, trade goods, repair materials, treasure, then stores; travelers: passengers
@@ -573,6 +593,7 @@ def kill_traveler(world: World, c: Convoy, t: Traveler, dice: Dice, ledger: Ledg
     unrest_check(world, c, dice, ledger, "(b) traveler killed")
 
 
+# resolution: ENG-CV-11
 def _pick(dice: Dice, n: int) -> tuple[int, list[tuple[int, int]]]:
     """A GM choice among n candidates, modelled as 1dn (GEN-06); no roll when n == 1."""
     if n == 1:
@@ -598,6 +619,7 @@ def table_for(cv: CvWorld, hm: HexMap, hex_index: int) -> HazardTable | None:
     return None
 
 
+# resolution: ENG-CV-04
 def roll_table(c: Convoy, tb: HazardTable, dice: Dice, ledger: Ledger, hex_index: int) -> tuple[str, int]:
     """RES-CV-06/GEN-06: the d100 of the day's table, then 1d12 for the hour unless fixed."""
     d = dice.roll(100)[0]
@@ -631,6 +653,7 @@ def resolve_hazard(world: World, c: Convoy, hz: Hazard, dice: Dice, ledger: Ledg
         nat, total, ok = _roll_check(dice, hz.dc, mods)
         _emit(ledger, "HazardCheckRolled", c, ("CV-HAZ-02", "RES-CV-06", "SC-CV-02", "RES-CV-19"), dc=hz.dc, mods=mods,
               dice=[(20, nat)], total=total, outcome="success" if ok else "failure", hazard=hz.id, check=hz.check)
+    # resolution: ENG-CV-12
     for e in hz.on_success if ok else hz.on_fail:
         if c.status == "destroyed":
             break
@@ -651,7 +674,7 @@ def apply_effect(world: World, c: Convoy, e: Effect, dice: Dice, ledger: Ledger,
     cl = ("CV-HAZ-03", "RES-CV-06")
     if e.kind == "damage":
         n, drawn = _amount(e, dice)
-        damage(world, c, max(0, n), source, dice, ledger, cl, drawn)
+        damage(world, c, n, source, dice, ledger, cl, drawn)
     elif e.kind == "lose_provisions":
         n, drawn = _amount(e, dice)
         lost = min(max(0, n), c.provisions)
@@ -753,6 +776,7 @@ def resolve_combat(world: World, c: Convoy, hz: Hazard, dice: Dice, ledger: Ledg
                   ac_mods=[[k, v] for k, v in ac_mods])
             if hit:
                 damage(world, c, max(0, n), "combat", dice, ledger, ("SC-CV-14", "RES-CV-23"))
+        # resolution: ENG-CV-12
         if c.hp <= 0 or c.status == "destroyed":
             break
     won = all(v <= 0 for v in hp.values())
@@ -1059,8 +1083,9 @@ def can_move(c: Convoy, now: int) -> tuple[bool, str, str]:
 
 
 def mobility(c: Convoy, now: int, plan: DayPlan | None = None, cfg: CvConfig | None = None) -> tuple[bool, str, str]:
-    """:func:`can_move` once the plan's wagon abandoned, job change and wagon purchase are made."""
-    if plan is None or not (plan.assign or plan.abandon or plan.buy.startswith("wagon:")):
+    """:func:`can_move` once the plan's wagon abandoned, job change and wagon purchases are made."""
+    bought = 0 if plan is None else sum(1 for b in plan.purchases if b.startswith("wagon:"))
+    if plan is None or not (plan.assignments or plan.abandon or bought):
         return can_move(c, now)
     base = can_move_ignoring_drivers(c)
     if not base[0]:
@@ -1079,16 +1104,15 @@ def mobility(c: Convoy, now: int, plan: DayPlan | None = None, cfg: CvConfig | N
         overflow = len(c.travelers) - (traveler_capacity(c, cfg) - wagon_type(w.kind, cfg).travelers)
         non_drivers = sum(1 for t in c.travelers if t.job != "driver")
         n_drivers -= max(0, overflow - non_drivers)
-    if plan.assign:
-        tid, _, job = plan.assign.partition(":")
+    for assign in plan.assignments:
+        tid, _, job = assign.partition(":")
         t = next((x for x in c.travelers if x.id == tid), None)
         if t is not None and t.suspended_until <= now:
             if job == "driver" and t.job != "driver":
                 n_drivers += 1
             elif job != "driver" and t.job == "driver":
                 n_drivers -= 1
-    if plan.buy.startswith("wagon:"):
-        n_wagons += 1
+    n_wagons += bought
     if n_drivers < n_wagons:
         return False, "SC-CV-13", f"{n_wagons} wagons need {n_wagons} drivers; {n_drivers} assigned"
     return True, "", ""
@@ -1139,12 +1163,13 @@ def purchase_options(world: World, c: Convoy) -> list[str]:
 def legal_orders(world: World, cid: str) -> list[DayPlan]:
     """The whole-day plans offered to a convoy now (at the start of its travel slot, RES-CV-24).
 
-    The list is the product of: the movement (travel 12 h by day with 0–3 extra hours, by day
-    halting at the next settlement, by night; rest; a repair day), the scouts' task (forage or
-    scout), one crew-care action (none, double rations, a gift of trade goods or treasure), one
-    purchase when stationed in a settlement, and one job change (only offered when the wagons lack
-    drivers). Purchases offer one amount (fill the cargo space); :func:`check_plan` accepts any
-    amount the rules allow."""
+    The list is the product of: the movement (travel 12 h by day with a forced march of 0, 1, 2, 3,
+    4, 6, 9 or 12 extra hours, by day halting at the next settlement, by night; rest; a repair day),
+    the scouts' task (forage or scout), one crew-care action (none, double rations, a gift of trade
+    goods or treasure), one purchase when stationed in a settlement, and one job change (only offered
+    when the wagons lack drivers). Purchases offer one amount (fill the cargo space). This is the
+    policies' menu, not a rule: :func:`check_plan` accepts any amount and any forced march the rules
+    allow, and several purchases, gifts and job changes a day, with double rations or without."""
     assert world.cv is not None
     c = world.cv.convoy(cid)
     now = world.now
@@ -1172,7 +1197,7 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
         cares.append("gift:treasure")
     cons = consumption(c, now, cfg)
     repair_ok = (bool(active(c, "wainwright", now)) and c.hp < c.max_hp and not c.starving)
-    travel_moves = [("travel", False, k, False) for k in range(MAX_EXTRA_HOURS + 1)]
+    travel_moves = [("travel", False, k, False) for k in EXTRA_HOURS_MENU]
     if _village_ahead(hm, c):
         travel_moves.append(("travel", False, 0, True))
     travel_moves.append(("travel", True, 0, False))
@@ -1204,67 +1229,56 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
     hm = world.map
     if plan.move not in ("travel", "rest", "repair"):
         raise InvalidOrderError(f"{c.key}: unknown move {plan.move!r} (expected travel, rest or repair)")
-    if not 0 <= plan.extra <= MAX_EXTRA_HOURS:
-        raise InvalidOrderError(f"{c.key}: extra hours must be 0–{MAX_EXTRA_HOURS}, not {plan.extra}")
+    if plan.extra < 0:
+        raise InvalidOrderError(f"{c.key}: extra hours must be 0 or more, not {plan.extra}")
+    if plan.extra > MAX_EXTRA_HOURS:
+        raise IllegalOrderError("RES-CV-24", f"{plan.extra} extra hours do not fit in the day: a forced march ends before the "
+                                f"next day's travel slot ({MAX_EXTRA_HOURS} extra hours at most)", order=plan.label(), actor=c.key)
     if c.status != "travelling":
         raise IllegalOrderError("RES-CV-24", f"the convoy has {c.status}", order=plan.label(), actor=c.key)
-    if plan.assign:
-        tid, _, job = plan.assign.partition(":")
+    changed: set[str] = set()
+    for assign in plan.assignments:  # SC-CV-03: each traveler may change jobs once 24 hours have passed
+        tid, _, job = assign.partition(":")
         t = next((x for x in c.travelers if x.id == tid), None)
         if t is None or job not in JOBS:
-            raise InvalidOrderError(f"{c.key}: cannot read job change {plan.assign!r} (traveler:job)")
-        if now - t.job_since < 24:
+            raise InvalidOrderError(f"{c.key}: cannot read job change {assign!r} (traveler:job)")
+        if now - t.job_since < 24 or tid in changed:
             raise IllegalOrderError("SC-CV-03", f"{tid} changed jobs less than 24 hours ago", order=plan.label(), actor=c.key)
         if job == "driver" and not t.can_drive:
             raise IllegalOrderError("SC-CV-07", f"{tid} cannot drive", order=plan.label(), actor=c.key)
+        changed.add(tid)
     if plan.abandon:
         if not any(w.kind == plan.abandon for w in c.wagons):
             raise InvalidOrderError(f"{c.key}: no {plan.abandon!r} wagon to abandon")
         if len(c.wagons) == 1:
+            # resolution: ENG-CV-09
             raise IllegalOrderError("RES-CV-24", "a caravan does not abandon its last wagon", order=plan.label(), actor=c.key)
     village = in_settlement(hm, c)
-    if plan.buy:
+    purchases = plan.purchases
+    if purchases:
         if not village:
             raise IllegalOrderError("RES-CV-11", "purchases are made in a settlement", order=plan.label(), actor=c.key)
-        what, _, arg = plan.buy.partition(":")
-        if what == "stores":
-            n = _int(arg, plan, c)
-            if n * cfg.stores_cost_gp > c.gp:
-                raise IllegalOrderError("RES-CV-11", f"{n} stores cost {n * cfg.stores_cost_gp} gp; the purse holds {c.gp}",
-                                        order=plan.label(), actor=c.key)
-            if stores_units(c.provisions + n * PROVISIONS_PER_STORES) + sum(c.cargo.values()) > cargo_capacity(c, cfg):
-                raise IllegalOrderError("SC-CV-09", "the stores would exceed the cargo capacity", order=plan.label(), actor=c.key)
-        elif what == "repair":
-            n = _int(arg, plan, c)
-            if n * cfg.repair_materials_cost_gp > c.gp:
-                raise IllegalOrderError("RES-CV-23", "not enough gold for the repair materials", order=plan.label(), actor=c.key)
-            if cargo_used(c) + n > cargo_capacity(c, cfg):
-                raise IllegalOrderError("SC-CV-09", "the repair materials would exceed the cargo capacity",
-                                        order=plan.label(), actor=c.key)
-        elif what == "wagon":
-            if arg not in WAGON_TYPES:
-                raise InvalidOrderError(f"{c.key}: unknown wagon kind {arg!r}")
-            if len(c.wagons) >= max_wagons(c, cfg):
-                raise IllegalOrderError("SC-CV-05", f"a caravan holds at most {max_wagons(c, cfg)} wagons",
-                                        order=plan.label(), actor=c.key)
-            if wagon_type(arg, cfg).cost > c.gp:
-                raise IllegalOrderError("SC-CV-05", "not enough gold for the wagon", order=plan.label(), actor=c.key)
-        elif what == "axles":
-            if all(w.axles for w in c.wagons):
-                raise IllegalOrderError("RES-CV-01", "every wagon already has improved axles", order=plan.label(), actor=c.key)
-            if cfg.axles_cost_gp > c.gp:
-                raise IllegalOrderError("RES-CV-01", "not enough gold for improved axles", order=plan.label(), actor=c.key)
-        else:
-            raise InvalidOrderError(f"{c.key}: unknown purchase {plan.buy!r}")
-    if plan.gift:
-        if plan.gift not in ("trade_goods", "treasure"):
-            raise InvalidOrderError(f"{c.key}: a gift is trade_goods or treasure, not {plan.gift!r}")
-        need = 1 + c.gifts
-        if c.cargo.get(plan.gift, 0) < need:
-            raise IllegalOrderError("RES-CV-16", f"the next gift costs {need} cargo units of {plan.gift}; "
-                                    f"the caravan carries {c.cargo.get(plan.gift, 0)}", order=plan.label(), actor=c.key)
-    if plan.double and plan.gift:
-        raise IllegalOrderError("RES-CV-24", "one crew-care action a day: double rations or a gift", order=plan.label(), actor=c.key)
+        # RES-CV-15: a day may hold several purchases, made in order: each is checked on the caravan as
+        # the earlier ones leave it (a copy: nothing is bought here)
+        sim = c if len(purchases) == 1 else msgspec.msgpack.decode(msgspec.msgpack.encode(c), type=Convoy)
+        scratch = Ledger(keep=False)
+        for i, buy in enumerate(purchases):
+            _check_purchase(cfg, sim, buy, plan)
+            if i + 1 < len(purchases):
+                resolve_purchase(world, sim, buy, scratch)
+    # gifts (CV-UNR-08, "at any time", RES-CV-24): any number, each one more cargo unit than the last
+    # (RES-CV-16), alongside double rations or anything else
+    given = dict(c.cargo)
+    counter = c.gifts
+    for gift in plan.gifts:
+        if gift not in ("trade_goods", "treasure"):
+            raise InvalidOrderError(f"{c.key}: a gift is trade_goods or treasure, not {gift!r}")
+        need = 1 + counter
+        if given.get(gift, 0) < need:
+            raise IllegalOrderError("RES-CV-16", f"the next gift costs {need} cargo units of {gift}; "
+                                    f"the caravan carries {given.get(gift, 0)}", order=plan.label(), actor=c.key)
+        given[gift] = given.get(gift, 0) - need
+        counter += 1
     if plan.forage and not active(c, "scout", now):
         raise IllegalOrderError("CV-PROV-02", "no scout to forage", order=plan.label(), actor=c.key)
     if plan.move == "repair":
@@ -1272,7 +1286,7 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
             raise IllegalOrderError("RES-CV-23", "repairs need a wainwright", order=plan.label(), actor=c.key)
         if c.starving:
             raise IllegalOrderError("CV-REST-04", "a starving caravan cannot be repaired", order=plan.label(), actor=c.key)
-        if c.cargo.get("repair", 0) == 0 and not plan.buy.startswith("repair"):
+        if c.cargo.get("repair", 0) == 0 and not any(b.startswith("repair:") for b in purchases):
             raise IllegalOrderError("RES-CV-23", "repairs need repair materials", order=plan.label(), actor=c.key)
     if plan.move == "travel":
         ok, clause, reason = mobility(c, now, plan, cfg)
@@ -1280,13 +1294,49 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
             raise IllegalOrderError(clause, reason, order=plan.label(), actor=c.key)
 
 
-def _int(arg: str, plan: DayPlan, c: Convoy) -> int:
+def _check_purchase(cfg: CvConfig, c: Convoy, buy: str, plan: DayPlan) -> None:
+    """One purchase of the day's plan, against the caravan as it stands (RES-CV-11, SC-CV-05/06/09,
+    RES-CV-01/23)."""
+    what, _, arg = buy.partition(":")
+    if what == "stores":
+        n = _int(arg, buy, c)
+        if n * cfg.stores_cost_gp > c.gp:
+            raise IllegalOrderError("RES-CV-11", f"{n} stores cost {n * cfg.stores_cost_gp} gp; the purse holds {c.gp}",
+                                    order=plan.label(), actor=c.key)
+        if stores_units(c.provisions + n * PROVISIONS_PER_STORES) + sum(c.cargo.values()) > cargo_capacity(c, cfg):
+            raise IllegalOrderError("SC-CV-09", "the stores would exceed the cargo capacity", order=plan.label(), actor=c.key)
+    elif what == "repair":
+        n = _int(arg, buy, c)
+        if n * cfg.repair_materials_cost_gp > c.gp:
+            raise IllegalOrderError("RES-CV-23", "not enough gold for the repair materials", order=plan.label(), actor=c.key)
+        if cargo_used(c) + n > cargo_capacity(c, cfg):
+            raise IllegalOrderError("SC-CV-09", "the repair materials would exceed the cargo capacity",
+                                    order=plan.label(), actor=c.key)
+    elif what == "wagon":
+        if arg not in WAGON_TYPES:
+            raise InvalidOrderError(f"{c.key}: unknown wagon kind {arg!r}")
+        if len(c.wagons) >= max_wagons(c, cfg):
+            raise IllegalOrderError("SC-CV-05", f"a caravan holds at most {max_wagons(c, cfg)} wagons",
+                                    order=plan.label(), actor=c.key)
+        if wagon_type(arg, cfg).cost > c.gp:
+            raise IllegalOrderError("SC-CV-05", f"not enough gold for the {WAGON_NAMES[arg]} ({wagon_type(arg, cfg).cost} gp; "
+                                    f"the purse holds {c.gp})", order=plan.label(), actor=c.key)
+    elif what == "axles":
+        if all(w.axles for w in c.wagons):
+            raise IllegalOrderError("RES-CV-01", "every wagon already has improved axles", order=plan.label(), actor=c.key)
+        if cfg.axles_cost_gp > c.gp:
+            raise IllegalOrderError("RES-CV-01", "not enough gold for improved axles", order=plan.label(), actor=c.key)
+    else:
+        raise InvalidOrderError(f"{c.key}: unknown purchase {buy!r}")
+
+
+def _int(arg: str, buy: str, c: Convoy) -> int:
     try:
         n = int(arg)
     except ValueError:
-        raise InvalidOrderError(f"{c.key}: purchase {plan.buy!r} needs a whole number of units") from None
+        raise InvalidOrderError(f"{c.key}: purchase {buy!r} needs a whole number of units") from None
     if n < 1:
-        raise InvalidOrderError(f"{c.key}: purchase {plan.buy!r} needs at least one unit")
+        raise InvalidOrderError(f"{c.key}: purchase {buy!r} needs at least one unit")
     return n
 
 
@@ -1325,6 +1375,7 @@ def resolve_purchase(world: World, c: Convoy, buy: str, ledger: Ledger) -> None:
               provisions=c.provisions, purse=c.gp)
     elif what == "repair":
         n = int(arg)
+        # resolution: ENG-CV-21
         cost = n * cfg.repair_materials_cost_gp
         c.gp -= cost
         c.gp_spent += cost
@@ -1373,6 +1424,7 @@ def resolve_scheduled(world: World, c: Convoy, ev: ScheduledEvent, dice: Dice, l
         c.level += 1
         if ev.feat:
             c.feats.append(ev.feat)
+            # resolution: ENG-CV-18
             if ev.feat == "caravan_toughness" and c.wagons:
                 w = min(c.wagons, key=lambda w: (w.toughness, w.id))
                 w.toughness += 1
@@ -1392,9 +1444,11 @@ def resolve_scheduled(world: World, c: Convoy, ev: ScheduledEvent, dice: Dice, l
         _emit(ledger, "UnrestEventHappened", c, ("CV-UNR-07",), total=ev.amount, outcome=ev.note or "campaign event")
         set_unrest(c, c.unrest + ev.amount, ledger, ("CV-UNR-07",), ev.note or "campaign event", cause="event", ref=ev.note)
     elif ev.kind == "hazard":
-        c.today.hazard = ev.hazard
-        c.today.hazard_hour = ev.hour or 1
-        _emit(ledger, "HazardScheduled", c, ("RES-CV-06", "GEN-06"), outcome=ev.hazard, hour=c.today.hazard_hour)
+        # RES-CV-24 (b): every scripted hazard of the day is met at its hour, in hour order (ties: in
+        # the scenario's order)
+        hour = ev.hour or 1
+        c.today.hazards = sorted([*c.today.hazards, (hour, ev.hazard)], key=lambda x: x[0])
+        _emit(ledger, "HazardScheduled", c, ("RES-CV-06", "GEN-06", "RES-CV-24"), outcome=ev.hazard, hour=hour)
 
 
 def resolve_wages(world: World, c: Convoy, ledger: Ledger, why: str) -> None:
@@ -1421,6 +1475,7 @@ def resolve_wages(world: World, c: Convoy, ledger: Ledger, why: str) -> None:
         _emit(ledger, "WagesPaid", c, ("SC-CV-03",), total=total, outcome=why, travelers=paid, purse=c.gp)
 
 
+# resolution: ENG-CV-17
 def unpaid_leave(world: World, c: Convoy, ledger: Ledger) -> None:
     if not in_settlement(world.map, c):
         return
@@ -1449,6 +1504,7 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
     t.plan = plan
     t.slot_start = now
     t.village_start = in_settlement(world.map, c)
+    # resolution: ENG-CV-02
     rested = now - c.moved_until
     if rested >= REST_HOURS_NEEDED:  # RES-CV-04: the extra-hour DC resets after 12 consecutive hours of rest
         if c.extra_dc != EXTRA_HOUR_DC:
@@ -1458,23 +1514,25 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
         c.stretch_hours = 0
     else:
         stretch = c.stretch_hours
+    # resolution: ENG-CV-20
     # orders made at the start of the day
+    # resolution: ENG-CV-13
     if plan.abandon:
         w = [x for x in c.wagons if x.kind == plan.abandon][-1]
         lose_wagon(world, c, w, dice, ledger, "abandoned", ("CV-UNR-04",))
         if c.status != "travelling":
             return
-    if plan.assign:
-        resolve_assign(world, c, plan.assign, ledger)
-    if plan.buy:
-        resolve_purchase(world, c, plan.buy, ledger)
-    if plan.gift:
-        need, have = 1 + c.gifts, c.cargo.get(plan.gift, 0)
+    for assign in plan.assignments:
+        resolve_assign(world, c, assign, ledger)
+    for buy in plan.purchases:  # RES-CV-15: several a day, in order
+        resolve_purchase(world, c, buy, ledger)
+    for gift in plan.gifts:
+        need, have = 1 + c.gifts, c.cargo.get(gift, 0)
         if have < need:
             # the day's earlier orders (a wagon abandoned with its load) took the goods meant for the gift
-            _emit(ledger, "GiftLapsed", c, ("RES-CV-16", "RES-CV-24"), total=need, outcome=plan.gift, left=have)
+            _emit(ledger, "GiftLapsed", c, ("RES-CV-16", "RES-CV-24"), total=need, outcome=gift, left=have)
         else:
-            resolve_gift(world, c, plan.gift, ledger)
+            resolve_gift(world, c, gift, ledger)
     travel = plan.move == "travel"
     t.could_move = can_move(c, now)[0]
     if travel and not t.could_move:
@@ -1493,6 +1551,7 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
     if c.in_mutiny:
         c.mutiny_days += 1
     # CV-MUT-03 / RES-CV-18
+    # resolution: ENG-CV-06
     if travel and c.unrest > c.morale:
         _mutiny_check(world, c, dice, ledger)
 
@@ -1536,6 +1595,7 @@ def _mutiny_check(world: World, c: Convoy, dice: Dice, ledger: Ledger) -> None:
         _emit(ledger, "MutinyRefusedToMove", c, ("CV-MUT-03", "RES-CV-18"), dice=drawn, total=pick, outcome="refuses to move")
         unrest_check(world, c, dice, ledger, "(d) cannot move: mutiny refusal", ("CV-MUT-03",))
         return
+    # resolution: ENG-CV-07
     chosen = world.map.direction(c.hex, c.next_hex) if c.next_hex is not None else None
     rolls: list[tuple[int, int]] = []
     while True:
@@ -1551,6 +1611,7 @@ def _mutiny_check(world: World, c: Convoy, dice: Dice, ledger: Ledger) -> None:
 # ---- (b) the travel slot, (c) extra hours --------------------------------------------------------
 
 
+# resolution: ENG-CV-23
 def _is_night(cfg: CvConfig, plan: DayPlan, hour_abs: int) -> bool:
     """RES-CV-03: by default every travel hour is a day hour unless the plan travels by night; with
     ``travel_hours_are_day`` false, the clock hour decides too."""
@@ -1563,6 +1624,7 @@ def _is_night(cfg: CvConfig, plan: DayPlan, hour_abs: int) -> bool:
     return (s <= h or h < e) if s > e else (s <= h < e)
 
 
+# resolution: ENG-CV-01
 def _step_hour(world: World, c: Convoy, hour_abs: int, speed: int) -> tuple[bool, str]:
     """Travel one hour. Returns (moved, stop) with stop '' (still going), 'arrived', 'halted' or
     'stuck' (the next hex is impassable or off the map)."""
@@ -1636,24 +1698,27 @@ def resolve_travel_slot(world: World, cid: str, dice: Dice, ledger: Ledger, *,
         return
     cfg = world.config.cv
     hm = world.map
-    # the day's hazard: a scripted one, or the table of the stretch ahead (RES-CV-06, GEN-06)
-    if not t.hazard:
+    # the day's hazards: the scripted ones, or the table of the stretch ahead (RES-CV-06, GEN-06)
+    if not t.hazards:
         ahead = hm.neighbor(c.hex, t.wander_dir) if t.wander_dir >= 0 else c.next_hex
         where = ahead if ahead is not None else c.hex
         tb = table_for(world.cv, hm, where)
         if tb is not None:
-            t.hazard, t.hazard_hour = roll_table(c, tb, dice, ledger, where)
+            hz_id, hz_hour = roll_table(c, tb, dice, ledger, where)
+            if hz_id:
+                t.hazards = [(hz_hour, hz_id)]
     speed = speed_mpd(c, cfg)
     from_hex = c.hex
     ticks0 = t.ticks
     stopped = ""
     for h in range(1, SLOT_HOURS + 1):
-        if t.hazard and t.hazard_hour == h and _can_keep_moving(c, world.now):
-            hz = world.cv.hazards[t.hazard]
-            ahead = hm.neighbor(c.hex, t.wander_dir) if t.wander_dir >= 0 else c.next_hex
-            terrain = hm.hexes[ahead if ahead is not None else c.hex].terrain
-            resolve_hazard(world, c, hz, dice, ledger, terrain=terrain, choose_target=choose_target)
-            speed = speed_mpd(c, cfg)
+        for hour, hz_id in t.hazards:  # RES-CV-24 (b): each hazard at its hour, in hour order
+            # resolution: ENG-CV-05
+            if hour == h and _can_keep_moving(c, world.now):
+                ahead = hm.neighbor(c.hex, t.wander_dir) if t.wander_dir >= 0 else c.next_hex
+                terrain = hm.hexes[ahead if ahead is not None else c.hex].terrain
+                resolve_hazard(world, c, world.cv.hazards[hz_id], dice, ledger, terrain=terrain, choose_target=choose_target)
+                speed = speed_mpd(c, cfg)
         if not _can_keep_moving(c, world.now):
             stopped = "stopped"
             break
@@ -1780,6 +1845,7 @@ def resolve_rest(world: World, cid: str, dice: Dice, ledger: Ledger) -> None:
     # consumption (RES-CV-09): spell-created first, then foraged, then stored
     cons = consumption(c, now, cfg)
     pool = spells + foraged + c.provisions
+    # resolution: ENG-CV-16
     double = plan.double and cons > 0 and pool >= 2 * cons
     need = 2 * cons if double else cons
     fed = pool >= need
@@ -1815,6 +1881,7 @@ def resolve_rest(world: World, cid: str, dice: Dice, ledger: Ledger) -> None:
             return
     # recovery (CV-TRAV-07, RES-CV-05): the rest that begins now reaches 12 consecutive hours by the
     # next travel slot, and it is fed
+    # resolution: ENG-CV-02
     rested = t.slot_start + 24 - c.moved_until
     if fed and rested >= REST_HOURS_NEEDED and c.condition != "none":
         new = "fatigued" if c.condition == "exhausted" else "none"
@@ -1831,6 +1898,7 @@ def resolve_rest(world: World, cid: str, dice: Dice, ledger: Ledger) -> None:
     # CV-UNR-06 checks, in the RES-CV-24 order; at most one per kind of action per day (RES-CV-15).
     # A check at Unrest 0 could change nothing (CV-UNR-02), so it is not rolled.
     village_now = in_settlement(hm, c)
+    # resolution: ENG-CV-15
     if t.wagon_added and c.unrest:
         calming_check(world, c, dice, ledger, "wagon added", t.added_in_village)
     if t.wagon_upgraded and c.unrest:

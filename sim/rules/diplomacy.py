@@ -713,6 +713,7 @@ def resolve_recall(mn: MnWorld, nation: str, order: Recall, ledger: Ledger, cfg:
         raise IllegalOrderError("RES-MN-17", f"{order.ambassador!r} is not an at_post ambassador of {nation}", order=order,
                                 actor=nkey(nation))
     if amb.mission is not None:
+        # resolution: ENG-MN-05
         raise IllegalOrderError("RES-MN-01", f"{amb.id} carries a renewal mission this turn", order=order, actor=nkey(nation))
     e = embassy_of(mn, amb.id)
     _emit(ledger, "AmbassadorRecalled", f"ambassador:{amb.id}", ("RES-MN-17", "MN-EMB-01"), outcome="recalled", city=amb.city)
@@ -736,6 +737,7 @@ def needs_host(mn: MnWorld, m: Mission) -> str | None:
     return mn.cities[m.city].controller if m.renewal_of is None else None
 
 
+# resolution: ENG-MN-01
 def abort_if_cut(mn: MnWorld, cfg: MnConfig, ledger: Ledger, m: Mission) -> bool:
     """A mission that arrives while relations with its target are cut goes home untried (RES-MN-07)."""
     cut = relations_cut(mn, nkey(m.nation), party_of_city(mn, m.city))
@@ -960,7 +962,8 @@ def resolve_test(mn: MnWorld, m: Mission, dice: Dice, ledger: Ledger, cfg: MnCon
             mn.stats.interferences += 1
             _emit(ledger, "InterferenceRolled", nkey(other), ("MN-INT-01", "MN-MOD-08", "RES-MN-16") + (("MN-INT-02",) if d == 20 else ()),
                   dice=[(20, d)], total=sign * d, outcome="plot discovered" if d == 20 else ("+" if sign > 0 else "-"),
-                  mission=m.id, city=m.city, against=m.nation, sign="+" if sign > 0 else "-", score_after=score)
+                  mission=m.id, city=m.city, against=m.nation, sign="+" if sign > 0 else "-", score_after=score,
+                  ambassador=meddler(mn, other, m.city).ambassador)
     band, dur = outcome_band(nat, score, threshold)
     mn.stats.tests += 1
     score_mods = [(f"{x.name} ({x.clause})", -x.value) for x in mods] + [
@@ -1025,15 +1028,22 @@ def _apply_band(mn: MnWorld, cfg: MnConfig, ledger: Ledger, m: Mission, amb: Amb
         close_embassy(mn, cfg, ledger, renewing, "renewal failed", ("RES-MN-13", *clauses))
 
 
+def meddler(mn: MnWorld, nation: str, city: str) -> Embassy:
+    """The embassy of ``nation`` in ``city`` whose ambassador interferes (RES-MN-16): its only one, or
+    — when it has several there — the oldest (lowest id)."""
+    # resolution: ENG-MN-03
+    return min((e for e in mn.embassies if e.nation == nation and e.city == city), key=lambda e: e.id)
+
+
 def expel_meddler(mn: MnWorld, cfg: MnConfig, ledger: Ledger, nation: str, city: str) -> None:
-    """MN-INT-02: the plot is discovered; the nation's diplomatic mission in the city is dissolved:
-    its embassies there close (MN-EMB-01) and its ambassadors travel home."""
+    """MN-INT-02 / RES-MN-16: the plot is discovered; the meddling ambassador is expelled and his
+    embassy closes — which ends every treaty the nation has with that province (MN-EMB-01). The
+    nation's other ambassadors in the city, if any, stay at their posts."""
     mn.stats.plots_discovered += 1
-    embs = sorted((e for e in mn.embassies if e.nation == nation and e.city == city), key=lambda e: e.id)
+    e = meddler(mn, nation, city)
     _emit(ledger, "AmbassadorExpelled", nkey(nation), ("MN-INT-02", "RES-MN-16", "MN-EMB-01"), outcome="expelled", city=city,
-          ambassadors=[e.ambassador for e in embs])
-    for e in embs:
-        close_embassy(mn, cfg, ledger, e, "expelled", ("MN-INT-02", "RES-MN-16"))
+          ambassador=e.ambassador)
+    close_embassy(mn, cfg, ledger, e, "expelled", ("MN-INT-02", "RES-MN-16"))
 
 
 def sign_problem(mn: MnWorld, nation: str, partner: str, kind: str) -> tuple[str, str] | None:
@@ -1046,6 +1056,7 @@ def sign_problem(mn: MnWorld, nation: str, partner: str, kind: str) -> tuple[str
         return "MN-MIS-03", f"{nation} and {partner} are not in contact (RES-MN-03)"
     if relations_cut(mn, nkey(nation), nkey(partner)):
         return "RES-MN-07", "relations are cut"
+    # resolution: ENG-MN-06
     if any(t.kind == kind and treaty_between(t, nkey(nation), nkey(partner)) for t in mn.treaties):
         return "MN-TRE-01", f"a {kind} treaty between them is already in force"
     if kind == "pact":
@@ -1102,6 +1113,7 @@ def set_army_hook(hook: ArmyHook | None) -> None:
     _army_hook = hook
 
 
+# resolution: ENG-MN-02
 def raise_army(mn: MnWorld, ledger: Ledger, nation: str, province: str, reason: Literal["alliance", "pact"], *,
                treaty: int | None = None, obligation: int | None = None, clauses: Sequence[str] = (),
                hook: ArmyHook | None = None) -> RaisedArmy:
@@ -1201,6 +1213,7 @@ def sever_relations(mn: MnWorld, cfg: MnConfig, ledger: Ledger, nation: str, par
             close_embassy(mn, cfg, ledger, e, "recalled", clauses)
     if not at_war(mn, me, party):
         lo, hi = sorted((me, party))
+        # resolution: ENG-MN-04
         mn.wars.append(War(lo, hi, mn.turn, by_pact=True))
 
 

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from sim.errors import IllegalOrderError, InvalidOrderError, RulesError
 from sim.events import CheckResult, Ledger, check
 from sim.hexmap import ROAD_LEVEL
@@ -250,12 +252,6 @@ def _check_diplomatic(world: World, kid: str, o: DiplomaticEdict) -> None:
         )
     if o.bribe < 0:
         raise InvalidOrderError(f"bribe {o.bribe}: expected 0 or more BP")
-    if o.bribe > max(0, k.treasury - 1):
-        raise IllegalOrderError(
-            "RES-KM-01",
-            f"bribes of {o.bribe} BP exceed what the Treasury ({k.treasury} BP) can hold after the edict's 1d4 cost",
-            actor=actor(kid),
-        )
     lvl = km.level(kid, o.target)
     ban_clause = {"embassy": "KM-REL-01", "threat": "KM-REL-05", "treaty": "KM-REL-07", "alliance": "KM-REL-11"}
     if o.kind in ban_clause:
@@ -299,16 +295,15 @@ def resolve_diplomatic(world: World, kid: str, o: DiplomaticEdict, dice: Dice, l
     """KM-DIP-03/04 and the KM-REL outcome of one Diplomatic edict. Returns the outcome word."""
     km = _km(world)
     k = km.kingdoms[kid]
-    # RES-KM-01: the 1d4 first (KM-DIP-03), then the bribes, capped by the Treasury after it
+    # RES-KM-01: the 1d4 first (KM-DIP-03) and paid; the bribes are then capped by the Treasury after
+    # that payment (0 if it is not positive). The edict itself is never refused for lack of BP.
     cost = dice.roll(4)[0]
-    if o.bribe > max(0, k.treasury - cost):
-        raise IllegalOrderError(
-            "RES-KM-01",
-            f"bribes of {o.bribe} BP exceed the Treasury ({k.treasury - cost} BP) after the 1d4 cost of {cost}",
-            actor=actor(kid),
-        )
     k.treasury -= cost
-    k.treasury -= o.bribe
+    asked = o.bribe
+    bribe = min(asked, max(0, k.treasury))
+    k.treasury -= bribe
+    if bribe != asked:
+        o = msgspec.structs.replace(o, bribe=bribe)
     k.special_turn = km.turn
     km.bump("edicts_diplomatic")
     ledger.emit(
@@ -317,11 +312,12 @@ def resolve_diplomatic(world: World, kid: str, o: DiplomaticEdict, dice: Dice, l
         actor(kid),
         ("KM-GEN-01", "KM-GEN-02", "KM-DIP-01", "KM-DIP-02", "KM-DIP-03", "RES-KM-01", "RES-KM-02", "RES-KM-39"),
         dice=[(4, cost)],
-        total=cost + o.bribe,
+        total=cost + bribe,
         outcome=o.kind,
         target=o.target,
         cost=cost,
-        bribe=o.bribe,
+        bribe=bribe,
+        bribe_asked=asked,
         treasury_after=k.treasury,
     )
     if o.kind == "embassy":
@@ -655,6 +651,7 @@ def sign_agreement(
     return ag
 
 
+# resolution: ENG-KM-05
 def _rebalance(world: World, kid: str, o: DiplomaticEdict, ledger: Ledger) -> str:
     """KM-REL-09: convert an unbalanced treaty (else alliance) in your favour to balanced, no check.
     The bonuses become 10% of the partner's current value, less the stored reduction (RES-KM-46)."""
@@ -723,6 +720,7 @@ def check_relation_order(world: World, kid: str, o: RelationOrder) -> None:
     if o.action == "close_embassy":
         if rel is None or not rel.embassy:
             raise IllegalOrderError("KM-REL-06", f"{kid} has no embassy with {o.target} to close", actor=actor(kid))
+        # resolution: ENG-KM-04
         if rel.treaty is not None or rel.alliance is not None:
             raise IllegalOrderError("KM-REL-07", f"the embassy with {o.target} carries a treaty; withdraw from it first", actor=actor(kid))
     elif o.action in ("renegotiate", "withdraw"):
@@ -755,6 +753,7 @@ def resolve_relation_order(world: World, kid: str, o: RelationOrder, dice: Dice,
     if o.action == "withdraw":
         n = 1 if r.success else 2
         add_unrest(k, n)
+        # resolution: ENG-KM-04
         if o.which == "treaty":
             rel.treaty = None
             rel.alliance = None
@@ -766,6 +765,7 @@ def resolve_relation_order(world: World, kid: str, o: RelationOrder, dice: Dice,
             target=o.target, result=out, unrest=n, unrest_after=k.unrest,
         )
         return out
+    # resolution: ENG-KM-05
     # renegotiate
     if not r.success:
         add_unrest(k, 1)
@@ -947,6 +947,7 @@ def _check_exploration(world: World, kid: str, o: ExplorationEdict) -> None:
             actor=actor(kid),
         )
     for i, (a, b) in enumerate(zip(o.route, o.route[1:])):
+        # resolution: ENG-KM-10
         if b not in world.map.neighbors(a):
             raise IllegalOrderError(
                 "RES-KM-12", f"route hex {i + 1} {list(world.map.coords(b))} is not next to {list(world.map.coords(a))}", actor=actor(kid)
@@ -1237,8 +1238,12 @@ def _check_trade(world: World, kid: str, o: TradeEdict) -> tuple[int, list[int],
     _route_prerequisites(world, k, src.name, o.type)
     if o.investment < 5:
         raise IllegalOrderError("KM-TRADE-07", f"the first expedition needs at least 5 BP, not {o.investment}", actor=actor(kid))
-    if o.investment > max(0, k.treasury):
-        raise IllegalOrderError("RES-KM-01", f"an investment of {o.investment} BP exceeds the Treasury ({k.treasury} BP)", actor=actor(kid))
+    if trade_investment(k, o) < 5:
+        raise IllegalOrderError(
+            "KM-TRADE-07",
+            f"the first expedition needs at least 5 BP and the investment is capped by the Treasury ({k.treasury} BP, RES-KM-01)",
+            actor=actor(kid),
+        )
     pier = src.buildings.get("pier", 0) > 0
     wf = src.buildings.get("waterfront", 0) > 0
     if o.path:
@@ -1257,6 +1262,7 @@ def _check_trade(world: World, kid: str, o: TradeEdict) -> tuple[int, list[int],
         if not path or path[-1] != dst.hex:
             raise IllegalOrderError("RES-KM-17", f"the path must end at {o.destination} {list(world.map.coords(dst.hex))}", actor=actor(kid))
     else:
+        # resolution: ENG-KM-09
         got = trade_path(world, src.hex, dst.hex, pier, wf)
         if got is None:
             raise IllegalOrderError(
@@ -1282,6 +1288,12 @@ def _check_trade(world: World, kid: str, o: TradeEdict) -> tuple[int, list[int],
     return src.hex, path, cats, halves
 
 
+def trade_investment(k: Kingdom, o: TradeEdict) -> int:
+    """RES-KM-01: the investment asked for, capped by the Treasury at the moment of the edict (0 if it
+    is not positive). KM-TRADE-07 then needs at least 5 BP of it."""
+    return min(o.investment, max(0, k.treasury))
+
+
 def _expedition_convoy(world: World, k: Kingdom, cid: str, origin: int, path: list[int], blocks: int) -> Convoy:
     """LINK-04: the convoy a Trade edict sends (the kingdom's template, default SC-CV-07's standard
     caravan), carrying ``blocks`` cargo units of trade goods and provisions for the route, its stops
@@ -1305,6 +1317,7 @@ def _expedition_convoy(world: World, k: Kingdom, cid: str, origin: int, path: li
     c.stops = list(path)
     days = cr.route_days(world, c, [origin, *path])
     room = max(0, cr.cargo_capacity(c, cfg) - blocks) * 10
+    # resolution: ENG-CV-25
     c.provisions = min(room, cr.consumption(c, world.now, cfg) * (math.ceil(days) + 2))
     return c
 
@@ -1361,17 +1374,20 @@ def resolve_trade(world: World, kid: str, o: TradeEdict, dice: Dice, ledger: Led
     km = _km(world)
     k = km.kingdoms[kid]
     origin_hex, path, cats, halves = _check_trade(world, kid, o)
+    asked = o.investment
+    invest = trade_investment(k, o)
     convoy = world.has("cv") and world.cv is not None
     expedition = None
     if convoy:
         from sim.rules import caravan as cr
 
         cid = f"trade-{kid}-{km.next_id}"
-        expedition = _expedition_convoy(world, k, cid, origin_hex, path, o.investment // 5)
+        expedition = _expedition_convoy(world, k, cid, origin_hex, path, invest // 5)
+        # resolution: ENG-CV-25
         if expedition.cargo.get("trade_goods", 0) > cr.cargo_capacity(expedition, world.config.cv):
             raise IllegalOrderError(
                 "LINK-04", f"the merchant caravan carries {cr.cargo_capacity(expedition, world.config.cv)} cargo units, "
-                f"not the {o.investment // 5} units of trade goods of {o.investment} BP", actor=actor(kid),
+                f"not the {invest // 5} units of trade goods of {invest} BP", actor=actor(kid),
             )
     trl = Fraction(halves, 2)
     rm = math.floor(trl / 10)
@@ -1379,7 +1395,7 @@ def resolve_trade(world: World, kid: str, o: TradeEdict, dice: Dice, ledger: Led
     days = route_days(world, path, cats, origin_hex)
     per = world.config.km.days_per_turn
     arrival = km.turn + max(0, math.ceil(days / per) - 1)
-    k.treasury -= o.investment
+    k.treasury -= invest
     k.special_turn = km.turn
     km.bump("edicts_trade")
     route = TradeRoute(
@@ -1393,8 +1409,8 @@ def resolve_trade(world: World, kid: str, o: TradeEdict, dice: Dice, ledger: Led
         trl_halves=halves,
         rm=rm,
         lm=lm,
-        investment=o.investment,
-        k=o.investment // 5,
+        investment=invest,
+        k=invest // 5,
         issue_turn=km.turn,
         arrival_turn=-1 if convoy else arrival,
         days=str(days),
@@ -1413,8 +1429,9 @@ def resolve_trade(world: World, kid: str, o: TradeEdict, dice: Dice, ledger: Led
         ("KM-GEN-01", "KM-GEN-02", "KM-TRADE-01", "KM-TRADE-02", "KM-TRADE-03", "KM-TRADE-04", "KM-TRADE-05",
          "KM-TRADE-06", "KM-TRADE-07", "KM-TRADE-15", "RES-KM-17", "RES-KM-18", "RES-KM-19", "RES-KM-20", "RES-KM-21",
          "RES-KM-24", "RES-KM-39"),
-        total=o.investment,
+        total=invest,
         outcome=o.type,
+        investment_asked=asked,
         route=route.id,
         partner=o.partner,
         origin=o.origin,
@@ -1598,19 +1615,12 @@ def _trade_lost(world: World, r: TradeRoute, ledger: Ledger, *, reason: str, che
 
 def _check_vassalage(world: World, kid: str, o: VassalageEdict) -> None:
     km = _km(world)
-    k = km.kingdoms[kid]
     if o.mode not in VAS_MODES:
         raise InvalidOrderError(f"vassalage mode {o.mode!r}: expected one of {', '.join(VAS_MODES)}")
     if not o.viceroy.strip():
         raise IllegalOrderError("KM-VAS-01", "a Vassalage edict must name a Viceroy", actor=actor(kid))
     if o.grant < 0:
         raise InvalidOrderError(f"grant {o.grant}: expected 0 or more BP")
-    if not o.grant_max and o.grant > max(0, k.treasury - 1) // 4:
-        raise IllegalOrderError(
-            "KM-VAS-02",
-            f"a grant of {o.grant} BP exceeds a quarter of the Treasury ({k.treasury} BP, less the 1d4 cost)",
-            actor=actor(kid),
-        )
     if o.balance not in ("balanced", "unbalanced"):
         raise InvalidOrderError(f"balance {o.balance!r}: expected balanced or unbalanced")
     if o.mode == "subjugation":
@@ -1634,7 +1644,6 @@ def _check_vassalage(world: World, kid: str, o: VassalageEdict) -> None:
         raise InvalidOrderError(f"alignment {o.alignment!r}: expected one of {', '.join(ALIGNMENTS)}")
     if o.new_id and o.new_id in km.kingdoms:
         raise InvalidOrderError(f"kingdom id {o.new_id!r} is already used")
-    cap = capital_hex(k)
     seen: set[int] = set()
     for h in o.hexes:
         if not 0 <= h < len(world.map.hexes):
@@ -1643,8 +1652,6 @@ def _check_vassalage(world: World, kid: str, o: VassalageEdict) -> None:
         if h in seen:
             raise InvalidOrderError(f"hex {where} is named twice")
         seen.add(h)
-        if h == cap:
-            raise IllegalOrderError("KM-VAS-01", f"the capital's hex {where} cannot be ceded", actor=actor(kid))
         if world.map.hexes[h].is_water:
             raise IllegalOrderError("RES-KM-43", f"hex {where} is water", actor=actor(kid))
         owner = km.owner_of(h)
@@ -1660,14 +1667,11 @@ def resolve_vassalage(world: World, kid: str, o: VassalageEdict, dice: Dice, led
     """KM-VAS-01…07, RES-KM-26…30/43/44. Returns the vassal's id."""
     km = _km(world)
     k = km.kingdoms[kid]
+    # RES-KM-01/26: the 1d4 is rolled and paid first; the grant is then capped by a quarter of the
+    # Treasury after that payment (0 if it is not positive). The edict is never refused for lack of BP.
     cost = dice.roll(4)[0]
-    top = max(0, k.treasury - cost) // 4  # RES-KM-26
-    grant = top if o.grant_max else o.grant
-    if grant > top:
-        raise IllegalOrderError(
-            "KM-VAS-02", f"a grant of {grant} BP exceeds a quarter of the Treasury after the 1d4 cost ({k.treasury - cost} BP → {top})",
-            actor=actor(kid),
-        )
+    top = max(0, k.treasury - cost) // 4
+    grant = top if o.grant_max else min(o.grant, top)
     k.treasury -= cost + grant
     k.special_turn = km.turn
     km.bump("edicts_vassalage")
@@ -1700,6 +1704,7 @@ def resolve_vassalage(world: World, kid: str, o: VassalageEdict, dice: Dice, led
             viceroy=o.viceroy,
             cost=cost,
             grant=grant,
+            grant_asked="max" if o.grant_max else o.grant,
             alignment_steps=steps,
             attitude=ATTITUDES[idx],
             deposition_shift=t.deposition_shift,
@@ -1723,6 +1728,8 @@ def resolve_vassalage(world: World, kid: str, o: VassalageEdict, dice: Dice, led
     moved = [s for s in k.settlements if s.hex in hexes]
     for s in moved:
         k.settlements.remove(s)
+    if k.capital is not None and any(s.name == k.capital for s in moved):  # the capital was ceded
+        k.capital = k.settlements[0].name if k.settlements else None
     imps = {h: k.improvements.pop(h) for h in hexes if h in k.improvements}
     for h in hexes:
         if h in k.hexes:
@@ -1767,6 +1774,7 @@ def resolve_vassalage(world: World, kid: str, o: VassalageEdict, dice: Dice, led
         viceroy=o.viceroy,
         cost=cost,
         grant=grant,
+        grant_asked="max" if o.grant_max else o.grant,
         hexes=[list(world.map.coords(h)) for h in hexes],
         settlements=[s.name for s in moved],
         size_after=len(k.hexes),
@@ -1972,6 +1980,7 @@ def legal_specials(world: World, kid: str) -> list[SpecialEdict]:
 # =================================================================================================
 
 
+# resolution: ENG-LINK-07
 def envoy_path(world: World, kid: str, target: str) -> list[int] | None:
     """LINK-05: the least-cost path (one per hex) from kid's capital to target's capital."""
     km = _km(world)
@@ -1990,6 +1999,7 @@ def send_envoy(world: World, kid: str, target: str, now: int, ledger: Ledger) ->
     if km.stance(kid, target).present or any(
         e.kingdom == kid and e.target == target and e.status == "travelling" for e in km.envoys
     ):
+        # resolution: ENG-LINK-07
         raise IllegalOrderError("LINK-05", f"{kid} already has a representative in or on the way to {target}", actor=actor(kid))
     path = envoy_path(world, kid, target)
     if path is None:

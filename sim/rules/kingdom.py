@@ -160,6 +160,7 @@ IMPROVEMENT_TERRAIN = {
 
 # the map has moor and tundra, which the kingdom tables do not list: the Core Rulebook counts moors as
 # marsh terrain and tundra as desert terrain (S5), so they use those rows.
+# resolution: ENG-KM-01
 _KM_TERRAIN = {"moor": "marsh", "tundra": "desert"}
 
 
@@ -298,6 +299,7 @@ def count_improvements(k: Kingdom, kind: str) -> int:
     return sum(1 for imps in k.improvements.values() if kind in imps)
 
 
+# resolution: ENG-KM-07
 def linked_mines(world: World, k: Kingdom) -> int:
     """SC-KM-31 Foundry: one Mine per Foundry linked by river or Road gives +1 Economy and +1 BP."""
     foundries = count_buildings(k, ("foundry",))
@@ -658,6 +660,7 @@ def upkeep(world: World, kid: str, dice: Dice, ledger: Ledger, *, lose_hex: Any 
     if raw < 0:
         k.surplus_turn = turn
         if granaries:
+            # resolution: ENG-KM-06
             stored = min(5 * granaries - k.granary, -raw)
             stored = max(0, stored)
             k.granary += stored
@@ -805,6 +808,7 @@ def _vacancy_upkeep(world: World, k: Kingdom, dice: Dice, ledger: Ledger) -> Non
             )
 
 
+# resolution: ENG-KM-03
 def ruler_stand_in(km: KmWorld, k: Kingdom) -> tuple[str, str] | None:
     """SC-KM-22 / KM-VAS-08 / RES-KM-31: a Consort or Heir who can act as Ruler for ``k`` this turn.
 
@@ -862,6 +866,7 @@ def friction_check(world: World, overlord: str, subject: str, dice: Dice, ledger
     )
 
 
+# resolution: ENG-KM-02
 def default_hex_to_lose(world: World, k: Kingdom) -> int:
     """SC-KM-07 "leaders' choice": the claimed hex without a settlement farthest from the capital
     (ties: highest index); a settlement hex only when no other is left."""
@@ -1029,7 +1034,8 @@ def claim_hex(world: World, kid: str, h: int, ledger: Ledger) -> None:
 
 
 def abandon_hex(world: World, kid: str, h: int, ledger: Ledger) -> None:
-    """SC-KM-13: abandon a hex: Unrest +1, +4 if it held a settlement."""
+    """SC-KM-13: abandon a hex: Unrest +1, +4 if it held a settlement. The capital's hex too (nothing in
+    SC-KM-13 forbids it): the next settlement becomes the capital (:func:`lose_claimed_hex`)."""
     km = world.km
     assert km is not None
     k = km.kingdoms[kid]
@@ -1037,9 +1043,6 @@ def abandon_hex(world: World, kid: str, h: int, ledger: Ledger) -> None:
     where = list(world.map.coords(h))
     if h not in k.hexes:
         raise IllegalOrderError("SC-KM-13", f"hex {where} is not claimed by {kid}", actor=actor(kid))
-    cap = capital_hex(k)
-    if h == cap:
-        raise IllegalOrderError("SC-KM-13", f"hex {where} holds the capital", actor=actor(kid))
     had_town = any(s.hex == h for s in k.settlements)
     n = 4 if had_town else 1
     lose_claimed_hex(world, k, h)
@@ -1141,6 +1144,7 @@ def _farm_allowed(world: World, k: Kingdom, h: int, where: list[int]) -> None:
     near = (h, *world.map.neighbors(h))
     if t == "desert" and not (hx.river or hx.coast):
         raise IllegalOrderError("SC-KM-32", f"a desert Farm needs a canal, coast or river (hex {where})", actor=actor(k.id))
+    # resolution: ENG-KM-01
     watered = any(
         world.map.hexes[n].river or world.map.hexes[n].terrain in ("water", "marsh", "moor") for n in near
     )
@@ -1170,6 +1174,7 @@ def found_settlement(world: World, kid: str, h: int, name: str, ledger: Ledger) 
         raise InvalidOrderError(f"a settlement named {name!r} already exists")
     if k.improvements.get(h):
         raise IllegalOrderError("SC-KM-13", f"hex {where} holds a terrain improvement", actor=actor(kid))
+    # resolution: ENG-KM-08
     cost = TERRAIN[km_terrain(hx.terrain)][1]
     if cost is None:
         raise IllegalOrderError("SC-KM-33", f"no settlement can be founded on {hx.terrain}", actor=actor(kid))

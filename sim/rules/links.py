@@ -268,6 +268,7 @@ def refresh_nation_seals(world: World, nid: str) -> list[str]:
     return g.seals
 
 
+# resolution: ENG-LINK-02
 def province_domain(world: World, province: str) -> Domain | None:
     """The domain of a province where a nation's army is raised (LINK-06): the one on the province's
     city hex if there is one, else the province's domain of lowest id."""
@@ -285,6 +286,7 @@ def province_domain(world: World, province: str) -> Domain | None:
     return doms[0]
 
 
+# resolution: ENG-LINK-03
 def levy_of(world: World, g: Guild) -> dict[str, int]:
     """The units a nation buys for an army it raises: its scenario levy, else one seal's capacity of
     infantry (LINK-06, SC-GW-15)."""
@@ -351,6 +353,7 @@ def raise_nation_army(world: World, ledger: Ledger, money: MnTreasuries, raised:
     price = convert(solars, "solar", cur, cfg.link)
     proxy = dom.owner_guild != g.id
     if proxy and g.id not in dom.consents_to:
+        # resolution: ENG-LINK-02
         dom.consents_to = sorted([*dom.consents_to, g.id])  # the named province's domain consents (LINK-06)
     for kind, n in bought.items():
         g.pool[kind] = g.pool.get(kind, 0) + n
@@ -385,6 +388,7 @@ def army_hook(world: World, ledger: Ledger, money: MnTreasuries) -> Callable[[An
     return hook
 
 
+# resolution: ENG-LINK-04
 def fund_nation_armies(world: World, ledger: Ledger) -> None:
     """LINK-06 with MN-TRE-03 ("raising and upkeep costs are paid by him"): at the start of each
     season the nation pays into its guild's chest the SC-GW-16 upkeep its armies will owe, converted
@@ -433,6 +437,7 @@ def attackers_of(world: World, armies: list[Army]) -> list[Attacker]:
     return [Attacker(a.id, a.owner) for a in armies]
 
 
+# resolution: ENG-LINK-05
 def attacking_province(world: World, nid: str) -> str:
     """The province an invasion by a nation is recorded from: its capital's province, as for a player
     in RES-MN-09 (the home province of the ambassadors it buys by default, RES-MN-01)."""
@@ -459,6 +464,7 @@ def report_attack(world: World, dom: Domain, attackers: list[Attacker], outcome:
         seen.add(nid)
         src = attacking_province(world, nid)
         defender_party = dip.party_of_province(mn, dom.province)
+        # resolution: ENG-LINK-05
         own = defender_party == dip.nkey(nid) or src == dom.province
         ledger.emit(SYS, "AttackReported", f"guild:{att.guild}", ("LINK-07", "GW-ATK-04", "SC-MN-07"),
                     outcome="own province" if own else ("repulse" if repelled else "invasion"), nation=nid, army=att.army,
@@ -552,6 +558,7 @@ def domain_annexed(world: World, dom: Domain, former: str, ledger: Ledger) -> No
     conqueror: str | None = None
     if was_capital:
         cands = {affiliation_of(world, d.owner_guild)[0] for d in wf.domains_at(gw, dom.hex)}
+        # resolution: ENG-LINK-06
         if len(cands) == 1:
             (c,) = cands
             if c is not None and c != kid:

@@ -42,6 +42,7 @@ from sim.state.gw import (
     DomainAction,
     Guild,
     GwWorld,
+    LendSeals,
     Loot,
     Move,
     PickUpLoot,
@@ -107,11 +108,20 @@ def season_at(world: World, hour: int) -> int:
 
 
 def allied(gw: GwWorld, a: str, b: str) -> bool:
-    """Same guild, or declared allies in the scenario (RES-GW-06)."""
+    """Same guild, or declared allies in the scenario (RES-GW-06: one front against one target). An
+    alliance is not needed to lend seals (:func:`lends_seals`)."""
     if a == b:
         return True
     pair = sorted((a, b))
     return pair in gw.alliances
+
+
+# resolution: ENG-GW-02
+def lends_seals(gw: GwWorld, lender: str, borrower: str) -> bool:
+    """GW-DEP-04: another guild's seals are engaged only with that guild's consent — its ``lends_to``
+    (set in the scenario, changed by its LendSeals orders). No alliance is needed."""
+    g = gw.guilds.get(lender)
+    return lender == borrower or (g is not None and borrower in g.lends_to)
 
 
 def army_involves(gw: GwWorld, army: Army, guild: str) -> bool:
@@ -277,6 +287,7 @@ def march_path(world: World, army: Army, to: int) -> list[int]:
     if found is None:
         return []
     path = found[0]
+    # resolution: ENG-GW-04
     return path[: army_speed(world, army) + 1]
 
 
@@ -402,7 +413,6 @@ class _Pending:
     actions: dict[str, AnyOrder] = field(default_factory=dict)  # army → its action order
     disbanded: set[str] = field(default_factory=set)
     annexed: set[str] = field(default_factory=set)  # domains
-    political: set[str] = field(default_factory=set)
     returned: set[str] = field(default_factory=set)
     loot: set[tuple[str, int]] = field(default_factory=set)
     domain_actions: set[tuple[str, str]] = field(default_factory=set)
@@ -441,7 +451,6 @@ def _pending(gw: GwWorld, guild: str, costs: dict[str, int] | None = None) -> _P
             p.disbanded.add(o.army)
         elif isinstance(o, Annex):
             p.annexed.add(o.domain)
-            p.political.add(o.seal)
         elif isinstance(o, ReturnTitle):
             p.returned.add(o.domain)
         elif isinstance(o, TreasureHunt | PickUpLoot):
@@ -512,8 +521,10 @@ def _check_deploy(world: World, gw: GwWorld, o: Deploy, pend: _Pending | None) -
         if seal.army is not None or (pend is not None and s in pend.seals):
             where = seal.army or "another deployment this season"
             raise _fail("SC-GW-03", f"seal {s} is already engaged ({where})", o)
-    own = [s for s in o.seals if gw.seals[s].guild == o.guild]
-    others = [s for s in o.seals if gw.seals[s].guild != o.guild]
+    # resolution: ENG-GW-03
+    engaged = [*o.seals, *o.support_seals]  # support seals are engaged seals too (GW-DEP-04/05, SC-GW-08)
+    own = [s for s in engaged if gw.seals[s].guild == o.guild]
+    others = [s for s in engaged if gw.seals[s].guild != o.guild]
     if is_restricted(dom):
         raise _fail(
             _restricted_clause(dom),
@@ -533,8 +544,8 @@ def _check_deploy(world: World, gw: GwWorld, o: Deploy, pend: _Pending | None) -
                     f"seal {s} is affiliated to province {gw.seals[s].province}, but domain {dom.id} lies in {dom.province}",
                     o,
                 )
-    # GW-DEP-04 / RES-GW-02
-    total = len(o.seals)
+    # GW-DEP-04 / RES-GW-02: at least half the engaged seals are the owner's, the others from the domain's region
+    total = len(engaged)
     if len(own) * 100 < cfg.own_seal_percent * total:
         raise _fail(
             "GW-DEP-04",
@@ -543,16 +554,18 @@ def _check_deploy(world: World, gw: GwWorld, o: Deploy, pend: _Pending | None) -
         )
     for s in others:
         seal = gw.seals[s]
+        # resolution: ENG-LINK-01
         if gw.guilds[seal.guild].nation is not None:  # --- LINK-06: a nation's seals raise its own armies only
             raise _fail("LINK-06", f"seal {s} is a seal of the nation {seal.guild}, which raises only its own armies with it", o)
         if seal.region != dom.region:
             raise _fail("GW-DEP-04", f"seal {s} of guild {seal.guild} is from region {seal.region}, not {dom.region} where {dom.id} lies", o)
-        if not allied(gw, seal.guild, o.guild):
-            raise _fail("GW-DEP-04", f"seal {s} belongs to guild {seal.guild}, which is not allied with {o.guild} and lends it no seal", o)
-    for s in o.support_seals:
-        seal = gw.seals[s]
-        if not allied(gw, seal.guild, o.guild):
-            raise _fail("SC-GW-08", f"support seal {s} belongs to guild {seal.guild}, which is not allied with {o.guild}", o)
+        if not lends_seals(gw, seal.guild, o.guild):
+            raise _fail(
+                "GW-DEP-04",
+                f"seal {s} belongs to guild {seal.guild}, which has not agreed to lend its seals to {o.guild} "
+                f"(a lend_seals order or the scenario's lends_to)",
+                o,
+            )
     # units (GW-DEP-05/06/07, RES-GW-03/04)
     for k, n in sorted(o.units.items()):
         have = guild.pool.get(k, 0) - (pend.pool.get(k, 0) if pend else 0)
@@ -570,13 +583,28 @@ def _check_deploy(world: World, gw: GwWorld, o: Deploy, pend: _Pending | None) -
     n_units = sum(o.units.values()) + sum(o.requisition.values())
     if n_units < 1:
         raise _fail("GW-DEP-07", "no unit is handed in or requisitioned", o)
-    cap = cfg.units_per_seal * total + guild.capacity_bonus
+    cap = cfg.units_per_seal * total + guild.capacity_bonus  # GW-DEP-05: 10 units per engaged seal
     if n_units > cap:
         raise _fail(
             "RES-GW-03",
             f"{n_units} units exceed the army's capacity of {cap} ({total} seals × {cfg.units_per_seal}{' + ' + str(guild.capacity_bonus) if guild.capacity_bonus else ''}); the order is not trimmed",
             o,
         )
+
+
+def _check_lend(world: World, gw: GwWorld, o: LendSeals, pend: _Pending | None) -> None:
+    """A guild's consent to lend its military seals (GW-DEP-04), or its withdrawal."""
+    guild = gw.guilds[o.guild]
+    if o.to not in gw.guilds:
+        raise InvalidOrderError(f"unknown guild {o.to!r}")
+    if o.to == o.guild:
+        raise _fail("GW-DEP-04", "a guild engages its own seals without lending them", o)
+    # resolution: ENG-LINK-01
+    if guild.nation is not None:  # --- LINK-06: a nation's seals raise its own armies only
+        raise _fail("LINK-06", f"{o.guild} is a nation: its seals raise only its own armies", o)
+    if o.lend == (o.to in guild.lends_to):
+        state = "already lends" if o.lend else "does not lend"
+        raise _fail("GW-DEP-04", f"guild {o.guild} {state} its seals to {o.to}", o)
 
 
 def _check_recruit(world: World, gw: GwWorld, o: Recruit, pend: _Pending | None) -> None:
@@ -625,6 +653,7 @@ def _check_reinforce(world: World, gw: GwWorld, o: Reinforce, pend: _Pending | N
 def _check_disband(world: World, gw: GwWorld, o: Disband, pend: _Pending | None) -> None:
     _own_army(gw, o, o.army)
     if pend is not None and (o.army in pend.moves or o.army in pend.actions or o.army in pend.disbanded):
+        # resolution: ENG-GW-07
         raise _fail("RES-GW-27", f"army {o.army} already has orders this season", o)
 
 
@@ -685,6 +714,7 @@ def _check_siege(world: World, gw: GwWorld, o: Siege, pend: _Pending | None) -> 
     if dom.owner_guild == o.guild:
         raise _fail("SC-GW-09", f"domain {dom.id} belongs to the army's own guild", o)
     if any(gw.armies[a].owner == o.guild for a in dom.occupied_by if a in gw.armies):
+        # resolution: ENG-GW-07
         raise _fail("SC-GW-09", f"domain {dom.id} is already occupied by guild {o.guild}", o)
 
 
@@ -741,8 +771,8 @@ def _check_annex(world: World, gw: GwWorld, o: Annex, pend: _Pending | None) -> 
     if seal.kind != "political" or seal.guild != o.guild:
         raise _fail("RES-GW-23", f"an annexation must name a political seal of {o.guild}; {o.seal} is a {seal.kind} seal of {seal.guild}", o)
     if pend is not None:
-        if o.seal in pend.political:
-            raise _fail("RES-GW-23", f"political seal {o.seal} is already named by another annexation this season", o)
+        # a political seal may be named by several annexations of one season: GW-ANX-03 uses it only to
+        # say whose leader receives the domain, and nothing spends it
         if o.domain in pend.annexed:
             raise _fail("RES-GW-28", f"guild {o.guild} already ordered the annexation of {o.domain} this season", o)
     if dom.owner_guild == o.guild:
@@ -774,6 +804,15 @@ def _check_return_title(world: World, gw: GwWorld, o: ReturnTitle, pend: _Pendin
     if pend is not None and o.domain in pend.returned:
         raise _fail("GW-ANX-04", f"the title of {o.domain} is already being returned", o)
     d = _return_deposit(gw, o.guild, o.domain)
+    dom = gw.domains[o.domain]
+    if d is None and dom.annexed_from == o.guild and dom.annexed_season >= 0:
+        # the former owner, too late (RES-GW-24): the window was season A+1 only
+        a = dom.annexed_season
+        raise _fail(
+            "RES-GW-24",
+            f"{o.domain} was annexed in season {a}: its title could be returned only in season {a + 1}, not in season {gw.season}",
+            o,
+        )
     if d is None:
         raise _fail("GW-ANX-04", f"guild {o.guild} is not the former owner of an annexed {o.domain} awaiting its title", o)
     if gw.season != d.annexed_season + 1:
@@ -825,6 +864,7 @@ def _check_domain_action(world: World, gw: GwWorld, o: DomainAction, pend: _Pend
 
 _CHECKS: dict[type, Callable[..., None]] = {
     Deploy: _check_deploy,
+    LendSeals: _check_lend,
     Recruit: _check_recruit,
     Reinforce: _check_reinforce,
     Disband: _check_disband,
@@ -843,7 +883,8 @@ _CHECKS: dict[type, Callable[..., None]] = {
 
 def give_order(world: World, order: AnyOrder, ledger: Ledger) -> None:
     """A guild gives ``order`` for this season (RES-GW-27). Raises if it is not legal now. An Annex
-    order's compensation is taken from the chest at once (RES-GW-23)."""
+    order's compensation is taken from the chest at once (RES-GW-23); a LendSeals order's consent
+    counts at once, for the orders given after it (GW-DEP-04)."""
     check_order(world, order, stage="give")
     gw = gw_of(world)
     gw.orders.append(order)
@@ -855,6 +896,15 @@ def give_order(world: World, order: AnyOrder, ledger: Ledger) -> None:
         gw.bank.held += amount
         gw.bank.deposits.append(Deposit(order.domain, order.guild, amount, gw.season))
         clauses = ("GW-ANX-02", "RES-GW-23", "SC-GW-10", "RES-GW-27")
+    elif isinstance(order, LendSeals):
+        guild = gw.guilds[order.guild]
+        lent = set(guild.lends_to)
+        if order.lend:
+            lent.add(order.to)
+        else:
+            lent.discard(order.to)
+        guild.lends_to = sorted(lent)
+        clauses = ("GW-DEP-04", "RES-GW-02", "RES-GW-27")
     ledger.emit(SYS, "OrderGiven", f"guild:{order.guild}", clauses, outcome=str(order.__struct_config__.tag), order=str(order))
 
 
@@ -868,8 +918,9 @@ def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
 
     Orders with free quantities are listed at canonical sizes: Recruit 1, 5 or as many as allowed of
     one unit type; Reinforce 1 or all of a type; Deploy with one, or all, of the guild's free
-    military seals (and its allies' seals of the domain's region), filled from the pool, from the
-    garrison, or both; Move to every domain, army or loot hex reachable by land. ``check_order``
+    military seals (and the seals of the domain's region that other guilds agree to lend it), filled
+    from the pool, from the garrison, or both; LendSeals (consent given or withdrawn) towards every
+    other guild; Move to every domain, army or loot hex reachable by land. ``check_order``
     accepts any other size too. The owner of an occupied or besieged domain gets the GW-OCC-02
     allow-list for it (RES-GW-19)."""
     gw = gw_of(world)
@@ -914,6 +965,10 @@ def _candidates(world: World, gw: GwWorld, g: str) -> Iterable[AnyOrder]:
         if len(pool) > 1:
             yield Reinforce(guild=g, domain=d.id, units=dict(pool))
     yield from _deploy_candidates(world, gw, g, pend, pool)
+    if guild.nation is None and any(gw.seals[s].kind == "military" for s in guild.seals if s in gw.seals):
+        for other in sorted(gw.guilds):
+            if other != g:
+                yield LendSeals(guild=g, to=other, lend=other not in guild.lends_to)
     for aid in sorted(gw.armies):
         a = gw.armies[aid]
         if a.owner == g and a.deployed < gw.season and aid not in pend.moves and aid not in pend.actions:
@@ -993,7 +1048,7 @@ def _deploy_candidates(world: World, gw: GwWorld, g: str, pend: _Pending, pool: 
         and gw.seals[s].kind == "military"
         and gw.seals[s].army is None
         and s not in pend.seals
-        and allied(gw, gw.seals[s].guild, g)
+        and lends_seals(gw, gw.seals[s].guild, g)
         and gw.guilds[gw.seals[s].guild].nation is None  # LINK-06: a nation does not lend its seals
     ]
     for did in sorted(gw.domains):
@@ -1092,7 +1147,7 @@ def resolve_deploy(world: World, order: Deploy, ledger: Ledger) -> Army:
         gw.next_army += 1
     own = [s for s in order.seals if gw.seals[s].guild == order.guild]
     other = [s for s in order.seals if gw.seals[s].guild != order.guild]
-    cap = cfg.units_per_seal * len(order.seals) + guild.capacity_bonus
+    cap = cfg.units_per_seal * (len(order.seals) + len(order.support_seals)) + guild.capacity_bonus  # GW-DEP-05
     army = Army(id=aid, owner=order.guild, hex=dom.hex, capacity=cap, own_seals=own, other_seals=other, support_seals=list(order.support_seals), deployed=gw.season)
     for s in (*order.seals, *order.support_seals):
         gw.seals[s].army = aid
@@ -1103,6 +1158,7 @@ def resolve_deploy(world: World, order: Deploy, ledger: Ledger) -> Army:
         army.units.extend(new_units(world, order.guild, k, n, army=aid))
     requisitioned: list[Unit] = []
     for k, n in sorted(order.requisition.items()):
+        # resolution: ENG-GW-01
         take = sorted((u for u in dom.garrison if u.kind == k), key=lambda u: u.id)[:n]
         ids = {u.id for u in take}
         dom.garrison = [u for u in dom.garrison if u.id not in ids]
@@ -1242,6 +1298,7 @@ def resolve_move(world: World, order: Move, ledger: Ledger) -> list[int]:
     start = army.hex
     army.hex = path[-1]
     speed = army_speed(world, army)
+    # resolution: ENG-GW-05
     if army.occupying is not None and gw.domains[army.occupying].hex != army.hex:
         dom = gw.domains[army.occupying]
         dom.occupied_by = [a for a in dom.occupied_by if a != army.id]
@@ -1754,6 +1811,8 @@ def annex_domain(world: World, order: Annex, ledger: Ledger) -> None:
     dom.owner = new_guild.leader
     dom.frozen_until = gw.season + 2
     dom.title_return_season = gw.season + 1
+    dom.annexed_from = former
+    dom.annexed_season = gw.season
     dom.consents_to = []
     stopped = []
     for aid in list(dom.occupied_by):
@@ -1792,6 +1851,7 @@ def resolve_return_title(world: World, order: ReturnTitle, ledger: Ledger) -> No
     )
 
 
+# resolution: ENG-GW-06
 def resolve_loot_claim(world: World, order: TreasureHunt | PickUpLoot, ledger: Ledger) -> int:
     """Treasure hunt / pick up a named loot (GW-LOOT-03, RES-GW-15). The seed leaves their
     resolution to the game's team; this engine gives the loot's value to the first guild that

@@ -77,14 +77,16 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
     """A whole day's orders for one convoy (RES-CV-24).
 
     move     ``travel`` (the 12-hour slot, by day or by ``night``, plus ``extra`` forced-march
-             hours 0–3, optionally halting at the first settlement entered), ``rest`` or ``repair``
+             hours, 0–12: no cap but the day's, CV-TRAV-05; optionally halting at the first
+             settlement entered), ``rest`` or ``repair``
     forage   scouts forage (2 provision units each, CV-PROV-02) instead of scouting (+1 Security)
     double   consume double rations at the rest (CV-UNR-06)
-    buy      a purchase in a settlement: ``stores`` (fill the free cargo space with food stores,
-             within the purse), ``repair`` (repair materials), ``wagon:<kind>``, ``axles`` (fit
-             improved axles to the first wagon without them)
-    gift     ``trade_goods`` or ``treasure`` given to the crew (CV-UNR-08)
-    assign   ``"<traveler>:<job>"`` — one job change (SC-CV-03)
+    buy      the day's purchases in a settlement, one (a string) or several (a list, made in that
+             order, RES-CV-15): ``stores:<n>`` (food stores), ``repair:<n>`` (repair materials),
+             ``wagon:<kind>``, ``axles`` (fit improved axles to the first wagon without them)
+    gift     ``trade_goods`` or ``treasure`` given to the crew (CV-UNR-08); a list for several gifts,
+             each dearer than the one before (RES-CV-16)
+    assign   ``"<traveler>:<job>"`` — a job change (SC-CV-03); a list for several travelers
     abandon  a wagon kind: leave one wagon of that kind behind (the last bought), e.g. when there
              are not drivers enough for every wagon (a lost wagon, CV-UNR-04 (a))
     """
@@ -95,10 +97,25 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
     halt: bool = False
     forage: bool = False
     double: bool = False
-    buy: str = ""
-    gift: str = ""
-    assign: str = ""
+    buy: str | tuple[str, ...] = ""
+    gift: str | tuple[str, ...] = ""
+    assign: str | tuple[str, ...] = ""
     abandon: str = ""
+
+    @property
+    def purchases(self) -> tuple[str, ...]:
+        """The day's purchases, in the order they are made."""
+        return _items(self.buy)
+
+    @property
+    def gifts(self) -> tuple[str, ...]:
+        """The day's gifts to the crew, in the order they are given."""
+        return _items(self.gift)
+
+    @property
+    def assignments(self) -> tuple[str, ...]:
+        """The day's job changes, ``"<traveler>:<job>"`` each."""
+        return _items(self.assign)
 
     def label(self) -> str:
         if self.move == "travel":
@@ -113,18 +130,25 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
             parts.append("forage")
         if self.double:
             parts.append("double rations")
-        if self.buy:
-            parts.append(f"buy {self.buy}")
-        if self.gift:
-            parts.append(f"gift {self.gift}")
-        if self.assign:
-            parts.append(f"assign {self.assign}")
+        if self.purchases:
+            parts.append("buy " + " and ".join(self.purchases))
+        if self.gifts:
+            parts.append("gift " + " and ".join(self.gifts))
+        if self.assignments:
+            parts.append("assign " + " and ".join(self.assignments))
         if self.abandon:
             parts.append(f"abandon a {self.abandon} wagon")
         return ", ".join(parts)
 
     def __str__(self) -> str:
         return self.label()
+
+
+def _items(value: str | tuple[str, ...]) -> tuple[str, ...]:
+    """One order (a string, "" for none) or several (a tuple) as a tuple."""
+    if isinstance(value, str):
+        return (value,) if value else ()
+    return tuple(value)
 
 
 class RouteChoice(msgspec.Struct, frozen=True, tag="route"):
@@ -158,8 +182,9 @@ class DayState(msgspec.Struct, omit_defaults=True):
     stop_hour: int = 0  # campaign hour of the rest phase: slot start + 12 + extra hours travelled
     could_move: bool = False  # the convoy could have set out today (CV-UNR-06: a chosen rest day)
     ticks: int = 0  # distance covered today
-    hazard: str = ""  # hazard met today (from the table)
-    hazard_hour: int = 0  # its hour within the slot, 1..12
+    # hazards met today as (hour within the slot 1..12, hazard id), in hour order: the scenario's
+    # scripted ones (RES-CV-24 (b): each at its hour), else the one the day's table gave
+    hazards: list[tuple[int, str]] = []
     wagon_added: bool = False
     wagon_upgraded: bool = False
     added_in_village: bool = False

@@ -73,6 +73,9 @@ class Guild(msgspec.Struct, omit_defaults=True):
     affiliation: str | None = None  # a kingdom or nation id (LINK-03); None: independent
     capacity_bonus: int = 0  # RES-GW-03 capacity modifier of each army it deploys
     policy: str = "heuristic"
+    # guilds it agrees to lend its military seals to (GW-DEP-04: another guild's seals are engaged
+    # only with that guild's consent): set by the scenario, changed by its LendSeals orders
+    lends_to: list[str] = []
     # --- LINK-06: set on the guild a nation acts as (its id is the nation's); ``levy``: the units the
     # nation buys for each army it raises (empty: one seal's capacity of infantry)
     nation: str | None = None
@@ -115,6 +118,8 @@ class Domain(msgspec.Struct, omit_defaults=True):
     besieged_by: list[str] = []  # army ids holding besieging status (RES-GW-20), sorted
     frozen_until: int = -1  # season index up to which its owner cannot change (RES-GW-25)
     title_return_season: int = -1  # the one season its former owner may return the title (RES-GW-24)
+    annexed_from: str | None = None  # the guild it was last annexed from (GW-ANX-04's former owner)…
+    annexed_season: int = -1  # …in this season (A of RES-GW-24/25)
     consents_to: list[str] = []  # guilds holding a proxy (procuration) from its owner (GW-DEP-03)
     works: list[str] = []  # constructions and assignments (affectations) in progress (GW-OCC-01)
     places: list[str] = []  # "parish" (paroisse), "arcane_place", "great_arcane_place" (GW-OCC-02)
@@ -215,7 +220,9 @@ class Order(msgspec.Struct, tag_field="order", kw_only=True, forbid_unknown_fiel
 
 class Deploy(Order, tag="deploy"):
     """Deploy an army (*Déployer une armée*, GW-DEP): seals engaged, units handed in from the pool
-    and/or requisitioned from the domain's garrison; ``proxy``: a procuration is handed in."""
+    and/or requisitioned from the domain's garrison; ``proxy``: a procuration is handed in.
+    ``support_seals`` are seals engaged in support of the army (*sceaux engagés en support*, GW-ANX-07):
+    engaged seals like the others for GW-DEP-04/05, recorded apart (SC-GW-08)."""
 
     domain: str
     seals: list[str]
@@ -223,6 +230,18 @@ class Deploy(Order, tag="deploy"):
     units: dict[str, int] = {}
     requisition: dict[str, int] = {}
     proxy: bool = False
+
+
+class LendSeals(Order, tag="lend_seals"):
+    """The guild agrees (``lend``) or stops agreeing to lend its military seals to guild ``to``
+    (GW-DEP-04): its consent counts for the orders given and resolved after this one. Seals already
+    engaged stay engaged (SC-GW-03)."""
+
+    to: str
+    lend: bool = True
+
+    def __str__(self) -> str:
+        return f"lend_seals to={self.to}" if self.lend else f"lend_seals to={self.to} lend=no"
 
 
 class Recruit(Order, tag="recruit"):
@@ -312,6 +331,7 @@ class DomainAction(Order, tag="domain_action"):
 
 AnyOrder = (
     Deploy
+    | LendSeals
     | Recruit
     | Reinforce
     | Disband

@@ -229,8 +229,9 @@ def test_legal_orders_outside_and_inside_a_village() -> None:
     c.path = list(range(1, 10))
     w = world_of(c, hm)
     plans = cr.legal_orders(w, "amber")
-    # moves: travel +0..3, halt at Ashford, by night, rest = 7; scouts: 2; care: none, double, gift = 3
-    assert len(plans) == 7 * 2 * 3 and len(set(plans)) == len(plans)
+    # moves: travel +0, 1, 2, 3, 4, 6, 9, 12, halt at Ashford, by night, rest = 11; scouts: 2;
+    # care: none, double, gift = 3
+    assert len(plans) == 11 * 2 * 3 and len(set(plans)) == len(plans)
     assert not any(p.buy for p in plans)
     c.hex = 0
     c.path = list(range(0, 10))

@@ -88,6 +88,19 @@ def test_success_has_no_effect_unless_listed_and_resolve_hazards_use_resolve() -
     assert dict(ev.mods) == {"Morale": 2, "job bonuses": 5}
 
 
+@pytest.mark.rule("CV-HAZ-03", "RES-CV-06", "GEN-01")
+def test_damage_rolled_to_nothing_still_records_its_dice() -> None:
+    hm = line_map(5)
+    c = baseline(hm, hp=50)
+    w = world_of(c, hm)
+    led = ledger_at()
+    dice = ScriptedDice(["d20=1", "d4=3"])  # fails; 1d4−4 = −1: no damage
+    cr.resolve_hazard(w, c, hz("security", 30, Effect(kind="damage", dice="1d4-4")), dice, led)
+    taken = led.of_kind("DamageTaken")[0]
+    assert (taken.dice, taken.total, taken.data["before"], taken.data["after"]) == (((4, 3),), -1, 50, 50)
+    assert c.hp == 50 and dice.draws == led.dice == 2
+
+
 @pytest.mark.rule("CV-HAZ-03", "RES-CV-06")
 def test_loss_of_provisions_and_cargo() -> None:
     hm = line_map(5)
@@ -242,3 +255,62 @@ def test_a_scripted_hazard_replaces_the_days_table() -> None:
     cr.resolve_travel_slot(w, "amber", dice, led)
     dice.assert_exhausted()
     assert [e.kind for e in led.events] == ["HazardScheduled", "HazardCheckRolled", "ConvoyTravelled"]
+
+
+@pytest.mark.rule("RES-CV-24", "RES-CV-06", "CV-HAZ-02", "GEN-06")
+def test_two_scripted_hazards_on_one_day_are_each_met_at_their_hour_in_hour_order() -> None:
+    """RES-CV-24 (b): each scripted hazard is resolved at its hour; the second no longer replaces the first."""
+    hm = line_map(30)
+    c = baseline(hm, hp=80)
+    storm = Hazard(id="storm", check="security", dc=10, on_fail=(Effect(kind="damage", dice="1d4"),))
+    mud = Hazard(id="mud", check="resolve", dc=10, on_fail=(Effect(kind="lose_provisions", amount=5),))
+    w = world_of(c, hm, hazards={"storm": storm, "mud": mud})
+    led = ledger_at()
+    cr.new_day(c, 0, 6)
+    # listed late hour first: they are met in hour order all the same
+    for ev in (ScheduledEvent(day=0, convoy="amber", kind="hazard", hazard="storm", hour=9),
+               ScheduledEvent(day=0, convoy="amber", kind="hazard", hazard="mud", hour=3)):
+        cr.resolve_scheduled(w, c, ev, ScriptedDice([]), led)
+    dice = ScriptedDice(["d20=1", "d20=2", "d4=3"])  # mud: 1 + 7 = 8 < 10; storm: 2 + 4 = 6 < 10, 3 damage
+    cr.resolve_slot_start(w, "amber", DayPlan(), dice, led)
+    cr.resolve_travel_slot(w, "amber", dice, led)
+    dice.assert_exhausted()
+    checks = led.of_kind("HazardCheckRolled")
+    assert [(e.data["hazard"], e.outcome) for e in checks] == [("mud", "failure"), ("storm", "failure")]
+    assert [e.kind for e in led.events] == [
+        "HazardScheduled", "HazardScheduled", "HazardCheckRolled", "ProvisionsLost", "HazardCheckRolled", "DamageTaken",
+        "ConvoyTravelled",
+    ]
+    assert c.hp == 77 and c.provisions == 95 and c.hazards_met == 2
+    assert ticks_to_miles(c.ticks_total) == 36  # neither blocks travel: the 12 hours are travelled
+
+
+@pytest.mark.rule("RES-CV-24", "RES-CV-06")
+def test_the_validator_accepts_two_scripted_hazards_on_one_day() -> None:
+    from agents.campaign import run_campaign
+    from scenarios.loader import load_scenario_text
+    from tests.cv.test_scenario import BASE
+
+    text = BASE + """
+[[hazards]]
+id = "mud"
+check = "resolve"
+dc = 5
+
+[[cv_events]]
+day = 1
+convoy = "amber"
+kind = "hazard"
+hazard = "storm"
+hour = 8
+
+[[cv_events]]
+day = 1
+convoy = "amber"
+kind = "hazard"
+hazard = "mud"
+hour = 2
+"""
+    res = run_campaign(load_scenario_text(text, "two.toml"), 1, collect=False)
+    met = [e.data["hazard"] for e in res.ledger.events if e.kind == "HazardCheckRolled" and e.t < 24]
+    assert met == ["mud", "storm"]

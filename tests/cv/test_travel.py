@@ -142,6 +142,35 @@ def test_extra_hour_dc_accumulates_until_twelve_hours_of_rest() -> None:
     assert led.of_kind("ExtraHourDCReset")[0].data["before"] == 17
 
 
+@pytest.mark.rule("CV-TRAV-05", "RES-CV-04", "RES-CV-24")
+def test_a_forced_march_has_no_three_hour_cap_the_rising_dc_and_exhaustion_end_it() -> None:
+    hm = line_map(30)
+    c = baseline(hm)  # Security +4, 3 miles an hour on the road
+    w = world_of(c, hm)
+    led = ledger_at()
+    # 5 extra hours: 20 + 4 = 24 beats DC 15, 16, 17, 18 and 19 — every hour is travelled
+    cr.resolve_day(w, "amber", DayPlan(extra=5), ScriptedDice(["d20=20"] * 5), led)
+    checks = led.of_kind("ExtraHourCheckRolled")
+    assert [(e.dc, e.outcome) for e in checks] == [(15, "success"), (16, "success"), (17, "success"), (18, "success"), (19, "success")]
+    assert ticks_to_miles(c.ticks_total) == 36 + 5 * 3 and c.extra_dc == 20 and c.condition == "none"
+    # a caravan whose DC has risen to 20 (7 hours of rest: no reset), 9 extra hours asked: the fifth
+    # check fails (DC 24) and the march ends there, exhausted
+    hm2 = line_map(40)
+    c2 = baseline(hm2)
+    w2 = world_of(c2, hm2)
+    led2 = ledger_at()
+    c2.extra_dc, c2.moved_until = 20, 6 - 7
+    cr.resolve_day(w2, "amber", DayPlan(extra=9), ScriptedDice(["d20=20"] * 4 + ["d20=19"]), led2)
+    assert [e.dc for e in led2.of_kind("ExtraHourCheckRolled")] == [20, 21, 22, 23, 24]
+    assert led2.of_kind("ExtraHourCheckRolled")[-1].outcome == "failure"  # 19 + 4 = 23 < 24
+    assert c2.condition == "exhausted" and ticks_to_miles(c2.ticks_total) == 36 + 4 * 3
+    # twelve extra hours fit in the day, thirteen do not (the next day's travel slot begins)
+    cr.check_plan(w, c, DayPlan(extra=12))
+    with pytest.raises(IllegalOrderError, match="RES-CV-24: 13 extra hours do not fit in the day"):
+        cr.check_plan(w, c, DayPlan(extra=13))
+    assert any(p.extra > 3 for p in cr.legal_orders(w, "amber"))
+
+
 @pytest.mark.rule("CV-REST-01", "RES-CV-08")
 def test_a_normal_day_does_not_fatigue() -> None:
     hm = line_map(30)

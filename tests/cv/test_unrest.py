@@ -96,7 +96,7 @@ def test_calming_checks_in_order_once_per_kind() -> None:
     c.travelers.append(Traveler(id="driver5", job="driver", can_drive=True))
     w = world_of(c, hm, config=Config(cv=CvConfig(unrest_reduction=2)))
     led = ledger_at()
-    # a rest day in the village with a wagon added and double rations (one wagon purchase a day).
+    # a rest day in the village with a wagon added and double rations.
     # Resolve 6 + 5 = 11; checks: wagon added, full rest day, double consumption
     dice = ScriptedDice(["d20=10", "d20=1", "d20=8"])
     cr.resolve_day(w, "amber", DayPlan(move="rest", double=True, buy="wagon:covered"), dice, led)
@@ -110,6 +110,54 @@ def test_calming_checks_in_order_once_per_kind() -> None:
     cr.resolve_day(w, "amber", DayPlan(buy="axles"), dice, led)
     ev = led.of_kind("CalmingCheckRolled")[-1]
     assert (ev.data["action"], ev.data["village"], ev.total) == ("wagon upgraded", True, 4 + 11 - 2 + 5)
+
+
+@pytest.mark.rule("RES-CV-15", "CV-UNR-06", "SC-CV-05", "RES-CV-01", "RES-CV-24")
+def test_several_purchases_in_one_day_with_one_check_per_kind_of_action() -> None:
+    """RES-CV-15: a day's plan may hold several purchases: two wagons bought the same day make one
+    "wagon added" check; a wagon added and another upgraded make one check of each kind."""
+    hm = line_map(10, villages={0: "Millbrook"})
+    c = baseline(hm, unrest=4, gp=2000, provisions=100, feats=["extra_wagons", "extra_wagons"])  # 7 wagons at most
+    c.morale = 6
+    c.travelers += [Traveler(id=f"extra{i}", job="driver", can_drive=True) for i in (5, 6)]
+    w = world_of(c, hm)
+    led = ledger_at()
+    dice = ScriptedDice(["d20=9", "d20=3"])  # wagon added: 9 + 11 − 4 + 5 = 21 → Unrest 3; rest day: 3 + 11 − 3 + 5 = 16
+    cr.resolve_day(w, "amber", DayPlan(move="rest", buy=("wagon:covered", "wagon:supply")), dice, led)
+    dice.assert_exhausted()
+    assert [e.outcome for e in led.of_kind("WagonBought")] == ["covered", "supply"]
+    assert [x.kind for x in c.wagons][-2:] == ["covered", "supply"] and c.gp == 2000 - 500 - 300
+    assert [(e.data["action"], e.total) for e in led.of_kind("CalmingCheckRolled")] == [("wagon added", 21), ("full rest day", 16)]
+    assert c.unrest == 3
+    # next day: a wagon added and another upgraded, then away: one check of each kind, in the RES-CV-24 order
+    led = ledger_at(w.now)
+    dice = ScriptedDice(["d20=2", "d20=20"])
+    c.travelers.append(Traveler(id="extra7", job="driver", can_drive=True))
+    plan = DayPlan(buy=("axles", "wagon:covered"))
+    assert plan.label() == "travel, buy axles and wagon:covered"
+    cr.resolve_day(w, "amber", plan, dice, led)
+    dice.assert_exhausted()
+    assert [e.data["action"] for e in led.of_kind("CalmingCheckRolled")] == ["wagon added", "wagon upgraded"]
+    assert len(c.wagons) == 4 + 2 + 1 and c.wagons[0].axles and c.gp == 1200 - 100 - 500
+
+
+@pytest.mark.rule("RES-CV-15", "SC-CV-05", "RES-CV-11")
+def test_each_purchase_of_the_day_is_checked_on_what_the_earlier_ones_left() -> None:
+    hm = line_map(10, villages={0: "Millbrook"})
+    c = baseline(hm, gp=800, feats=["extra_wagons"])  # 6 wagons at most
+    c.travelers += [Traveler(id=f"extra{i}", job="driver", can_drive=True) for i in (5, 6)]
+    w = world_of(c, hm)
+    cr.check_plan(w, c, DayPlan(move="rest", buy=("wagon:covered", "wagon:supply")))  # 500 + 300 = 800
+    with pytest.raises(IllegalOrderError, match=r"SC-CV-05: not enough gold for the covered wagon \(500 gp; the purse holds 300\)"):
+        cr.check_plan(w, c, DayPlan(move="rest", buy=("wagon:covered", "wagon:covered")))
+    with pytest.raises(IllegalOrderError, match="SC-CV-05: a caravan holds at most 6 wagons"):
+        cr.check_plan(w, c, DayPlan(move="rest", buy=("wagon:supply", "wagon:supply", "wagon:supply")))
+    assert c.gp == 800 and len(c.wagons) == 4  # checking buys nothing
+    # an order file may write them as a list
+    import msgspec
+
+    plan = msgspec.convert({"type": "day", "move": "rest", "buy": ["wagon:covered", "axles"]}, DayPlan)
+    assert plan.purchases == ("wagon:covered", "axles")
 
 
 @pytest.mark.rule("CV-UNR-06", "RES-CV-15", "RES-CV-23")
@@ -152,6 +200,36 @@ def test_a_gift_at_zero_unrest_is_spent_for_nothing() -> None:
     assert (c.unrest, c.gifts, c.cargo["treasure"]) == (0, 2, 2)
     with pytest.raises(IllegalOrderError, match="RES-CV-16: the next gift costs 3 cargo units of treasure"):
         cr.check_plan(w, c, DayPlan(gift="treasure"))
+
+
+@pytest.mark.rule("CV-UNR-08", "RES-CV-16", "RES-CV-24", "CV-UNR-06", "SC-CV-03")
+def test_gifts_at_any_time_several_a_day_and_with_double_rations() -> None:
+    """RES-CV-24 lists gifts "at any time": a day may hold double rations and gifts together, and
+    several gifts, each one cargo unit dearer (RES-CV-16); several travelers may change jobs (SC-CV-03)."""
+    hm = line_map(10, villages={0: "Millbrook"})
+    c = baseline(hm, unrest=6, provisions=100, cargo={"trade_goods": 10, "treasure": 2})
+    c.morale = 8
+    c.travelers.append(Traveler(id="cook1", job="cook"))
+    w = world_of(c, hm)
+    led = ledger_at()
+    plan = DayPlan(move="rest", double=True, gift=("trade_goods", "treasure", "trade_goods"),
+                   assign=("cook1:guard", "entertainer1:passenger"))
+    assert plan.label() == ("rest, double rations, gift trade_goods and treasure and trade_goods, "
+                            "assign cook1:guard and entertainer1:passenger")
+    cr.check_plan(w, c, plan)
+    dice = ScriptedDice(["d20=1", "d20=1"])  # full rest day and double consumption checks, both fail
+    cr.resolve_day(w, "amber", plan, dice, led)
+    dice.assert_exhausted()
+    # gifts cost 1, 2 and 3 units: Unrest 6 − 1 − 3 − 1 = 1
+    assert [e.total for e in led.of_kind("GiftGiven")] == [1, 2, 3]
+    assert (c.unrest, c.gifts, c.cargo["trade_goods"], c.cargo["treasure"]) == (1, 3, 6, 0)
+    assert [e.data["action"] for e in led.of_kind("CalmingCheckRolled")] == ["full rest day", "double consumption"]
+    assert [e.outcome for e in led.of_kind("JobChanged")] == ["guard", "passenger"]
+    # the fourth gift would cost 4 units: with 6 of trade goods, a fifth (5 more) is refused
+    with pytest.raises(IllegalOrderError, match="RES-CV-16: the next gift costs 5 cargo units of trade_goods; the caravan carries 2"):
+        cr.check_plan(w, c, DayPlan(gift=("trade_goods", "trade_goods")))
+    with pytest.raises(IllegalOrderError, match="SC-CV-03: cook1 changed jobs less than 24 hours ago"):
+        cr.check_plan(w, c, DayPlan(move="rest", assign=("cook1:cook", "cook1:scout")))  # twice in one day
 
 
 @pytest.mark.rule("CV-MUT-01", "CV-MUT-02", "RES-CV-17")

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import pytest
 
+from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
 from sim.rules import warfare as wf
-from sim.state.gw import Deploy, Disband, Reinforce
+from sim.state.gw import Deploy, Disband, LendSeals, Reinforce
 from tests.gw.helpers import counts, hx, make_world, play, put_army, put_domain, start_season
 
 
 def world():
-    w = make_world(alliances='alliances = [["a", "b"]]')
+    """A's domain D1 in P (region R); B (P2, region R) lends its seals to A, E (P, region R) does not;
+    no guild is allied with another."""
+    w = make_world()
+    w.gw.guilds["b"].lends_to = ["a"]
     put_domain(w, "D1", "a", hx(w, 1, 1), garrison={"militia": 6, "infantry": 4})
     put_domain(w, "DB", "b", hx(w, 6, 1), garrison={"militia": 5}, consents_to=["a"])
     put_domain(w, "DE", "e", hx(w, 3, 4), garrison={"militia": 5}, consents_to=["a"])
@@ -60,16 +64,44 @@ def test_consenting_domain_must_lie_in_the_province_of_the_own_seals():
 def test_half_the_seals_own_the_rest_from_the_domains_region_and_whole_rejection():
     w = world()
     start_season(w, 0, Ledger())
-    # 1 own + 1 other = exactly 50%: valid
+    # 1 own + 1 lent by B (region R) = exactly 50%: valid, and no alliance is declared
+    assert w.gw.alliances == []
     wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1", "b-m1"], units={"infantry": 20}))
-    # B is allied and from region R; C is from Q and not allied
+    # C is from region Q: refused on the region whatever C agrees to
     with pytest.raises(IllegalOrderError, match="GW-DEP-04: seal c-m1 of guild c is from region Q"):
         wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1", "a-m2", "c-m1"], units={"infantry": 5}))
-    # an unallied guild lends no seal (e's seal is from region R)
-    with pytest.raises(IllegalOrderError, match="GW-DEP-04: seal e-m1 belongs to guild e, which is not allied with a"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1", "e-m1"], units={"infantry": 5}))
     led = play(w, 0, [])
     assert led.of_kind("ArmyDeployed") == [] and w.gw.armies == {}
+
+
+@pytest.mark.rule("GW-DEP-04", "RES-GW-02", "GW-DEP-01")
+def test_another_guilds_seals_need_its_consent_not_an_alliance():
+    """GW-DEP-04 asks only that half the seals be the owner's and the others from the domain's region;
+    the lender has to agree (its LendSeals order or the scenario's lends_to), but no alliance is needed."""
+    w = world()
+    led = Ledger()
+    start_season(w, 0, led)
+    with pytest.raises(IllegalOrderError, match="GW-DEP-04: seal e-m1 belongs to guild e, which has not agreed to lend its seals to a"):
+        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1", "e-m1"], units={"infantry": 5}))
+    # E agrees (a decision of its policy): from then on A may engage E's seal, still without an alliance
+    assert LendSeals(guild="e", to="a") in wf.legal_orders(w, "e")
+    wf.give_order(w, LendSeals(guild="e", to="a"), led)
+    assert w.gw.guilds["e"].lends_to == ["a"] and not wf.allied(w.gw, "a", "e")
+    order = Deploy(guild="a", domain="D1", seals=["a-m1", "e-m1"], units={"infantry": 20})
+    wf.give_order(w, order, led)
+    wf.run_phases(w, ScriptedDice([]), led)
+    (army,) = w.gw.armies.values()
+    assert army.other_seals == ["e-m1"] and army.capacity == 20 and w.gw.seals["e-m1"].army == army.id
+    # E withdraws its consent: the engaged seal stays engaged (SC-GW-03), a new loan is refused
+    start_season(w, 1, led)
+    assert LendSeals(guild="e", to="a", lend=False) in wf.legal_orders(w, "e")
+    wf.give_order(w, LendSeals(guild="e", to="a", lend=False), led)
+    assert w.gw.guilds["e"].lends_to == [] and w.gw.seals["e-m1"].army == army.id
+    with pytest.raises(IllegalOrderError, match="GW-DEP-04: guild e does not lend its seals to a"):
+        wf.check_order(w, LendSeals(guild="e", to="a", lend=False))
+    with pytest.raises(IllegalOrderError, match="GW-DEP-04: a guild engages its own seals without lending them"):
+        wf.check_order(w, LendSeals(guild="e", to="e"))
+    assert [e.outcome for e in led.of_kind("OrderGiven")].count("lend_seals") == 2
 
 
 @pytest.mark.rule("GW-DEP-06", "RES-GW-03")
@@ -149,13 +181,22 @@ def test_reinforce_garrison_from_the_pool_but_not_under_occupation_or_siege():
         wf.check_order(w, Reinforce(guild="a", domain="D1", units={"infantry": 1}))
 
 
-@pytest.mark.rule("SC-GW-08", "RES-GW-26")
-def test_support_seals_are_engaged_but_add_no_capacity():
+@pytest.mark.rule("SC-GW-08", "RES-GW-26", "GW-DEP-04", "GW-DEP-05", "RES-GW-02")
+def test_support_seals_are_engaged_seals_add_capacity_and_follow_gw_dep_04():
+    """A seal engaged in support of the army is a military seal engaged in the deployment: 10 units
+    (GW-DEP-05), counted in the 50% rule, from the domain's region, lent with consent (GW-DEP-04)."""
     w = world()
-    play(w, 0, [Deploy(guild="a", domain="D1", seals=["a-m1"], support_seals=["b-m1"], units={"infantry": 10})])
+    play(w, 0, [Deploy(guild="a", domain="D1", seals=["a-m1"], support_seals=["b-m1"], units={"infantry": 20})])
     (army,) = w.gw.armies.values()
-    assert army.capacity == 10 and army.support_seals == ["b-m1"] and w.gw.seals["b-m1"].army == army.id
+    assert army.capacity == 20 and len(army.units) == 20
+    assert army.support_seals == ["b-m1"] and army.other_seals == [] and w.gw.seals["b-m1"].army == army.id
     assert wf.army_involves(w.gw, army, "b") and not wf.army_involves(w.gw, army, "c")
     start_season(w, 1, Ledger())
-    with pytest.raises(IllegalOrderError, match="SC-GW-08: support seal c-m1 belongs to guild c, which is not allied with a"):
+    with pytest.raises(IllegalOrderError, match="GW-DEP-04: seal c-m1 of guild c is from region Q"):
         wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m2"], support_seals=["c-m1"], units={"infantry": 5}))
+    with pytest.raises(IllegalOrderError, match="GW-DEP-04: seal e-m1 belongs to guild e, which has not agreed"):
+        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m2"], support_seals=["e-m1"], units={"infantry": 5}))
+    with pytest.raises(IllegalOrderError, match=r"GW-DEP-04: only 1 of the 3 engaged seals belong to a"):
+        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m2"], support_seals=["b-m2", "b-m3"], units={"infantry": 5}))
+
+

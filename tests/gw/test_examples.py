@@ -27,10 +27,15 @@ from tests.gw.helpers import counts, hx, kinds, make_world, play, put_army, put_
 
 @pytest.mark.rule("GW-DEP-03", "GW-DEP-04", "GW-DEP-05", "GW-DEP-07", "RES-GW-01", "RES-GW-02", "RES-GW-03", "RES-GW-04", "GW-MOV-02")
 class TestExGw01:
-    """A deploys on D1 (province P, region R) with its seals and B's; C's seal is from region Q."""
+    """A deploys on D1 (province P, region R) with its seals and B's; C's seal is from region Q.
+
+    EX-GW-01 declares no alliance: B and C engage their seals in A's army because they agree to
+    (their consent, here set in the scenario), which is all GW-DEP-04 needs of them."""
 
     def world(self):
-        w = make_world(alliances='alliances = [["a", "b"], ["a", "c"]]')
+        w = make_world()
+        w.gw.guilds["b"].lends_to = ["a"]
+        w.gw.guilds["c"].lends_to = ["a"]
         put_domain(w, "D1", "a", hx(w, 1, 1), garrison={"militia": 12})
         put_domain(w, "D2", "e", hx(w, 3, 4), consents_to=["a"])
         w.gw.guilds["a"].pool = {"infantry": 30}
@@ -38,6 +43,7 @@ class TestExGw01:
 
     def test_order_1_five_seals_capacity_50_is_valid(self):
         w = self.world()
+        assert w.gw.alliances == []
         led = Ledger()
         start_season(w, 0, led)
         order = Deploy(guild="a", domain="D1", seals=["a-m1", "a-m2", "a-m3", "b-m1", "b-m2"], units={"infantry": 30}, requisition={"militia": 12})
@@ -246,9 +252,12 @@ def test_ex_gw_04_annexation_compensation_and_title(returned):
     assert dom.title_holder == "Alice"
     ev = led.of_kind("TitleDelivered")[0]
     assert ev.outcome == ("original" if returned else "replacement") and ev.t == 4 * 2160
-    # too late to return it now
-    with pytest.raises(IllegalOrderError, match="GW-ANX-04"):
+    # too late to return it now: RES-GW-24's window was S+3 (C is the former owner, GW-ANX-04 holds)
+    with pytest.raises(IllegalOrderError, match=r"RES-GW-24: D was annexed in season 2: its title could be returned only in season 3, not in season 4"):
         wf.check_order(w, ReturnTitle(guild="c", domain="D"))
+    # a guild that never owned D is told so
+    with pytest.raises(IllegalOrderError, match="GW-ANX-04: guild b is not the former owner of an annexed D"):
+        wf.check_order(w, ReturnTitle(guild="b", domain="D"))
 
 
 # ---- EX-GW-05 ---------------------------------------------------------------------------------------

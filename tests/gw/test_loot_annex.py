@@ -163,6 +163,23 @@ def test_annexation_must_be_paid_and_name_a_political_seal_of_the_guild():
     wf.check_order(w, Annex(guild="a", domain="D", seal="a-p1"))
 
 
+@pytest.mark.rule("RES-GW-23", "GW-ANX-03", "GW-ANX-01")
+def test_one_political_seal_may_name_several_annexations_in_a_season():
+    """GW-ANX-03 uses the political seal only to say whose leader receives the domain: nothing spends
+    it, so two annexations of one season may name the same seal."""
+    w = make_world()
+    for did, col in (("D", 10), ("E", 12)):
+        h = hx(w, col, 2)
+        put_domain(w, did, "c", h)
+        a = put_army(w, f"Z{did}", "a", h, {"infantry": 5})
+        a.occupying, a.occupying_since = did, 0
+    wf.refresh_statuses(w)
+    led = play(w, 1, [Annex(guild="a", domain="D", seal="a-p1"), Annex(guild="a", domain="E", seal="a-p1")])
+    assert [e.data["domain"] for e in led.of_kind("DomainAnnexed")] == ["D", "E"]
+    assert w.gw.domains["D"].owner == w.gw.domains["E"].owner == "Alice"
+    assert w.gw.bank.held == 2 * 500 and not led.of_kind("OrderRejected")
+
+
 @pytest.mark.rule("RES-GW-26", "GW-ANX-07")
 def test_an_army_with_a_support_seal_of_the_annexing_guild_stops_occupying_too():
     w = make_world()

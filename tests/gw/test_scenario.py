@@ -19,8 +19,12 @@ owner = "a"
 
 
 def problems(extra: str, head: str = "") -> str:
+    return problems_of(head + BASE + extra)
+
+
+def problems_of(text: str) -> str:
     with pytest.raises(ScenarioError) as ei:
-        load_scenario_text(head + BASE + extra, "bad.toml")
+        load_scenario_text(text, "bad.toml")
     return str(ei.value)
 
 
@@ -52,9 +56,7 @@ def test_seal_of_an_unknown_province_and_a_region_that_does_not_match():
     text = BASE.replace('{ id = "c-m1", province = "Q1" }', '{ id = "c-m1", province = "Q2" }')
     text = text.replace('{ id = "c-m2", province = "Q1" }', '{ id = "c-m2", province = "Q1", region = "R" }')
     text = text.replace('{ id = "e-m1", province = "P" }', '{ id = "e-m1", province = "P", region = "Nowhere" }')
-    with pytest.raises(ScenarioError) as ei:
-        load_scenario_text(text, "bad.toml")
-    msg = str(ei.value)
+    msg = problems_of(text)
     assert 'guilds[2].seals[0].province: expected a province of the map (map.provinces) (P, P2, Q1), found "Q2"' in msg
     assert 'guilds[2].seals[1].region: expected the region of province Q1 ("Q"), found "R"' in msg
     assert 'guilds[3].seals[0].region: expected a region of the map (Q, R), found "Nowhere"' in msg
@@ -163,6 +165,18 @@ seals = ["a-m1"]
 units = { infantry = 11 }
 """)
     assert "armies[0].units: expected at most 10 units (1 seals × 10, RES-GW-03), found 11" in msg2
+
+
+@pytest.mark.rule("GW-DEP-04")
+def test_seal_lending_consent_names_other_known_guilds():
+    msg = problems_of(BASE.replace('id = "b"\nleader = "Bob"', 'id = "b"\nleader = "Bob"\nlends_to = ["a", "zz", "b"]'))
+    assert 'guilds[1].lends_to[1]: expected the id of a guild in [[guilds]] (a, b, c, e), found "zz"' in msg
+    assert "guilds[1].lends_to[2]: expected another guild's id (a guild engages its own seals), found \"b\"" in msg
+    from scenarios.build import build_world
+
+    ok = load_scenario_text(BASE.replace('id = "b"\nleader = "Bob"', 'id = "b"\nleader = "Bob"\nlends_to = ["e", "a"]'), "ok.toml")
+    w = build_world(ok.scenario, 1)
+    assert w.gw.guilds["b"].lends_to == ["a", "e"] and w.gw.guilds["a"].lends_to == []
 
 
 @pytest.mark.rule("RES-GW-06")

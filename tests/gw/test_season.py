@@ -247,7 +247,7 @@ def test_legal_orders_lists_every_kind_of_order_and_each_is_accepted():
     tags = {o.__struct_config__.tag for o in legal}
     assert tags == {
         "deploy", "recruit", "reinforce", "disband", "move", "siege", "attack_domain", "attack_army", "sack", "annex",
-        "return_title", "treasure_hunt", "domain_action",
+        "return_title", "treasure_hunt", "domain_action", "lend_seals",
     }
     # every listed order passes the check it is listed by
     for o in legal:

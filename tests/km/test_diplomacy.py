@@ -98,12 +98,6 @@ def test_a_representative_must_be_present_unless_magic_communication() -> None:
 def test_cost_then_bribes_capped_by_the_treasury_and_paid_whatever_the_result() -> None:
     w, a, b = pair()
     a.treasury = 6
-    with pytest.raises(IllegalOrderError, match="RES-KM-01.*bribes of 6 BP exceed"):
-        E.check_special(w, "a", DiplomaticEdict("b", "embassy", bribe=6))
-    # 1d4 = 3 leaves 3: a bribe of 4 is refused before anything is paid
-    with pytest.raises(IllegalOrderError, match=r"RES-KM-01.*\(3 BP\) after the 1d4 cost of 3"):
-        E.resolve_special(w, "a", DiplomaticEdict("b", "embassy", bribe=4), ScriptedDice(["d4=3"]), ledger())
-    assert a.treasury == 6 and a.special_turn != w.km.turn
     led = ledger()
     # DC 10 − 3 bribes = 7; d20 = 2 fails by 5: the bribes are spent anyway
     E.resolve_special(w, "a", DiplomaticEdict("b", "embassy", bribe=3), ScriptedDice(["d4=3", "d20=2"]), led)
@@ -114,6 +108,32 @@ def test_cost_then_bribes_capped_by_the_treasury_and_paid_whatever_the_result() 
     ready(w, "a")
     E.resolve_special(w, "a", ExplorationEdict(months=1, route=[12]), ScriptedDice(["d4=4"]), ledger())
     assert a.treasury == -4
+
+
+@pytest.mark.rule("RES-KM-01", "KM-DIP-03", "KM-DIP-04", "RES-KM-03", "GEN-01")
+def test_bribes_above_the_treasury_are_capped_after_the_1d4_not_refused() -> None:
+    """RES-KM-01: the 1d4 is rolled and paid, then the bribe is capped by the Treasury left (0 if it is
+    not positive); a special edict is never refused for lack of BP, and the 1d4 is in the ledger."""
+    w, a, b = pair()
+    a.treasury = 6
+    E.check_special(w, "a", DiplomaticEdict("b", "embassy", bribe=50))  # legal: nothing to refuse before the die
+    led = ledger()
+    dice = ScriptedDice(["d4=3", "d20=2"])
+    # Treasury 6 − 3 = 3 → the 4 BP asked become 3; DC 10 − 3 = 7, d20 = 2 fails
+    E.resolve_special(w, "a", DiplomaticEdict("b", "embassy", bribe=4), dice, led)
+    issued = led.of_kind("DiplomaticEdictIssued")[0]
+    assert (issued.dice, issued.data["cost"], issued.data["bribe"], issued.data["bribe_asked"]) == (((4, 3),), 3, 3, 4)
+    assert led.of_kind("DiplomacyCheckRolled")[0].dc == 7
+    assert a.treasury == 0 and a.special_turn == w.km.turn
+    assert dice.draws == led.dice == 2  # every die drawn is in one event (GEN-01)
+    # a Treasury already in debt: the 1d4 is paid and the bribe is 0
+    w, a, b = pair()
+    a.treasury = -2
+    led = ledger()
+    E.resolve_special(w, "a", DiplomaticEdict("b", "embassy", bribe=5), ScriptedDice(["d4=1", "d20=20"]), led)
+    issued = led.of_kind("DiplomaticEdictIssued")[0]
+    assert (issued.data["bribe"], issued.data["bribe_asked"], a.treasury) == (0, 5, -3)
+    assert led.of_kind("DiplomacyCheckRolled")[0].dc == 10
 
 
 @pytest.mark.rule("KM-DIP-05", "GEN-02")

@@ -247,8 +247,8 @@ special = { edict = "exploration", months = 1, route = [[0, 1], [1, 1]] }
 @pytest.mark.parametrize(
     ("special", "msg"),
     [
-        ('{ edict = "vassalage", mode = "colony", viceroy = "V", hexes = [[2, 1]], grant = 9 }',
-         r"kingdoms\[0\]\.orders\[0\]\.special: expected an order legal under KM-VAS-02, found a grant of 9 BP exceeds a quarter"),
+        ('{ edict = "vassalage", mode = "colony", viceroy = " ", hexes = [[2, 1]], grant = 9 }',
+         r"kingdoms\[0\]\.orders\[0\]\.special: expected an order legal under KM-VAS-01, found a Vassalage edict must name a Viceroy"),
         ('{ edict = "diplomatic", target = "b", kind = "embassy" }',
          r"special: expected an order legal under KM-DIP-02, found no representative of a is present in b"),
         ('{ edict = "trade", partner = "b", origin = "Alpha", destination = "Beta", type = "luxuries", investment = 5 }',

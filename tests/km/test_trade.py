@@ -126,14 +126,30 @@ def test_investment_at_least_5_bp_blocks_of_five() -> None:
     w, a, b = line("PPPP", treasury=14)
     with pytest.raises(IllegalOrderError, match="KM-TRADE-07.*at least 5 BP, not 4"):
         E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 4))
-    with pytest.raises(IllegalOrderError, match=r"RES-KM-01.*investment of 15 BP exceeds the Treasury \(14 BP\)"):
-        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 15))
     sheet(w, "a", economy=100, loyalty=-100, stability=-100)  # exactly one success (Economy)
     led = ledger()
     dice = ScriptedDice(["d20=10", "d20=10", "d20=10", "d4=4", "d4=4"])  # k = floor(14 / 5) = 2 → 2d4
     r = E.resolve_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 14, path=path(w)), dice, led)
     dice.assert_exhausted()
     assert r.k == 2 and a.treasury == 0 + 8
+
+
+@pytest.mark.rule("RES-KM-01", "KM-TRADE-07", "RES-KM-21")
+def test_an_investment_above_the_treasury_is_capped_and_needs_5_bp_of_it() -> None:
+    """RES-KM-01: the investment is chosen up to the Treasury at that moment; KM-TRADE-07 then needs 5 BP
+    (a Trade edict therefore needs a Treasury of at least 5 BP)."""
+    w, a, b = line("PPPP", treasury=14)
+    sheet(w, "a", economy=100, loyalty=-100, stability=-100)  # exactly one success (Economy)
+    led = ledger()
+    dice = ScriptedDice(["d20=10", "d20=10", "d20=10", "d4=1", "d4=2"])  # 15 asked, 14 invested: k = 2 → 2d4
+    r = E.resolve_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 15, path=path(w)), dice, led)
+    dice.assert_exhausted()
+    issued = led.of_kind("TradeEdictIssued")[0]
+    assert (issued.total, issued.data["investment_asked"], r.investment, r.k) == (14, 15, 14, 2)
+    assert a.treasury == 0 + 3
+    w2, a2, _ = line("PPPP", treasury=4)
+    with pytest.raises(IllegalOrderError, match=r"KM-TRADE-07.*at least 5 BP and the investment is capped by the Treasury \(4 BP"):
+        E.check_special(w2, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 10))
 
 
 @pytest.mark.rule("KM-TRADE-09", "KM-TRADE-01")

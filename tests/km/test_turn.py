@@ -231,6 +231,21 @@ def test_claims_adjacent_explored_one_bp_and_the_limits() -> None:
     assert a.unrest == 1 and a.hexes == [0]
 
 
+@pytest.mark.rule("SC-KM-13")
+def test_the_capitals_hex_may_be_abandoned_and_the_next_settlement_becomes_the_capital() -> None:
+    """SC-KM-13 lets a kingdom abandon any of its hexes (the engine used to keep the capital's)."""
+    hm = plains(10, 6)
+    a = kingdom("a", [0, 1, 2])
+    w = world(hm, [a])
+    settle(w, "a", "Cap", 0)
+    settle(w, "a", "Town", 2)
+    led = ledger()
+    K.abandon_hex(w, "a", 0, led)
+    assert a.hexes == [1, 2] and a.capital == "Town" and K.capital_hex(a) == 2
+    assert a.unrest == 4  # it held a settlement
+    assert led.of_kind("HexAbandoned")[0].total == 4
+
+
 @pytest.mark.rule("SC-KM-13", "KM-GEN-02")
 def test_edict_phase_order_special_edict_last() -> None:
     hm = plains(10, 6)

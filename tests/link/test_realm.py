@@ -47,9 +47,13 @@ def test_ten_years_of_realm_show_every_link(realm) -> None:  # noqa: ANN001
     assert s["link.invasions"] > 0 and s["link.repulses"] > 0  # LINK-07
     assert s["link.occupation_unrest"] > 0 and s["link.hexes_lost"] > 0 and s["link.conquests"] > 0  # LINK-08
     evs = res.ledger.events
-    # armies raised for an alliance and for a pact became GW armies
-    reasons = {e.data["reason"] for e in evs if e.kind == "NationArmyRaised"}
-    assert reasons == {"alliance", "pact"}
+    # armies were raised for an alliance and for a pact, and LINK-06 turned each into a GW army or said
+    # why not (a besieged domain, an engaged seal, an empty treasury); the seed's trajectory decides which
+    raised = [e for e in evs if e.kind == "ArmyRaised"]
+    assert {e.outcome for e in raised} == {"alliance", "pact"}
+    handled = [e for e in evs if e.kind in ("NationArmyRaised", "NationArmyNotRaised")]
+    assert sorted(e.data["mn_army"] for e in handled) == sorted(e.data["army"] for e in raised)
+    assert any(e.kind == "NationArmyRaised" for e in handled)
     # invasions recorded from guild war changed Mare Nostrum tests (MN-MOD-02…04)
     gw_invasions = [i for i in w.mn.invasions if i.source == "gw"]  # type: ignore[union-attr]
     assert len(gw_invasions) == s["link.invasions"] + s["link.repulses"]

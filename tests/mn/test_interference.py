@@ -70,7 +70,10 @@ def test_a_nation_may_abstain_and_no_die_is_drawn() -> None:
 
 
 @pytest.mark.rule("MN-INT-02", "RES-MN-16", "MN-EMB-01")
-def test_a_20_applies_and_dissolves_the_meddlers_whole_mission_in_that_city() -> None:
+def test_a_20_applies_and_expels_the_meddling_ambassador_whose_embassy_closes() -> None:
+    """MN-INT-02 / RES-MN-16: the meddling ambassador is expelled and his embassy closes, which ends
+    every treaty his nation has with that province (MN-EMB-01); its other ambassador in the city
+    stays at his post (the old engine closed all of the nation's embassies there)."""
     mn, cfg, led = _three_nations()
     b1, e1, t1 = post(mn, "p2", "massalia", kind="commercial")
     b2, e2, t2 = post(mn, "p2", "massalia", kind="alliance")
@@ -81,9 +84,11 @@ def test_a_20_applies_and_dissolves_the_meddlers_whole_mission_in_that_city() ->
     r = dip.resolve_test(mn, m, ScriptedDice(["d100=25", "d20=20"]), led, cfg, Recorder({"p2": -1}))
     assert (r.band, r.score) == ("very_warm", 5)  # the -20 still applies: 25 - 20 = 5
     assert a.state == "at_post"
-    assert not any(e.nation == "p2" and e.city == "massalia" for e in mn.embassies)
-    assert b1.state == b2.state == "travelling"
-    assert t1 not in mn.treaties and t2 not in mn.treaties
+    assert led.of_kind("InterferenceRolled")[0].data["ambassador"] == b1.id  # the oldest embassy's
+    assert led.of_kind("AmbassadorExpelled")[0].data["ambassador"] == b1.id
+    assert e1 not in mn.embassies and b1.state == "travelling"
+    assert e2 in mn.embassies and b2.state == "at_post"  # his colleague stays
+    assert t1 not in mn.treaties and t2 not in mn.treaties  # MN-EMB-01: every treaty with the province ends
     assert e_other in mn.embassies and t_other in mn.treaties  # elsewhere untouched
     assert mn.stats.plots_discovered == 1
 
