@@ -34,6 +34,14 @@ class Dice(Protocol):
     def roll(self, sides: int, count: int = 1) -> list[int]: ...
 
 
+class DiceSource(Protocol):
+    """Where a turn function gets its dice: one stream per (system, entity), as :class:`DiceBox`
+    derives them. A :class:`ScriptedDice` is a source too: every stream is its one script, so a
+    worked example scripts the whole turn as one sequence."""
+
+    def stream(self, system: str, entity: str) -> Dice: ...
+
+
 def derive_seed(root: int, *key: str) -> int:
     """A 64-bit seed for the stream named ``key`` under ``root`` (stable across processes)."""
     text = f"realmsim/{int(root)}/" + "/".join(key)
@@ -151,6 +159,10 @@ class ScriptedDice:
     def draws(self) -> int:
         """Dice drawn so far (GEN-01 audit); the same as :attr:`used`."""
         return self._pos
+
+    def stream(self, system: str, entity: str) -> ScriptedDice:
+        """Every stream of a scripted source is the script itself (see :class:`DiceSource`)."""
+        return self
 
     def roll(self, sides: int, count: int = 1) -> list[int]:
         out = []

@@ -55,6 +55,19 @@ class Event(msgspec.Struct, frozen=True, omit_defaults=True):
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(Event)
 
+ACTOR_KINDS = ("convoy", "kingdom", "guild", "army", "nation", "ambassador", "city", "envoy", "world")
+
+
+def actor_key(kind: str, ident: str) -> str:
+    """The ledger's name for an entity: ``actor_key("convoy", "amber") == "convoy:amber"``."""
+    return f"{kind}:{ident}"
+
+
+def split_actor(key: str) -> tuple[str, str]:
+    """``"convoy:amber"`` → ``("convoy", "amber")``; ``"world"`` → ``("world", "")``."""
+    kind, _, ident = key.partition(":")
+    return kind, ident
+
 
 class Ledger:
     """Collects events; hashes them as they come. ``keep=False`` keeps only the count and digest.
@@ -109,6 +122,25 @@ class Ledger:
         for fn in self._listeners:
             fn(ev)
         return ev
+
+    def emit_check(
+        self,
+        system: str,
+        kind: str,
+        actor: str,
+        clauses: Iterable[str],
+        result: CheckResult,
+        *,
+        mods: Mods = (),
+        outcome: str | None = None,
+        **data: Any,
+    ) -> Event:
+        """One check as one event: its DC, the named modifiers, the die, the total and
+        ``success``/``failure`` (or ``outcome`` when the clause names its bands)."""
+        return self.emit(
+            system, kind, actor, clauses, dc=result.dc, mods=mods, dice=result.dice, total=result.total,
+            outcome=result.outcome if outcome is None else outcome, **data,
+        )
 
     def subscribe(self, fn: Any) -> None:
         """Call ``fn(event)`` for every event emitted from now on (chronicles, progress)."""
@@ -173,6 +205,16 @@ class CheckResult:
     total: int
     dc: int
     success: bool
+    sides: int = 20
+
+    @property
+    def dice(self) -> tuple[tuple[int, int], ...]:
+        """The die drawn, as events record it: ``((20, natural),)``."""
+        return ((self.sides, self.natural),)
+
+    @property
+    def outcome(self) -> str:
+        return "success" if self.success else "failure"
 
     @property
     def margin(self) -> int:
@@ -205,4 +247,4 @@ def check(
         ok = False
     elif natural_20_succeeds and nat == sides:
         ok = True
-    return CheckResult(nat, total, dc, ok)
+    return CheckResult(nat, total, dc, ok, sides)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from sim.config import Config
+from sim.errors import RulesError
 from sim.hexmap import HexMap
 from sim.state.cv import CvWorld
 from sim.state.gw import GwWorld
@@ -34,6 +35,32 @@ class World(msgspec.Struct):
 
     def has(self, system: str) -> bool:
         return system in self.systems
+
+    # Typed access to a system's state: the rules of a system only run in a world that has it, so a
+    # missing state is an engine bug or a caller's mistake, reported as such rather than as None.
+    def cv_state(self) -> CvWorld:
+        if self.cv is None:
+            raise RulesError(_missing("cv", self))
+        return self.cv
+
+    def km_state(self) -> KmWorld:
+        if self.km is None:
+            raise RulesError(_missing("km", self))
+        return self.km
+
+    def gw_state(self) -> GwWorld:
+        if self.gw is None:
+            raise RulesError(_missing("gw", self))
+        return self.gw
+
+    def mn_state(self) -> MnWorld:
+        if self.mn is None:
+            raise RulesError(_missing("mn", self))
+        return self.mn
+
+
+def _missing(system: str, world: World) -> str:
+    return f"the {system} system is not part of this world (scenario {world.scenario!r} has {', '.join(world.systems) or 'none'})"
 
 
 _enc = msgspec.msgpack.Encoder()
