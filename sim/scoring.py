@@ -349,6 +349,7 @@ def score_nation(world: World, nid: str, w: MnWeights = MnWeights()) -> FactionS
     metrics: dict[str, float | int | str | None] = {
         "income_year": income_year,
         "treasury_years": None if dual else _years(n.treasury, income_year),
+        "treasury_of": f"kingdom:{n.kingdom}" if dual else None,
         "ambassadors_imprisoned": sum(1 for a in ambs if a.state == "imprisoned"),
         "ambassadors_dead": sum(1 for a in ambs if a.state == "dead"),
     }
@@ -365,8 +366,8 @@ class GwWeights:
     reserve_years: float = 2.0
     above_reserve: float = 0.5
     victual_solars: float = 1.0  # victuals have no price in the rules (SC-GW-11): counted at par
-    occupied_share: float = 0.5  # of a domain's year of yield lost while it is occupied…
-    besieged_share: float = 0.25  # …or besieged (SC-GW-14: it yields nothing)
+    occupied_share: float = 0.5  # of a domain's value at risk while it is occupied (it may be annexed)…
+    besieged_share: float = 0.25  # …or besieged (it yields nothing, SC-GW-14, and may be assaulted)
     notoriety_solars: float = 10.0
     eliminated_solars: float = 500.0
 
@@ -380,6 +381,7 @@ def score_guild(world: World, gid: str, w: GwWeights = GwWeights()) -> FactionSc
     armies = [gw.armies[a] for a in sorted(gw.armies) if gw.armies[a].owner == gid]
     year = cfg.seasons_per_year
     dom_year = year * (cfg.domain_solars + cfg.domain_victuals * w.victual_solars)
+    dom_value = cfg.annex_compensation_solars + dom_year  # what taking one costs (GW-ANX-02) + a year of yield
     solars_year = year * cfg.domain_solars * len(doms)
     occupied = sum(1 for d in doms if d.occupied_by)
     besieged = sum(1 for d in doms if d.besieged_by and not d.occupied_by)
@@ -394,9 +396,10 @@ def score_guild(world: World, gid: str, w: GwWeights = GwWeights()) -> FactionSc
     reserve = w.reserve_years * solars_year
     eliminated = not doms and not armies
     terms = (
-        Term("domains", _r(dom_year * len(doms)), f"{len(doms)} domains × a year of yield {_r(dom_year)}"),
-        Term("threatened", _r(-dom_year * (w.occupied_share * occupied + w.besieged_share * besieged)),
-             f"{occupied} occupied, {besieged} besieged"),
+        Term("domains", _r(dom_value * len(doms)),
+             f"{len(doms)} domains × ({cfg.annex_compensation_solars} compensation + {_r(dom_year)} a year of yield)"),
+        Term("threatened", _r(-dom_value * (w.occupied_share * occupied + w.besieged_share * besieged)),
+             f"{occupied} occupied × {w.occupied_share:g}, {besieged} besieged × {w.besieged_share:g} of a domain"),
         Term("armies", float(in_armies), f"{sum(len(a.units) for a in armies)} units in {len(armies)} armies at recruit price"),
         Term("garrisons", float(in_garrisons), f"{sum(len(d.garrison) for d in doms)} units in garrisons at recruit price"),
         Term("pool", float(in_pool), f"{sum(g.pool.values())} units in the pool at recruit price"),
