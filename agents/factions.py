@@ -21,7 +21,7 @@ def faction_table(model: RealmModel) -> dict[str, dict[str, Any]]:
     rows = model.season_metrics()
     out: dict[str, dict[str, Any]] = {}
     for key, s in score_all(model.world).items():
-        metrics = dict(rows.get(key, {}))
+        metrics: dict[str, Any] = dict(rows.get(key, {}))
         metrics.update(s.metrics)
         out[key] = {
             "kind": s.kind,

@@ -32,6 +32,7 @@ import argparse
 import functools
 import json
 import math
+import multiprocessing
 import os
 import sys
 import time
@@ -152,7 +153,8 @@ def execute(runs: list[Run], workers: int, progress: Callable[[int, int, float],
     """Run every job on a pool of ``workers`` processes; returns the errors (one line each)."""
     errors: list[str] = []
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # fork: the pool processes start with the engine imported and with any policy registered here
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
         pending: dict[Future[bytes], Run] = {}
         todo = list(reversed(runs))
         done = 0
@@ -220,10 +222,155 @@ def heuristic_rows(runs: Iterable[Run], kind: str) -> list[tuple[str, dict[str, 
     return out
 
 
+def lookahead_policies(kinds: list[str]) -> dict[str, str]:
+    """Kind → how a scenario names the policy registered as ``lookahead`` for it: its
+    ``package.module:Class`` (which every scenario validator accepts), for the kinds that have one."""
+    from agents.policies import known_policies, make_policy
+
+    out = {}
+    for kind in kinds:
+        if "lookahead" in known_policies(kind):
+            cls = type(make_policy(kind, "lookahead"))
+            out[kind] = f"{cls.__module__}:{cls.__qualname__}"
+    return out
+
+
+def seed_list(text: str) -> list[int]:
+    """``N`` → seeds 1..N (0: none); otherwise a ``--seeds`` list such as ``1..30,40``."""
+    if text.strip().isdigit():
+        return list(range(1, int(text) + 1))
+    return parse_seeds(text)
+
+
+def single_or_realm() -> tuple[tuple[str, Callable[[dict[str, Any]], bool]], ...]:
+    return (("single", lambda res: res["scenario"] != REALM), ("realm", lambda res: res["scenario"] == REALM))
+
+
+def figure_a(runs: list[Run], kinds: list[str], background: str, design: str) -> dict[str, Any]:
+    print("\n(a) heuristic beats random: share of pairs won (ties count 1/2), Wilson 95% CI; target >= 0.90, lower bound >= 0.85")
+    out = {}
+    for kind in kinds:
+        f = share_figures(pairs_of(runs, kind, "heuristic", "random", background, design))
+        out[kind] = f
+        ok = f["share"] >= 0.9 and f["ci"][0] >= 0.85
+        seats = ", ".join(f"{k.split(':', 1)[1]} {v:.2f}" for k, v in f["per_seat"].items())
+        print(f"  {kind:8} {SCENARIOS[kind]:17} {f['pairs']:4} pairs  share {fmt(f['share'])}  CI [{fmt(f['ci'][0])}, "
+              f"{fmt(f['ci'][1])}]  median score gain {fmt(f['median_diff'], 1)}  {'PASS' if ok else 'FAIL'}")
+        print(f"           per seat: {seats}")
+    return out
+
+
+def figure_b(runs: list[Run]) -> dict[str, Any]:
+    print("\n(b) realm: kingdom-campaigns ending in anarchy (SC-KM-07), Wilson 95% CI; target <= 10%, none from own play")
+    realm_runs = [r for r in runs if r.tag == ("realm",) and r.result]
+    if not realm_runs:
+        print("  not run (--realm-seeds 0)")
+        return {}
+    realm_kingdoms = set(seats_of(REALM, "kingdom"))  # the scenario's kingdoms, not vassals founded on the way
+    kc = [(r.seed, key) for r in realm_runs for key in r.result["factions"] if key in realm_kingdoms]
+    endings = [(r.seed, *e) for r in realm_runs for e in r.result["anarchy"] if e[0] in realm_kingdoms]
+    lo, hi = wilson(len(endings), len(kc))
+    causes: dict[str, int] = {}
+    for e in endings:
+        causes[e[3]] = causes.get(e[3], 0) + 1
+    onsets = [e[2] / (12 * HOURS_PER_MONTH) for e in endings]
+    seeds_with = len({e[0] for e in endings})
+    share = len(endings) / len(kc) if kc else math.nan
+    own = causes.get("own play", 0)
+    print(f"  {len(endings)} of {len(kc)} kingdom-campaigns ({fmt(share * 100, 1)}%, CI [{fmt(lo * 100, 1)}%, {fmt(hi * 100, 1)}%]) "
+          f"end in anarchy; {seeds_with} of {len(realm_runs)} seeds have one or more; median onset year "
+          f"{fmt(median(onsets) + 1 if onsets else math.nan, 1)}  {'PASS' if share <= 0.1 and own == 0 else 'FAIL'}")
+    print("  by cause: " + (", ".join(f"{c} {n}" for c, n in sorted(causes.items())) or "none") + f"   (own play: {own}, target 0)")
+    return {"kingdom_campaigns": len(kc), "anarchy": len(endings), "share": share, "ci": [lo, hi], "causes": causes,
+            "seeds_with_anarchy": seeds_with, "onset_years": onsets, "endings": [list(e) for e in endings]}
+
+
+def figure_c(runs: list[Run]) -> dict[str, Any]:
+    print("\n(c) median end-of-campaign treasury in years of income (heuristic factions), bootstrap 95% CI; target <= 2")
+    print("    (all-heuristic runs of (a) and realm; no income counts as infinite; a nation that is also a kingdom has"
+          " the kingdom's treasury)")
+    out: dict[str, Any] = {"convoy": None}
+    for kind in ("kingdom", "nation", "guild"):
+        rows = heuristic_rows(runs, kind)
+        for where, sel in single_or_realm():
+            mine = [f for _key, f, res in rows if sel(res) and not f["metrics"].get("treasury_of")]
+            vals = [math.inf if f["metrics"].get("treasury_years") is None else float(f["metrics"]["treasury_years"]) for f in mine]
+            if not vals:
+                continue
+            m = median(vals)
+            lo, hi = bootstrap_median(vals)
+            tre = median([float(f["metrics"].get("treasury", f["metrics"].get("solars", 0)) or 0) for f in mine])
+            print(f"  {kind:8} {where:6} {len(vals):4} factions  median {fmt(m)} years  CI [{fmt(lo)}, {fmt(hi)}]  "
+                  f"(median treasury {fmt(tre, 0)})  {'PASS' if m <= 2 else 'FAIL'}")
+            out.setdefault(kind, {})[where] = {"n": len(vals), "median": m, "ci": [lo, hi], "median_treasury": tre}
+    print("  convoy   n/a: a convoy has no income (its gp pays wages and stores)")
+    return out
+
+
+def figure_d(runs: list[Run]) -> dict[str, Any]:
+    print("\n(d) median longest idle stretch (no act at all) per heuristic faction, bootstrap 95% CI; target <= 12 months")
+    out: dict[str, Any] = {}
+    for kind in ("kingdom", "nation", "guild", "convoy"):
+        rows = heuristic_rows(runs, kind)
+        for where, sel in single_or_realm():
+            vals = [res["idle_hours"][key] / HOURS_PER_MONTH for key, _f, res in rows if sel(res) and key in res["idle_hours"]]
+            if not vals:
+                continue
+            m = median(vals)
+            lo, hi = bootstrap_median(vals)
+            print(f"  {kind:8} {where:6} {len(vals):4} factions  median {fmt(m, 1)} months  CI [{fmt(lo, 1)}, {fmt(hi, 1)}]  "
+                  f"max {fmt(max(vals), 1)}  {'PASS' if m <= 12 else 'FAIL'}")
+            out.setdefault(kind, {})[where] = {"n": len(vals), "median_months": m, "ci": [lo, hi], "max": max(vals)}
+    return out
+
+
+def figure_e(runs: list[Run], kinds: list[str], lookahead: dict[str, str]) -> dict[str, Any]:
+    print("\n(e) lookahead beats heuristic: share of pairs, Wilson 95% CI; target >= 0.60, lower bound > 0.50, <= 20x the time")
+    out: dict[str, Any] = {}
+    if not lookahead:
+        print("  not available yet: no policy named 'lookahead' is registered for " + ", ".join(kinds)
+              + " (agents.policies.known_policies)")
+    for kind, spec in lookahead.items():
+        f = share_figures(pairs_of(runs, kind, spec, "heuristic", "heuristic", "seat"))
+        base_t = [r.result["seconds"] for r in runs if r.tag == ("time", kind) and r.result]
+        look_t = [r.result["seconds"] for r in runs if r.tag[:2] == ("pair", kind) and r.tag[-1] == spec and r.result]
+        ratio = (sum(look_t) / len(look_t)) / (sum(base_t) / len(base_t)) if base_t and look_t else math.nan
+        ok = f["share"] >= 0.6 and f["ci"][0] > 0.5 and ratio <= 20
+        print(f"  {kind:8} {SCENARIOS[kind]:17} {f['pairs']:4} pairs  share {fmt(f['share'])}  CI [{fmt(f['ci'][0])}, "
+              f"{fmt(f['ci'][1])}]  time {fmt(ratio, 1)}x the all-heuristic campaign  {'PASS' if ok else 'FAIL'}")
+        out[kind] = {**f, "time_ratio": ratio}
+    return out
+
+
+def plan(kinds: list[str], seeds: list[int], realm_seeds: list[int], background: str, design: str,
+         lookahead: dict[str, str]) -> list[Run]:
+    """Every campaign of the study, each once, the longest first."""
+    from agents.variants import variant
+
+    runs: list[Run] = []
+    for kind in kinds:
+        runs += plan_pairs(kind, seeds, "heuristic", "random", background, design, ledger=True)
+    realm = variant(REALM)  # as shipped: the same text a job can carry
+    runs += [Run(("realm",), realm.label, realm.text, s, ledger=True) for s in realm_seeds]
+    for kind, spec in lookahead.items():
+        runs += plan_pairs(kind, seeds, spec, "heuristic", "heuristic", "seat", ledger=False)
+        label, text = variant_text(SCENARIOS[kind], "heuristic")  # the all-heuristic time, without a ledger to encode
+        runs += [Run(("time", kind), label, text, s) for s in seeds]
+    seen: set[tuple[Any, ...]] = set()
+    unique = []
+    for r in runs:  # a run both studies need (the all-heuristic base) runs once, with its ledger
+        if (r.tag, r.seed) not in seen:
+            seen.add((r.tag, r.seed))
+            unique.append(r)
+    order = {REALM: 0, "kingdom": 1, "nation": 2, "guild": 3, "convoy": 4}
+    unique.sort(key=lambda r: (order.get(r.tag[1] if r.tag[0] != "realm" else REALM, 5), r.seed))
+    return unique
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seeds", default="20", help="N (seeds 1..N) or a seed list such as 1..30,40 (default 20)")
-    ap.add_argument("--realm-seeds", default=None, help="seeds of the realm runs (default: the same as --seeds)")
+    ap.add_argument("--seeds", default="10", help="N (seeds 1..N) or a seed list such as 1..30,40 (default 10)")
+    ap.add_argument("--realm-seeds", default=None, help="N or a seed list for realm (default: as --seeds; 0: no realm runs)")
     ap.add_argument("--workers", type=int, default=max(1, len(os.sched_getaffinity(0))), help="pool processes (default: CPUs)")
     ap.add_argument("--design", choices=("seat", "kind"), default="seat", help="swap one seat's policy (default) or a whole kind's")
     ap.add_argument("--background", default="heuristic", help="policy of the other seats in the seat design (default heuristic)")
@@ -231,9 +378,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", dest="json_out", default=None, help="also write every figure to this JSON file")
     args = ap.parse_args(argv)
     try:
-        seeds = parse_seeds(args.seeds if ".." in args.seeds or "," in args.seeds else f"1..{int(args.seeds)}")
-        realm_seeds = seeds if args.realm_seeds is None else parse_seeds(
-            args.realm_seeds if ".." in args.realm_seeds or "," in args.realm_seeds else f"1..{int(args.realm_seeds)}")
+        seeds = seed_list(args.seeds)
+        realm_seeds = seeds if args.realm_seeds is None else seed_list(args.realm_seeds)
     except (UsageError, ValueError) as e:
         print(f"ai_quality: {e}", file=sys.stderr)
         return 2
@@ -243,20 +389,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ai_quality: --kinds {args.kinds!r}: expected some of {', '.join(KINDS)}; --workers >= 1", file=sys.stderr)
         return 2
 
-    from agents.policies import known_policies
-    from agents.variants import variant
-
-    lookahead = [k for k in kinds if "lookahead" in known_policies(k)]
-    runs: list[Run] = []
-    for kind in kinds:
-        runs += plan_pairs(kind, seeds, "heuristic", "random", args.background, args.design, ledger=True)
-    realm = variant(REALM)  # as shipped: the same text a job can carry
-    runs += [Run(("realm",), realm.label, realm.text, s, ledger=True) for s in realm_seeds]
-    for kind in lookahead:
-        runs += [r for r in plan_pairs(kind, seeds, "lookahead", "heuristic", "heuristic", "seat", ledger=False)
-                 if r.tag[2] != "base"]  # the all-heuristic base runs are already planned above
-    order = {REALM: 0, "kingdom": 1, "nation": 2, "guild": 3, "convoy": 4}  # the longest campaigns first
-    runs.sort(key=lambda r: (order.get(r.tag[1] if r.tag[0] == "pair" else REALM, 5), r.seed))
+    lookahead = lookahead_policies(kinds)
+    runs = plan(kinds, seeds, realm_seeds, args.background, args.design, lookahead)
     print(f"ai_quality: {len(runs)} campaigns ({len(seeds)} seeds per kind, {len(realm_seeds)} realm seeds, "
           f"design {args.design}, background {args.background}) on {args.workers} processes", file=sys.stderr)
     t0 = time.perf_counter()
@@ -265,99 +399,15 @@ def main(argv: list[str] | None = None) -> int:
     for e in errors:
         print(f"  failed: {e}", file=sys.stderr)
 
-    figures: dict[str, Any] = {"seeds": seeds, "realm_seeds": realm_seeds, "design": args.design,
-                               "background": args.background, "wall_seconds": round(wall, 1), "failed": errors}
     print(f"\nai_quality — {len(seeds)} seeds per kind (design {args.design}, background {args.background}), "
           f"{len(realm_seeds)} realm seeds; {len(runs)} campaigns in {wall:.0f} s on {args.workers} processes")
-
-    print("\n(a) heuristic beats random: share of pairs won (ties count 1/2), Wilson 95% CI; target >= 0.90, lower bound >= 0.85")
-    figures["a"] = {}
-    for kind in kinds:
-        pairs = pairs_of(runs, kind, "heuristic", "random", args.background, args.design)
-        f = share_figures(pairs)
-        figures["a"][kind] = f
-        ok = f["share"] >= 0.9 and f["ci"][0] >= 0.85
-        seats = ", ".join(f"{k.split(':', 1)[1]} {v:.2f}" for k, v in f["per_seat"].items())
-        print(f"  {kind:8} {SCENARIOS[kind]:17} {f['pairs']:4} pairs  share {fmt(f['share'])}  CI [{fmt(f['ci'][0])}, "
-              f"{fmt(f['ci'][1])}]  median score gain {fmt(f['median_diff'], 1)}  {'PASS' if ok else 'FAIL'}")
-        print(f"           per seat: {seats}")
-
-    print("\n(b) realm: kingdom-campaigns ending in anarchy (SC-KM-07), Wilson 95% CI; target <= 10%, none from own play")
-    realm_runs = [r for r in runs if r.tag == ("realm",) and r.result]
-    realm_kingdoms = set(seats_of(REALM, "kingdom"))  # the scenario's kingdoms, not vassals founded on the way
-    kc = [(r.seed, key) for r in realm_runs for key in r.result["factions"] if key in realm_kingdoms]
-    endings = [(r.seed, *e) for r in realm_runs for e in r.result["anarchy"] if e[0] in realm_kingdoms]
-    n_an = len(endings)
-    lo, hi = wilson(n_an, len(kc))
-    causes: dict[str, int] = {}
-    for e in endings:
-        causes[e[3]] = causes.get(e[3], 0) + 1
-    onsets = [e[2] / (12 * HOURS_PER_MONTH) for e in endings]
-    seeds_with = len({e[0] for e in endings})
-    share = n_an / len(kc) if kc else math.nan
-    own = causes.get("own play", 0)
-    print(f"  {n_an} of {len(kc)} kingdom-campaigns ({fmt(share * 100, 1)}%, CI [{fmt(lo * 100, 1)}%, {fmt(hi * 100, 1)}%]) "
-          f"end in anarchy; {seeds_with} of {len(realm_runs)} seeds have one or more; median onset year "
-          f"{fmt(median(onsets) + 1 if onsets else math.nan, 1)}  {'PASS' if share <= 0.1 and own == 0 else 'FAIL'}")
-    print("  by cause: " + (", ".join(f"{c} {n}" for c, n in sorted(causes.items())) or "none")
-          + f"   (own play: {own}, target 0)")
-    figures["b"] = {"kingdom_campaigns": len(kc), "anarchy": n_an, "share": share, "ci": [lo, hi], "causes": causes,
-                    "seeds_with_anarchy": seeds_with, "onset_years": onsets,
-                    "endings": [[s, k, t, c, d] for s, k, t, c, d in endings]}
-
-    print("\n(c) median end-of-campaign treasury in years of income (heuristic factions), bootstrap 95% CI; target <= 2")
-    print("    (all-heuristic runs of (a) and realm; no income counts as infinite; a nation that is also a kingdom has"
-          " the kingdom's treasury)")
-    figures["c"] = {}
-    for kind in ("kingdom", "nation", "guild", "convoy"):
-        rows = heuristic_rows(runs, kind)
-        if kind == "convoy":
-            print("  convoy   n/a: a convoy has no income (its gp pays wages and stores)")
-            figures["c"][kind] = None
-            continue
-        for where, sel in (("single", lambda res: res["scenario"] != REALM), ("realm", lambda res: res["scenario"] == REALM)):
-            vals = [math.inf if f["metrics"].get("treasury_years") is None else float(f["metrics"]["treasury_years"])
-                    for _key, f, res in rows if sel(res) and not f["metrics"].get("treasury_of")]
-            if not vals:
-                continue
-            m = median(vals)
-            lo, hi = bootstrap_median(vals)
-            tre = median([float(f["metrics"].get("treasury", f["metrics"].get("solars", 0)) or 0) for _k, f, res in rows if sel(res)])
-            print(f"  {kind:8} {where:6} {len(vals):4} factions  median {fmt(m)} years  CI [{fmt(lo)}, {fmt(hi)}]  "
-                  f"(median treasury {fmt(tre, 0)})  {'PASS' if m <= 2 else 'FAIL'}")
-            figures["c"].setdefault(kind, {})[where] = {"n": len(vals), "median": m, "ci": [lo, hi]}
-
-    print("\n(d) median longest idle stretch (no act at all) per heuristic faction, bootstrap 95% CI; target <= 12 months")
-    figures["d"] = {}
-    for kind in ("kingdom", "nation", "guild", "convoy"):
-        for where, sel in (("single", lambda res: res["scenario"] != REALM), ("realm", lambda res: res["scenario"] == REALM)):
-            vals = [res["idle_hours"][key] / HOURS_PER_MONTH for key, f, res in heuristic_rows(runs, kind)
-                    if sel(res) and key in res["idle_hours"]]
-            if not vals:
-                continue
-            m = median(vals)
-            lo, hi = bootstrap_median(vals)
-            print(f"  {kind:8} {where:6} {len(vals):4} factions  median {fmt(m, 1)} months  CI [{fmt(lo, 1)}, {fmt(hi, 1)}]  "
-                  f"max {fmt(max(vals), 1)}  {'PASS' if m <= 12 else 'FAIL'}")
-            figures["d"].setdefault(kind, {})[where] = {"n": len(vals), "median_months": m, "ci": [lo, hi], "max": max(vals)}
-
-    print("\n(e) lookahead beats heuristic: share of pairs, Wilson 95% CI; target >= 0.60, lower bound > 0.50, <= 20x the time")
-    figures["e"] = {}
-    if not lookahead:
-        print("  not available yet: no policy named 'lookahead' is registered for "
-              + ", ".join(kinds) + " (agents.policies.known_policies)")
-    for kind in lookahead:
-        pairs = pairs_of(runs, kind, "lookahead", "heuristic", "heuristic", "seat")
-        f = share_figures(pairs)
-        base_t = [r.result["seconds"] for r in runs if r.tag[:3] == ("pair", kind, "base") and r.result]
-        look_t = [r.result["seconds"] for r in runs if r.tag[0] == "pair" and r.tag[1] == kind
-                  and r.tag[-1] == "lookahead" and r.result]
-        ratio = (sum(look_t) / len(look_t)) / (sum(base_t) / len(base_t)) if base_t and look_t else math.nan
-        ok = f["share"] >= 0.6 and f["ci"][0] > 0.5 and ratio <= 20
-        print(f"  {kind:8} {SCENARIOS[kind]:17} {f['pairs']:4} pairs  share {fmt(f['share'])}  CI [{fmt(f['ci'][0])}, "
-              f"{fmt(f['ci'][1])}]  time {fmt(ratio, 1)}x the all-heuristic campaign  {'PASS' if ok else 'FAIL'}")
-        figures["e"][kind] = {**f, "time_ratio": ratio}
-
+    figures: dict[str, Any] = {"seeds": seeds, "realm_seeds": realm_seeds, "design": args.design,
+                               "background": args.background, "wall_seconds": round(wall, 1), "failed": errors}
+    figures["a"] = figure_a(runs, kinds, args.background, args.design)
+    figures["b"] = figure_b(runs)
+    figures["c"] = figure_c(runs)
+    figures["d"] = figure_d(runs)
+    figures["e"] = figure_e(runs, kinds, lookahead)
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(figures, indent=1, default=str) + "\n", encoding="utf-8")
         print(f"\nfigures written to {args.json_out}")
