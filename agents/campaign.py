@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agents.factions import faction_table
 from agents.model import RealmModel
 from agents.variants import variant  # noqa: F401  (LINK: a scenario with a subset of its systems)
 from scenarios.build import build_world
@@ -32,11 +33,16 @@ class CampaignResult:
     def ledger_sha256(self) -> str:
         return self.ledger.sha256()
 
+    def factions(self) -> dict[str, dict[str, Any]]:
+        """Every faction's score, policy, score terms and key metrics (docs/scoring.md)."""
+        return faction_table(self.model)
+
     def as_json(self) -> dict[str, Any]:
         return {
             "scenario": self.scenario,
             "seed": self.seed,
             "summary": self.summary,
+            "factions": self.factions(),
             "events": self.events,
             "ledger_sha256": self.ledger_sha256,
         }

@@ -1,5 +1,6 @@
-"""Variants of a scenario: the same file with a subset of its systems, one policy for every faction, or
-a shorter duration (RULES.md §5.5: "a scenario enables any subset of KM, MN, GW and CV").
+"""Variants of a scenario: the same file with a subset of its systems, one policy for every faction,
+some factions' policies swapped (a tournament's seats), or a shorter duration (RULES.md §5.5: "a
+scenario enables any subset of KM, MN, GW and CV").
 
 ``variant(loaded, systems=["km", "gw"], policy="random", duration_hours=2160)`` returns a new
 :class:`scenarios.loader.LoadedScenario` whose text is a complete scenario file (so a job can ship it
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -25,6 +26,7 @@ from sim.world import SYSTEM_ORDER
 
 _BARE = re.compile(r"^[A-Za-z0-9_-]+$")
 POLICY_TABLES = ("kingdoms", "nations", "guilds", "convoys")
+SEAT_TABLES = {"kingdom": "kingdoms", "nation": "nations", "guild": "guilds", "convoy": "convoys"}  # actor kind → table
 
 
 def toml_value(v: Any) -> str:
@@ -63,9 +65,12 @@ def variant(
     systems: Sequence[str] | None = None,
     policy: str | None = None,
     duration_hours: int | None = None,
+    seats: Mapping[str, str] | None = None,
 ) -> LoadedScenario:
     """The scenario with only ``systems`` enabled (in LINK-01 order), every faction (kingdoms,
-    nations, guilds, convoys) played by ``policy``, lasting ``duration_hours`` (whole days)."""
+    nations, guilds, convoys) played by ``policy``, lasting ``duration_hours`` (whole days), and then
+    each faction named in ``seats`` by actor key (``{"kingdom:restov": "random"}``) played by the
+    policy it maps to (a tournament swaps one seat's policy this way)."""
     base = load_scenario(loaded) if isinstance(loaded, str) else loaded
     data: dict[str, Any] = msgspec.to_builtins(base.scenario)
     head = data["scenario"]
@@ -91,6 +96,18 @@ def variant(
                     row.pop("orders", None)
                     row.pop("orders_file", None)
         notes.append(f"policy {policy}")
+    for key, pol in sorted((seats or {}).items()):
+        kind, _, ident = key.partition(":")
+        rows = [r for r in data.get(SEAT_TABLES.get(kind, ""), []) if r.get("id") == ident]
+        if not rows:
+            problems.append(Problem(f"seats[{json.dumps(key)}]", "the actor key of a kingdom, nation, guild or convoy of the scenario "
+                                    "(kingdom:ID, nation:ID, guild:ID, convoy:ID)", json.dumps(key)))
+            continue
+        rows[0]["policy"] = pol
+        if kind == "kingdom":
+            rows[0].pop("orders", None)
+            rows[0].pop("orders_file", None)
+        notes.append(f"{key} {pol}")
     if problems:
         raise ScenarioError(f"variant of {base.label}", problems)
     label = f"{base.label} [variant: {', '.join(notes) or 'unchanged'}]"

@@ -14,7 +14,8 @@ of known length for the queue's tests and benchmarks; its digest stands in for `
 Result (a msgpack map)::
 
     {"v": 1, "job_key": "…", "scenario": "caravan-crossing", "seed": 7, "code_version": "…",
-     "summary": {…}, "events": 1234, "ledger_sha256": "…", "ledger": <bytes> (only if asked)}
+     "summary": {…}, "factions": {"convoy:amber": {"kind", "policy", "score", "unit", "terms",
+     "metrics"}, …}, "events": 1234, "ledger_sha256": "…", "ledger": <bytes> (only if asked)}
 
 A job is keyed by scenario, seed, overrides and code version (``job_key``), so a redelivered job can
 never count twice.
@@ -104,6 +105,7 @@ def run_job_dict(job: dict[str, Any]) -> dict[str, Any]:
         "seed": res.seed,
         "code_version": mine,
         "summary": res.summary,
+        "factions": res.factions(),
         "events": res.events,
         "ledger_sha256": res.ledger_sha256,
     }

@@ -1,7 +1,9 @@
 """Write a batch's results: one row per seed, ``.csv`` or ``.parquet``.
 
 Columns: ``seed``, ``scenario``, ``ledger_sha256``, ``events`` first (the row's identity), then every
-summary metric, sorted by name. Rows are sorted by seed. A metric a row lacks is left empty (null).
+summary metric, sorted by name, then per faction (in actor-key order) ``policy[KEY]``, ``score[KEY]``
+and each of its metrics ``NAME[KEY]`` (``treasury[kingdom:restov]``), sorted by name. Rows are sorted
+by seed. A metric a row lacks is left empty (null).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ def rows_of(results: Iterable[dict[str, Any]]) -> tuple[list[str], list[dict[str
     """(columns, rows) from job results (``workers.job`` result maps), rows sorted by seed."""
     rows: list[dict[str, Any]] = []
     metrics: set[str] = set()
+    per_faction: set[tuple[str, int, str]] = set()  # (faction key, rank, column name)
     for r in results:
         summary = r.get("summary") or {}
         row = {"seed": r.get("seed"), "scenario": r.get("scenario", ""), "ledger_sha256": r.get("ledger_sha256", ""),
@@ -43,9 +46,16 @@ def rows_of(results: Iterable[dict[str, Any]]) -> tuple[list[str], list[dict[str
                 k = f"summary.{k}"
             row[k] = v
             metrics.add(k)
+        for key, f in (r.get("factions") or {}).items():
+            cols = [(0, "policy", f.get("policy")), (1, "score", f.get("score"))]
+            cols += [(2, name, v) for name, v in (f.get("metrics") or {}).items()]
+            for rank, name, v in cols:
+                col = f"{name}[{key}]"
+                row[col] = v
+                per_faction.add((key, rank, col))
         rows.append(row)
     rows.sort(key=lambda row: row["seed"])
-    return [*FIRST, *sorted(metrics)], rows
+    return [*FIRST, *sorted(metrics), *(col for _k, _r, col in sorted(per_faction))], rows
 
 
 def write_results(path: str | Path, results: Iterable[dict[str, Any]]) -> int:

@@ -134,8 +134,8 @@ def _cli_json(env_seed: str) -> dict:  # type: ignore[type-arg]
 def test_same_ledger_under_any_hash_seed() -> None:
     a = _cli_json("0")
     b = _cli_json("4242")
-    assert a["ledger_sha256"] == b["ledger_sha256"] and a["summary"] == b["summary"]
-    assert set(a) == {"scenario", "seed", "summary", "events", "ledger_sha256"}
+    assert a["ledger_sha256"] == b["ledger_sha256"] and a["summary"] == b["summary"] and a["factions"] == b["factions"]
+    assert set(a) == {"scenario", "seed", "summary", "factions", "events", "ledger_sha256"}
     assert a["scenario"] == "caravan-crossing" and a["seed"] == 7
 
 
