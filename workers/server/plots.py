@@ -1,0 +1,58 @@
+"""The campaign's plots, drawn by workers/report.py from its season summaries and kept in the store.
+
+``report_run`` reads a ledger file and writes PNGs; the server gives it a temporary ledger of the
+campaign's ``SeasonSummarized``/``CampaignEnded`` events and keeps the PNGs (keyed by the hour they
+were drawn at, so a running campaign's plots are redrawn once it has moved on). Matplotlib is not
+thread-safe: one drawing at a time.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from sim.events import Event, encode_events
+from workers.server.errors import ApiError
+
+_DRAWING = threading.Lock()
+
+
+def draw(bodies: list[bytes]) -> dict[str, bytes]:
+    """{plot name: PNG bytes}: ``treasury.png``…, and ``metric-<name>.png`` for the per-metric plots."""
+    from workers.report import ReportError, report_run
+
+    events = [msgspec.json.decode(b, type=Event) for b in bodies]
+    with _DRAWING, tempfile.TemporaryDirectory(prefix="realmsim-plots-") as tmp:
+        ledger = Path(tmp) / "seasons.msgpack"
+        ledger.write_bytes(encode_events(events))
+        out = Path(tmp) / "out"
+        try:
+            written = report_run(ledger, out)
+        except ReportError:
+            return {}
+        plots = {}
+        for p in written:
+            if p.suffix != ".png":
+                continue
+            rel = p.relative_to(out)
+            name = rel.name if len(rel.parts) == 1 else f"metric-{rel.name}"
+            plots[name] = p.read_bytes()
+        return plots
+
+
+async def plots_for(s: Any, rec: dict[str, Any]) -> dict[str, bytes]:
+    cid, hour = rec["id"], rec["hour"]
+    found = await s.store.call(s.store.plots, cid, hour)
+    if found:
+        return found
+    bodies = await s.store.call(s.store.season_events, cid)
+    if not bodies:
+        raise ApiError(409, "not_yet", f"campaign {cid} has no season summary yet")
+    plots = await s.store.call(draw, bodies)
+    if plots:
+        await s.store.call(s.store.set_plots, cid, hour, plots)
+    return plots
