@@ -2,23 +2,26 @@
 
 ``report_run`` reads a ledger file and writes PNGs; the server gives it a temporary ledger of the
 campaign's ``SeasonSummarized``/``CampaignEnded`` events and keeps the PNGs (keyed by the hour they
-were drawn at, so a running campaign's plots are redrawn once it has moved on). Matplotlib is not
-thread-safe: one drawing at a time.
+were drawn at, so a running campaign's plots are redrawn once it has moved on). Drawing takes
+seconds of CPU, so it happens in a process of its own (``python -m workers.server.plots``: msgpack
+season events in, msgpack ``{name: png}`` out), one at a time, never in the server's event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
+import sys
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import msgspec
 
 from sim.events import Event, encode_events
 from workers.server.errors import ApiError
 
-_DRAWING = threading.Lock()
+_DRAWING: asyncio.Lock | None = None
 
 
 def draw(bodies: list[bytes]) -> dict[str, bytes]:
@@ -26,7 +29,7 @@ def draw(bodies: list[bytes]) -> dict[str, bytes]:
     from workers.report import ReportError, report_run
 
     events = [msgspec.json.decode(b, type=Event) for b in bodies]
-    with _DRAWING, tempfile.TemporaryDirectory(prefix="realmsim-plots-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="realmsim-plots-") as tmp:
         ledger = Path(tmp) / "seasons.msgpack"
         ledger.write_bytes(encode_events(events))
         out = Path(tmp) / "out"
@@ -52,7 +55,32 @@ async def plots_for(s: Any, rec: dict[str, Any]) -> dict[str, bytes]:
     bodies = await s.store.call(s.store.season_events, cid)
     if not bodies:
         raise ApiError(409, "not_yet", f"campaign {cid} has no season summary yet")
-    plots = await s.store.call(draw, bodies)
+    plots = await draw_elsewhere(bodies)
     if plots:
         await s.store.call(s.store.set_plots, cid, hour, plots)
     return plots
+
+
+async def draw_elsewhere(bodies: list[bytes]) -> dict[str, bytes]:
+    global _DRAWING
+    from workers.server.runner import child_env
+
+    _DRAWING = _DRAWING or asyncio.Lock()
+    async with _DRAWING:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "workers.server.plots", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            env=child_env())
+        out, _ = await proc.communicate(msgpack.packb(bodies, use_bin_type=True))
+    if proc.returncode != 0:
+        raise ApiError(500, "server_error", f"drawing the plots failed (exit status {proc.returncode}; see the server's log)")
+    return dict(msgpack.unpackb(out, raw=False))
+
+
+def main() -> int:
+    bodies = msgpack.unpackb(sys.stdin.buffer.read(), raw=False)
+    sys.stdout.buffer.write(msgpack.packb(draw(bodies), use_bin_type=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

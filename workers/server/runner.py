@@ -167,7 +167,7 @@ class CampaignRunner:
             cid = self.queue.popleft()
             task = asyncio.create_task(self._run(cid), name=f"campaign {cid}")
             self.running[cid] = (task, None)
-        if not self.stopping and self._spare is None and (self.queue or self.running):
+        if not self.stopping and self._spare is None:  # one process always started ahead
             self._spare = asyncio.create_task(_Process.start())
 
     async def _process(self) -> _Process:

@@ -139,6 +139,11 @@ def serve(args: argparse.Namespace) -> int:
             if loop is not None:
                 loop.call_soon_threadsafe(services.begin_stop)
             super().handle_exit(sig, frame)
+            # uvicorn raises the signal again once it has stopped (dying by it); a drained server
+            # has stopped cleanly and exits with status 0 instead
+            captured = getattr(self, "_captured_signals", None)
+            if isinstance(captured, list):
+                captured.clear()
 
     config = uvicorn.Config(app, log_level=args.log_level, access_log=args.log_level == "debug", lifespan="on",
                             timeout_graceful_shutdown=5, log_config=None)
