@@ -183,7 +183,7 @@ async def list_events(
     after: Annotated[int, Parameter(ge=-1, le=2**62, description="events after this seq (-1: from the start)")] = -1,
     limit: Annotated[int, Parameter(ge=1, le=PAGE)] = 100,
     actor: Annotated[str | None, Parameter(max_length=200, description="e.g. convoy:amber")] = None,
-    kind: Annotated[list[str] | None, Parameter(description="event kinds, e.g. SeasonSummarized")] = None,
+    kind: Annotated[list[str] | None, Parameter(description="event kinds, e.g. SeasonSummarized", max_items=50)] = None,
     season: Annotated[int | None, Parameter(ge=0, le=10**6)] = None,
     faction: Annotated[str | None, Parameter(max_length=200, description="events concerning this faction")] = None,
     chronicle: Annotated[bool, Parameter(description="only events with a chronicle line (and season summaries)")] = False,

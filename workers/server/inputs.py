@@ -68,6 +68,9 @@ def scenario_from(name: str | None, text: str | None, *, field: str = "scenario"
             raw = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise ScenarioError(TEXT_LABEL, [Problem("(file)", "valid TOML", str(e))]) from None
+        except RecursionError:
+            raise ScenarioError(TEXT_LABEL, [Problem("(file)", "TOML of a reasonable depth",
+                                                     "arrays or tables nested too deep to read")]) from None
         problems = network_problems(raw)
         if problems:
             raise ScenarioError(TEXT_LABEL, problems)
@@ -138,6 +141,15 @@ def seeds_from(seeds: str | list[int]) -> list[int]:
                             describe(bad[0]) if bad else "an empty list")
         out = sorted(set(seeds))
     else:
+        count = 0
+        for part in seeds.split(","):
+            a, dots, b = part.strip().partition("..")
+            if dots and a.strip().isdigit() and b.strip().isdigit():
+                count += max(0, int(b) - int(a) + 1)
+            else:
+                count += 1
+        if count > MAX_SEEDS_PER_BATCH:
+            raise bad_value("seeds", f"at most {MAX_SEEDS_PER_BATCH:,} seeds in one batch", f"{describe(seeds)} ({count:,} seeds)")
         try:
             out = parse_seeds(seeds)
         except UsageError as e:

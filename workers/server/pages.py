@@ -395,11 +395,11 @@ async def login(request: Request[Any, Any, Any],
                 data: LoginForm = Body(media_type=RequestEncodingType.URL_ENCODED)) -> Response[Any]:
     digests = svc(request).settings.tokens
     if digests is None:
-        return Redirect(_safe_next(data.next))
+        return Redirect(_safe_next(data.next), status_code=303)
     if not is_valid(data.token, digests):
         return _html(layout("sign in", '<section class="card login"><h2>Sign in</h2><p class="error">That token is '
                             'not one of this server\'s.</p><p><a href="/login">Try again</a></p></section>', request), 401)
-    resp = Redirect(_safe_next(data.next))
+    resp = Redirect(_safe_next(data.next), status_code=303)
     resp.set_cookie(COOKIE, data.token.strip(), httponly=True, samesite="strict", path="/",
                     secure=request.url.scheme == "https")
     return resp

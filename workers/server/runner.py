@@ -33,6 +33,7 @@ from workers.server.store import Store, now
 log = logging.getLogger("realmsim.server")
 _ROOT = Path(__file__).resolve().parents[2]
 SEASON_KINDS = ("SeasonSummarized", "CampaignEnded")
+RERUN_NOTE = "the server stopped while it ran; it ran again from the start"
 
 
 def child_env() -> dict[str, str]:
@@ -102,8 +103,7 @@ class CampaignRunner:
     async def start(self) -> None:
         for rec in await self.store.call(self.store.active_campaigns):
             if rec["status"] == "running":
-                await self.store.call(self.store.reset_campaign, rec["id"],
-                                      "the server stopped while it ran; it ran again from the start")
+                await self.store.call(self.store.reset_campaign, rec["id"], RERUN_NOTE)
                 log.info("realmsim.server: campaign %s runs again from the start (the server stopped while it ran)", rec["id"])
             self.queue.append(rec["id"])
             self.feeds[rec["id"]] = LedgerFeed()
@@ -213,8 +213,7 @@ class CampaignRunner:
                 if cid in self.cancelled:
                     await self._end(cid, "cancelled", error="cancelled by a request")
                 elif self.stopping:
-                    await self.store.call(self.store.reset_campaign, cid,
-                                          "the server stopped while it ran; it runs again from the start")
+                    await self.store.call(self.store.reset_campaign, cid, RERUN_NOTE)
                     self.views.pop(cid, None)
                 else:
                     await self._end(cid, "failed", error=f"the campaign process died (exit status {code})")
