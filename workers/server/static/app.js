@@ -90,6 +90,20 @@ if (camp) {
       el.style.opacity = !filter.value || el.dataset.faction === filter.value ? "" : "0.25";
   });
 
+  // a campaign that had not started when the page was drawn: its factions come with the map's legend
+  const fillFactions = () => {
+    for (const sel of document.querySelectorAll("#faction, #fork select[name=faction]")) {
+      if (sel.options.length > 1) continue;
+      for (const li of map.querySelectorAll("ul.factions li[data-faction]")) {
+        const o = document.createElement("option");
+        o.value = li.dataset.faction;
+        o.textContent = li.textContent.trim().replace(/\s+(\w+)$/, " ($1)");
+        sel.append(o);
+      }
+    }
+  };
+  fillFactions();
+
   async function refresh() {
     if (refreshing) { again = true; return; }
     refreshing = true;
@@ -97,6 +111,7 @@ if (camp) {
       await Promise.all([reload(map), reload(panels), reload(head)]);
       const svg = map.querySelector("svg");
       if (svg) seasonShown = Number(svg.dataset.season);
+      fillFactions();
       if (filter.value) filter.dispatchEvent(new Event("change"));
     } finally {
       refreshing = false;
