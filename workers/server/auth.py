@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from litestar.types import ASGIApp, Receive, Scope, Send
+from litestar.types import ASGIApp, Receive, Send
 
 from workers.batch import UsageError
+
+Scope = dict[str, Any]  # an HTTP connection's ASGI scope (Litestar's TypedDicts cover websockets too)
 
 COOKIE = "realmsim_token"
 OPEN_PATHS = ("/healthz", "/login", "/static/")
@@ -92,7 +94,7 @@ class TokenAuth:
         self.app = app
         self.digests = digests
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(self, scope: Any, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].startswith(OPEN_PATHS) or scope["path"] == "/favicon.ico":
             await self.app(scope, receive, send)
             return
@@ -111,7 +113,7 @@ class TokenAuth:
             return
         await self.app(scope, receive, send)
 
-    async def _refuse(self, scope: Scope, send: Send) -> None:
+    async def _refuse(self, scope: Scope, send: Any) -> None:
         path = scope["path"]
         accept = _header(scope, b"accept") or ""
         if scope["method"] == "GET" and not path.startswith(("/v1/", "/docs", "/schema")) and "text/html" in accept:
@@ -129,7 +131,7 @@ class TokenAuth:
                     extra=[(b"www-authenticate", b'Bearer realm="realmsim"')])
 
 
-async def _json(send: Send, status: int, body: dict[str, Any], extra: list[tuple[bytes, bytes]] | None = None) -> None:
+async def _json(send: Any, status: int, body: dict[str, Any], extra: list[tuple[bytes, bytes]] | None = None) -> None:
     import json
 
     data = json.dumps(body).encode()

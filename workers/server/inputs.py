@@ -121,10 +121,11 @@ def until_hour(until: int | str | None, end: int, after: int = 0, field: str = "
         hour = until * HOURS_PER_SEASON
     else:
         try:
-            hour = parse_until(until)
+            parsed = parse_until(until)
         except UsageError:
             raise bad_value(field, "a season number (e.g. 3) or a count with d, m, s or y (e.g. 45d)", describe(until)) from None
-        assert hour is not None
+        assert parsed is not None
+        hour = parsed
     if hour <= after or hour > end:
         raise bad_value(field, f"a time after hour {after} and at most the campaign's end (hour {end}, season "
                                f"{end // HOURS_PER_SEASON})", f"{describe(until)} (hour {hour})")

@@ -83,9 +83,9 @@ def snapshot(world: World) -> dict[str, Any]:
             snap["cities"].append({"id": c.id, "name": c.name, "hex": seat.get(c.province, -1),
                                    "controller": f"nation:{c.controller}" if c.controller else None})
         city_hex = {c["id"]: c["hex"] for c in snap["cities"]}
-        for e in mn.embassies:
-            if e.last_turn is None:
-                snap["embassies"].append({"nation": f"nation:{e.nation}", "city": e.city, "hex": city_hex.get(e.city, -1)})
+        for emb in mn.embassies:
+            if emb.last_turn is None:
+                snap["embassies"].append({"nation": f"nation:{emb.nation}", "city": emb.city, "hex": city_hex.get(emb.city, -1)})
     if world.gw:
         gw = world.gw
         for d in sorted(gw.domains.values(), key=lambda d: d.id):
@@ -94,10 +94,10 @@ def snapshot(world: World) -> dict[str, Any]:
         for a in sorted(gw.armies.values(), key=lambda a: a.id):
             snap["armies"].append({"id": a.id, "owner": f"guild:{a.owner}", "hex": a.hex, "units": len(a.units)})
     if world.cv:
-        for c in world.cv.convoys:
-            rest = c.path[c.path_pos:] if c.status == "travelling" else []
-            snap["convoys"].append({"key": f"convoy:{c.id}", "name": c.name, "hex": c.hex, "status": c.status,
-                                    "unrest": c.unrest, "path": rest[:200], "destination": c.destination})
+        for cv in world.cv.convoys:
+            rest = cv.path[cv.path_pos:] if cv.status == "travelling" else []
+            snap["convoys"].append({"key": f"convoy:{cv.id}", "name": cv.name, "hex": cv.hex, "status": cv.status,
+                                    "unrest": cv.unrest, "path": rest[:200], "destination": cv.destination})
     return snap
 
 

@@ -13,7 +13,7 @@ import json
 import time
 from html import escape
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
 import msgspec
@@ -392,7 +392,7 @@ async def login_page(request: Request[Any, Any, Any], next: str = "/") -> Respon
 
 @post("/login", include_in_schema=False, status_code=303)
 async def login(request: Request[Any, Any, Any],
-                data: LoginForm = Body(media_type=RequestEncodingType.URL_ENCODED)) -> Response[Any]:
+                data: Annotated[LoginForm, Body(media_type=RequestEncodingType.URL_ENCODED)]) -> Response[Any]:
     digests = svc(request).settings.tokens
     if digests is None:
         return Redirect(_safe_next(data.next), status_code=303)

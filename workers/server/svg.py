@@ -218,11 +218,11 @@ def faction_layer(m: dict[str, Any], snap: dict[str, Any], colour: Colours) -> s
             by_hex.setdefault(a["hex"], []).append(a)
         for h, armies in sorted(by_hex.items()):
             cx, cy = centre(h, width)
-            for (dx, dy), a in zip(_offsets(len(armies)), armies):
+            for (dx, dy), army in zip(_offsets(len(armies)), armies):
                 x, y = cx + dx, cy + dy
-                out.append(f'<g class="army"><title>army {escape(a["id"])} of {escape(colour.name(a["owner"]))}: '
-                           f'{a["units"]} units</title><path d="M{x:.1f},{y - 5.5:.1f}L{x + 5:.1f},{y + 3.5:.1f}L{x - 5:.1f},{y + 3.5:.1f}Z" '
-                           f'fill="{colour(a["owner"])}" stroke="#111" stroke-width="1"/></g>')
+                out.append(f'<g class="army"><title>army {escape(army["id"])} of {escape(colour.name(army["owner"]))}: '
+                           f'{army["units"]} units</title><path d="M{x:.1f},{y - 5.5:.1f}L{x + 5:.1f},{y + 3.5:.1f}L{x - 5:.1f},{y + 3.5:.1f}Z" '
+                           f'fill="{colour(army["owner"])}" stroke="#111" stroke-width="1"/></g>')
         out.append("</g>")
     # convoys on their way, with the rest of their route
     travelling = [c for c in snap.get("convoys", []) if c["status"] == "travelling"]

@@ -15,7 +15,7 @@ import pytest
 from agents.campaign import run_campaign
 from sim.calendar import HOURS_PER_SEASON
 
-from .conftest import Server, problem_paths
+from .conftest import problem_paths
 
 pytestmark = pytest.mark.slow
 
