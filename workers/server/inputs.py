@@ -52,6 +52,29 @@ def network_problems(raw: Any, path: str = "") -> list[Problem]:
     return out
 
 
+def _defused(raw: Any, bad: set[str], path: str = "") -> Any:
+    """The document without the values :func:`network_problems` refused (a refused policy becomes
+    ``random``, a file name goes), as TOML text, for the loader to find the other problems."""
+    from agents.variants import to_toml
+
+    def walk(v: Any, p: str) -> Any:
+        if isinstance(v, dict):
+            out = {}
+            for k, x in v.items():
+                kp = f"{p}.{k}" if p else str(k)
+                if kp in bad:
+                    if str(k).endswith("policy"):
+                        out[k] = "random"
+                    continue
+                out[k] = walk(x, kp)
+            return out
+        if isinstance(v, list):
+            return [walk(x, f"{p}[{i}]") for i, x in enumerate(v)]
+        return v
+
+    return to_toml(walk(raw, path))
+
+
 def scenario_from(name: str | None, text: str | None, *, field: str = "scenario") -> LoadedScenario:
     """The scenario a request names: a built-in ``name`` or TOML ``text`` (exactly one)."""
     if (name is None) == (text is None):
@@ -72,7 +95,11 @@ def scenario_from(name: str | None, text: str | None, *, field: str = "scenario"
             raise ScenarioError(TEXT_LABEL, [Problem("(file)", "TOML of a reasonable depth",
                                                      "arrays or tables nested too deep to read")]) from None
         problems = network_problems(raw)
-        if problems:
+        if problems:  # say what else is wrong too, from a copy without what may not be loaded
+            try:
+                load_scenario_text(_defused(raw, {p.path for p in problems}), TEXT_LABEL)
+            except ScenarioError as e:
+                problems += [p for p in e.problems if p.path not in {q.path for q in problems}]
             raise ScenarioError(TEXT_LABEL, problems)
         return load_scenario_text(text, TEXT_LABEL)
     except ScenarioError as e:

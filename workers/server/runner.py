@@ -243,7 +243,7 @@ class CampaignRunner:
         factions_json = None
         for seq, t, season, kind, actor, facs, line, body in chunk:
             extra = {"chronicle": line, "factions": [f for f in facs.split(",") if f]}
-            full = body[:-1] + b"," + json.dumps(extra, ensure_ascii=False).encode()[1:]
+            full = body[:-1] + b"," + json.dumps(extra, ensure_ascii=False, separators=(",", ":")).encode()[1:]
             rows.append((seq, t, season, kind, actor, facs, line, full))
             frames.append(sse("ledger", full, seq))
             tell.append(line is not None or kind in SEASON_KINDS)
