@@ -97,6 +97,7 @@ class CampaignRunner:
         self.cancelled: set[str] = set()
         self.stopping = False
         self._spare: asyncio.Task[_Process] | None = None
+        self.used = False  # no process is started ahead before the first campaign
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # ---- lifecycle -------------------------------------------------------------------------------
@@ -107,6 +108,7 @@ class CampaignRunner:
                 log.info("realmsim.server: campaign %s runs again from the start (the server stopped while it ran)", rec["id"])
             self.queue.append(rec["id"])
             self.feeds[rec["id"]] = LedgerFeed()
+            self.used = True
         self._pump()
 
     async def drain(self, timeout: float) -> None:
@@ -138,6 +140,7 @@ class CampaignRunner:
         return len(self.queue)
 
     def submit(self, cid: str) -> None:
+        self.used = True
         self.feeds[cid] = LedgerFeed()
         self.queue.append(cid)
         self._pump()
@@ -167,7 +170,7 @@ class CampaignRunner:
             cid = self.queue.popleft()
             task = asyncio.create_task(self._run(cid), name=f"campaign {cid}")
             self.running[cid] = (task, None)
-        if not self.stopping and self._spare is None:  # one process always started ahead
+        if not self.stopping and self._spare is None and self.used:  # from the first campaign on, one started ahead
             self._spare = asyncio.create_task(_Process.start())
 
     async def _process(self) -> _Process:

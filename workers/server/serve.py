@@ -116,8 +116,8 @@ def serve(args: argparse.Namespace) -> int:
     from workers.server.app import create_app
     from workers.server.store import DataDirBusyError, Store
 
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
     settings = settings_from(args)
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
     try:  # is the data directory usable, and ours alone?
         Store(settings.data_dir).close()
     except DataDirBusyError as e:

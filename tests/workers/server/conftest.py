@@ -48,7 +48,7 @@ class Server:
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "workers.cli", "serve", "--port", str(self.port), "--data-dir", str(self.data_dir),
-             "--max-campaigns", "2", "--batch-workers", "2", *self.args],
+             "--max-campaigns", "2", "--batch-workers", "1", *self.args],
             cwd=self.src, env=self.env(), stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -21,7 +21,7 @@ from .conftest import Server
 
 pytestmark = pytest.mark.slow
 
-EXAMPLES = 6
+EXAMPLES = 5
 
 
 def test_no_request_gets_a_server_error(server: Server) -> None:

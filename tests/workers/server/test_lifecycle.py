@@ -66,29 +66,35 @@ def test_sigterm_ends_the_event_streams(make_server) -> None:
     assert s.proc.wait(60) == 0
 
 
-def _serve(snapshot: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "workers.cli", "serve", *args], cwd=snapshot, capture_output=True,
-                          text=True, timeout=60, env={"PYTHONPATH": str(snapshot), "PATH": "/usr/bin:/bin"})
+@pytest.mark.parametrize(
+    ("argv", "code", "message"),
+    [
+        (["--host", "0.0.0.0"], 2, "--host 0.0.0.0: without --tokens the server listens on loopback only"),
+        (["--tokens", "{tmp}/bad-tokens"], 2, "line 1: expected the SHA-256 hex digest of a token"),
+        (["--tokens", "{tmp}/missing"], 2, "cannot read it"),
+        (["--redis", "redis://127.0.0.1:1/0"], 3, "cannot reach Redis at redis://127.0.0.1:1/0"),
+        (["--redis", "http://nope"], 2, "--redis 'http://nope'"),
+        (["--max-campaigns", "0"], 2, "--max-campaigns 0: expected an integer >= 1"),
+        (["--port", "70000"], 2, "--port 70000: expected 0..65535"),
+    ],
+)
+def test_bad_serve_options_are_one_line_each(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
+                                            code: int, message: str) -> None:
+    from workers.cli import main
+
+    (tmp_path / "bad-tokens").write_text("not-a-digest\n")
+    assert main(["serve", "--data-dir", str(tmp_path / "data"), *[a.format(tmp=tmp_path) for a in argv]]) == code
+    err = capsys.readouterr().err
+    assert err.startswith("realmsim serve: ") and message in err, err
+    assert "Traceback" not in err and err.count("\n") == 1
 
 
-def test_without_tokens_the_server_refuses_to_listen_beyond_loopback(snapshot: Path, tmp_path: Path) -> None:
-    r = _serve(snapshot, "--host", "0.0.0.0", "--data-dir", str(tmp_path))
-    assert r.returncode == 2
-    assert "without --tokens the server listens on loopback only" in r.stderr
-    assert "Traceback" not in r.stderr
+def test_a_second_server_on_the_same_data_directory_is_refused(make_server, capsys: pytest.CaptureFixture[str]) -> None:
+    from workers.cli import main
 
-
-def test_bad_serve_options_are_one_line_each(snapshot: Path, tmp_path: Path) -> None:
-    tokens = tmp_path / "tokens"
-    tokens.write_text("not-a-digest\n")
-    r = _serve(snapshot, "--tokens", str(tokens), "--data-dir", str(tmp_path))
-    assert r.returncode == 2 and "line 1: expected the SHA-256 hex digest of a token" in r.stderr
-    r = _serve(snapshot, "--tokens", str(tmp_path / "missing"), "--data-dir", str(tmp_path))
-    assert r.returncode == 2 and "cannot read it" in r.stderr
-    r = _serve(snapshot, "--redis", "redis://127.0.0.1:1/0", "--data-dir", str(tmp_path))
-    assert r.returncode == 3 and "cannot reach Redis" in r.stderr
-    r = _serve(snapshot, "--max-campaigns", "0", "--data-dir", str(tmp_path))
-    assert r.returncode == 2 and "--max-campaigns 0: expected an integer >= 1" in r.stderr
+    s = make_server().start()
+    assert main(["serve", "--data-dir", str(s.data_dir), "--port", "0"]) == 2
+    assert "is in use by another realmsim server" in capsys.readouterr().err
 
 
 def test_hash_token_prints_the_digest_the_tokens_file_takes(snapshot: Path) -> None:
