@@ -13,7 +13,7 @@ from litestar.params import Parameter
 from litestar.response import Stream
 
 from workers.batch import BatchPlan, new_batch_id
-from workers.server.errors import ApiError, not_found
+from workers.server.errors import ApiError, not_cancellable, not_found
 from workers.server.feed import KEEPALIVE, sse
 from workers.server.inputs import check_overrides, scenario_from, scenario_ref, seeds_from
 from workers.server.models import Batch, BatchList, BatchRequest, Created, Failure
@@ -78,8 +78,7 @@ async def cancel_batch(request: Request[Any, Any, Any], batch_id: str) -> Batch:
     s = svc(request)
     rec = await record(s, batch_id)
     if not await s.batches.cancel(batch_id):
-        raise ApiError(409, "conflict", f"batch {batch_id} is {rec['status']}; only a queued or running one can be "
-                       "cancelled")
+        raise not_cancellable("batch", batch_id, rec["status"])
     return await batch_view(s, batch_id)
 
 

@@ -23,7 +23,7 @@ from litestar.response import Stream
 
 from sim.calendar import HOURS_PER_SEASON
 from sim.errors import Problem
-from workers.server.errors import ApiError, bad_value, not_found
+from workers.server.errors import ApiError, bad_value, not_cancellable, not_found
 from workers.server.feed import KEEPALIVE, sse
 from workers.server.inputs import (
     check_overrides,
@@ -182,8 +182,7 @@ async def cancel_campaign(request: Request[Any, Any, Any], campaign_id: str) -> 
     s = svc(request)
     rec = await record(s, campaign_id)
     if not await s.campaigns.cancel(campaign_id):
-        raise ApiError(409, "conflict", f"campaign {campaign_id} is {rec['status']}; only a queued or running one can "
-                       "be cancelled")
+        raise not_cancellable("campaign", campaign_id, rec["status"])
     for _ in range(100):
         rec = await record(s, campaign_id)
         if rec["status"] not in ACTIVE:

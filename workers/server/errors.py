@@ -47,6 +47,10 @@ def not_found(what: str, ident: str) -> ApiError:
     return ApiError(404, "not_found", f"no {what} {ident!r}", [Problem(f"{what}_id", f"the id of a {what} of this server", repr(ident))])
 
 
+def not_cancellable(what: str, ident: str, status: str) -> ApiError:
+    return ApiError(409, "conflict", f"{what} {ident} is {status}; only a queued or running one can be cancelled")
+
+
 def bad_value(path: str, expected: str, found: str, status: int = 422, error: str = "invalid") -> ApiError:
     return ApiError(status, error, f"{path}: expected {expected}, found {found}", [Problem(path, expected, found)])
 

@@ -296,22 +296,14 @@ async def campaign_map(request: Request[Any, Any, Any], campaign_id: str, season
     return _html(await map_fragment(svc(request), campaign_id, season))
 
 
-@get("/ui/campaigns/{campaign_id:str}/status", include_in_schema=False)
-async def campaign_status(request: Request[Any, Any, Any], campaign_id: str) -> Response[str]:
+@get("/ui/campaigns/{campaign_id:str}/{part:str}", include_in_schema=False)
+async def campaign_part(request: Request[Any, Any, Any], campaign_id: str, part: str) -> Response[str]:
+    """``status`` (the head's status line) or ``panels`` (charts and tables)."""
     s = svc(request)
     rec = await _campaign(s, campaign_id)
-    if rec is None:
+    if rec is None or part not in ("status", "panels"):
         return _html("", 404)
-    return _html(status_fragment(s, rec))
-
-
-@get("/ui/campaigns/{campaign_id:str}/panels", include_in_schema=False)
-async def campaign_panels(request: Request[Any, Any, Any], campaign_id: str) -> Response[str]:
-    s = svc(request)
-    rec = await _campaign(s, campaign_id)
-    if rec is None:
-        return _html("", 404)
-    return _html(await panels_fragment(s, rec))
+    return _html(status_fragment(s, rec) if part == "status" else await panels_fragment(s, rec))
 
 
 # ---- one batch ------------------------------------------------------------------------------------
@@ -415,5 +407,5 @@ async def app_js() -> Response[bytes]:
     return Response(JS, media_type="text/javascript", headers={"Cache-Control": "public, max-age=86400"})
 
 
-router = Router("/", route_handlers=[home, home_fragment, campaign_page, campaign_map, campaign_status, campaign_panels, batch_page,
+router = Router("/", route_handlers=[home, home_fragment, campaign_page, campaign_map, campaign_part, batch_page,
                                      batch_panel, login_page, login, app_css, app_js])

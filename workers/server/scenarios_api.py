@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from litestar import Router, get, post
 
-from scenarios.loader import builtin_names, load_scenario, load_scenario_text
+from scenarios.loader import LoadedScenario, builtin_names, load_scenario
 from sim.calendar import HOURS_PER_SEASON
 from sim.errors import ScenarioError
 from workers.server.errors import ApiError
@@ -14,12 +14,12 @@ from workers.server.inputs import TEXT_LABEL, scenario_from
 from workers.server.models import Problem, ScenarioInfo, ValidateRequest, ValidateResult
 
 
-def info(loaded: object) -> ScenarioInfo:
+def info(loaded: LoadedScenario) -> ScenarioInfo:
     from scenarios.build import build_world
-
-    sc = loaded.scenario  # type: ignore[attr-defined]
-    world = build_world(sc, sc.scenario.seed, label=loaded.label)  # type: ignore[attr-defined]
     from workers.server.mapview import factions
+
+    sc = loaded.scenario
+    world = build_world(sc, sc.scenario.seed, label=loaded.label)
 
     return ScenarioInfo(name=sc.scenario.name, title=sc.scenario.title, systems=list(sc.scenario.systems),
                         seasons=-(-world.end // HOURS_PER_SEASON), factions=[f["key"] for f in factions(world)])
@@ -46,7 +46,7 @@ def validate(data: ValidateRequest) -> ValidateResult:
         return ValidateResult(valid=False, file=e.file or TEXT_LABEL,
                               problems=[Problem(p.path, p.expected, p.found) for p in e.problems])
     try:
-        sc_info = builtin_info(data.scenario) if data.scenario else info(load_scenario_text(loaded.text, TEXT_LABEL))
+        sc_info = builtin_info(data.scenario) if data.scenario else info(loaded)
     except ScenarioError as e:  # a problem only building the world shows (rare)
         return ValidateResult(valid=False, file=e.file, problems=[Problem(p.path, p.expected, p.found) for p in e.problems])
     return ValidateResult(valid=True, file=loaded.label, problems=[], scenario=sc_info)

@@ -135,32 +135,27 @@ def faction_layer(m: dict[str, Any], snap: dict[str, Any], colour: Colours) -> s
             if segs:
                 out.append(f'<path d="{"".join(segs)}" stroke="{colour(key)}"/>')
         out.append("</g>")
-    # the map's settlements (villages, towns) — a kingdom's own ones in its colour, its capital as a star
+    # settlements: a kingdom's in its colour (its capital as a star, those it founded during the campaign
+    # too), the map's others (villages, towns) in white
     kingdom_settlement = {}
     for k in snap.get("kingdoms", []):
         for h, name in k["settlements"]:
             kingdom_settlement[h] = (k, name)
     out.append('<g class="settlements">')
-    for h, name, kind in m["settlements"]:
+    on_map = {h: (name, kind) for h, name, kind in m["settlements"]}
+    for h in sorted(set(on_map) | set(kingdom_settlement)):
         cx, cy = centre(h, width)
         if h in kingdom_settlement:
-            k, sname = kingdom_settlement[h]
-            capital = k.get("capital") == sname
+            k, name = kingdom_settlement[h]
+            capital = k.get("capital") == name
             shape = _star(cx, cy, 5.5) if capital else f'<rect x="{cx - 3.5:.1f}" y="{cy - 3.5:.1f}" width="7" height="7"/>'
-            out.append(f'<g fill="{colour(k["key"])}" stroke="#222" stroke-width="0.8"><title>{escape(sname)} '
+            out.append(f'<g fill="{colour(k["key"])}" stroke="#222" stroke-width="0.8"><title>{escape(name)} '
                        f"({'capital of ' if capital else ''}{escape(k['name'])})</title>{shape}</g>")
         else:
+            name, kind = on_map[h]
             out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="2.6" fill="#fff" stroke="#333" stroke-width="0.8">'
                        f"<title>{escape(name)}{' (' + escape(kind) + ')' if kind else ''}</title></circle>")
         out.append(f'<text x="{cx:.1f}" y="{cy + R * 0.95:.1f}" class="label">{escape(name)}</text>')
-    for k in snap.get("kingdoms", []):  # settlements founded during the campaign are not on the map yet
-        for h, sname in k["settlements"]:
-            if any(h == s[0] for s in m["settlements"]):
-                continue
-            cx, cy = centre(h, width)
-            out.append(f'<g fill="{colour(k["key"])}" stroke="#222" stroke-width="0.8"><title>{escape(sname)} '
-                       f'({escape(k["name"])})</title><rect x="{cx - 3.5:.1f}" y="{cy - 3.5:.1f}" width="7" height="7"/></g>'
-                       f'<text x="{cx:.1f}" y="{cy + R * 0.95:.1f}" class="label">{escape(sname)}</text>')
     out.append("</g>")
     # Mare Nostrum: the nations' provinces, the free cities, the embassies there
     if snap.get("nations") or snap.get("cities"):
