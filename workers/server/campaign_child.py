@@ -8,7 +8,7 @@ map) from stdin, and writes messages (msgpack arrays) to stdout as the campaign 
     ["events", [[seq, t, season, kind, actor, factions, line, json], ...]]   every ~0.1 s or 256 events
     ["state", hour, season, {snapshot}]         at every season boundary, about every second between
                                                 them, and at the end
-    ["done", {"hour", "end", "events", "summary", "factions", "ledger_sha256"}]   last, or
+    ["done", {"hour", "end", "events", "summary", "ledger_sha256"}]   last, or
     ["error", message, traceback]
 
 A recipe: ``{"scenario": {"name": N} | {"label": L, "text": TOML}, "seed", "overrides", "until"
@@ -163,7 +163,7 @@ def run(recipe: dict[str, Any], out: IO[bytes]) -> None:
     streamer.snapshot()
     w = model.world
     streamer.send(["done", {"hour": w.now, "end": w.end, "events": res.events, "summary": res.summary,
-                            "factions": model.season_metrics(), "ledger_sha256": res.ledger_sha256}])
+                            "ledger_sha256": res.ledger_sha256}])
 
 
 def main() -> int:

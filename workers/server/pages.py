@@ -45,8 +45,17 @@ def layout(title: str, body: str, request: Request[Any, Any, Any] | None = None,
             f'<main>{body}</main><script src="/static/app.js?v={STATIC_VERSION}"></script></body></html>')
 
 
+# the page's own script and styles only (inline style attributes draw the bars and swatches)
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                               "frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+
 def _html(text: str, status: int = 200) -> Response[str]:
-    return Response(text, media_type=MediaType.HTML, status_code=status)
+    return Response(text, media_type=MediaType.HTML, status_code=status, headers=PAGE_HEADERS)
 
 
 def _when(ts: float | None) -> str:
@@ -136,7 +145,7 @@ async def home(request: Request[Any, Any, Any]) -> Response[str]:
 </section>"""
     body = (f'<div class="home"><div class="side">{forms}</div>'
             f'<div class="lists" id="home-tables" data-src="/ui/home">{await home_tables(s)}</div></div>')
-    return _html(layout("realmsim", body, request, "home"))
+    return _html(layout("Campaigns and batches", body, request, "home"))
 
 
 @get("/ui/home", include_in_schema=False)

@@ -170,6 +170,8 @@ class CampaignRunner:
             cid = self.queue.popleft()
             task = asyncio.create_task(self._run(cid), name=f"campaign {cid}")
             self.running[cid] = (task, None)
+            for waiting in self.queue:  # their queue positions changed
+                self.views.pop(waiting, None)
         if not self.stopping and self._spare is None and self.used:  # from the first campaign on, one started ahead
             self._spare = asyncio.create_task(_Process.start())
 
@@ -233,8 +235,9 @@ class CampaignRunner:
             elif what == "done":
                 d = msg[1]
                 status = "finished" if d["hour"] >= d["end"] else "stopped"
+                # (the per-faction results stay those of the ledger's last SeasonSummarized/CampaignEnded)
                 await self._end(cid, status, hour=d["hour"], events=d["events"], summary=json.dumps(d["summary"]),
-                                factions=json.dumps(d["factions"]), ledger_sha256=d["ledger_sha256"])
+                                ledger_sha256=d["ledger_sha256"])
                 return
             elif what == "error":
                 log.warning("realmsim.server: campaign %s failed: %s\n%s", cid, msg[1], msg[2])

@@ -56,7 +56,7 @@ def test_the_page_starts_a_campaign_and_its_map_follows_the_seasons(make_server)
             page = browser.new_page(viewport={"width": 1440, "height": 1100})
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(s.url + "/")
-            assert page.title() == "realmsim · realmsim"
+            assert page.title() == "Campaigns and batches · realmsim"
             assert page.locator("#home-tables").inner_text().count("No campaign yet") == 1
 
             form = page.locator("#new-campaign")
