@@ -194,7 +194,6 @@ KIND_ORDER = {"kingdom": 0, "nation": 1, "guild": 2, "convoy": 3}
 
 
 async def panels_fragment(s: Services, rec: dict[str, Any]) -> str:
-    from workers.report import STANDARD
     from workers.server.campaigns_api import view
 
     v = view(rec)
@@ -210,7 +209,7 @@ async def panels_fragment(s: Services, rec: dict[str, Any]) -> str:
             season = ev["data"].get("season", ev["t"] / HOURS_PER_SEASON)
             for f, metrics in ev["data"].get("factions", {}).items():
                 rows.append({"season": season, "faction": f, **metrics})
-        charts = svg.season_charts(rows, m, STANDARD)
+        charts = svg.season_charts(rows, m)
         colour = svg.Colours(m["factions"])
         by_kind: dict[str, list[Any]] = {}
         for fr in v.factions:

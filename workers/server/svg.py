@@ -367,22 +367,29 @@ def _num(v: float) -> str:
     return f"{v:.1f}"
 
 
-def season_charts(rows: list[dict[str, Any]], m: dict[str, Any], standard: dict[str, list[tuple[str, dict[str, str]]]]) -> str:
-    """Small multiples of the standard report metrics (workers.report.STANDARD), one chart per
-    (metric, faction kind) that has data."""
+# the page's charts: (metric, unit) per faction kind, metrics as the drivers' ``metrics_row`` names them
+# in the ledger's SeasonSummarized events
+CHARTS: dict[str, list[tuple[str, str]]] = {
+    "kingdom": [("treasury", "BP"), ("unrest", "Unrest"), ("size", "hexes"), ("treaties", "treaties")],
+    "nation": [("treasury", "PO"), ("treaties", "treaties"), ("embassies", "embassies")],
+    "guild": [("solars", "solars"), ("domains", "domains"), ("armies", "armies")],
+    "convoy": [("unrest", "caravan Unrest"), ("hp", "HP"), ("provisions", "provisions")],
+}
+
+
+def season_charts(rows: list[dict[str, Any]], m: dict[str, Any]) -> str:
+    """Small multiples, one chart per (faction kind, metric) that has data: a line per faction."""
     colour = Colours(m["factions"])
     out = []
-    for name, parts in standard.items():
-        for metric, kinds in parts:
-            for kind, unit in kinds.items():
-                series: dict[str, list[tuple[float, float]]] = {}
-                for r in rows:
-                    f = str(r.get("faction", ""))
-                    v = r.get(metric)
-                    if f.partition(":")[0] != kind or isinstance(v, bool) or not isinstance(v, int | float):
-                        continue
-                    series.setdefault(f, []).append((float(r["season"]), float(v)))
-                if series:
-                    title = f"{name.replace('_', ' ')} — {kind}s" if metric == name or name == "convoy_unrest" else f"{metric} — {kind}s"
-                    out.append(chart(title, unit, sorted(series.items()), colour))
+    for kind, metrics in CHARTS.items():
+        for metric, unit in metrics:
+            series: dict[str, list[tuple[float, float]]] = {}
+            for r in rows:
+                f = str(r.get("faction", ""))
+                v = r.get(metric)
+                if f.partition(":")[0] != kind or isinstance(v, bool) or not isinstance(v, int | float):
+                    continue
+                series.setdefault(f, []).append((float(r["season"]), float(v)))
+            if series:
+                out.append(chart(f"{metric} — {kind}s", unit, sorted(series.items()), colour))
     return "".join(out)
