@@ -1,8 +1,9 @@
 """The campaign's plots, drawn by workers/report.py from its season summaries and kept in the store.
 
-``report_run`` reads a ledger file and writes PNGs; the server gives it a temporary ledger of the
-campaign's ``SeasonSummarized``/``CampaignEnded`` events and keeps the PNGs (keyed by the hour they
-were drawn at, so a running campaign's plots are redrawn once it has moved on). Drawing takes
+``report_run`` reads a ledger file and writes PNGs; the server gives it a temporary file of the
+campaign's ledger (the whole of it: some plots are drawn from the convoys' days, not only from the
+season summaries) and keeps the PNGs (keyed by the hour they were drawn at, so a running campaign's
+plots are redrawn once it has moved on). Drawing takes
 seconds of CPU, so it happens in a process of its own (``python -m workers.server.plots``: msgpack
 season events in, msgpack ``{name: png}`` out), one at a time, never in the server's event loop.
 """
@@ -52,9 +53,9 @@ async def plots_for(s: Any, rec: dict[str, Any]) -> dict[str, bytes]:
     found = await s.store.call(s.store.plots, cid, hour)
     if found:
         return found
-    bodies = await s.store.call(s.store.season_events, cid)
-    if not bodies:
+    if not await s.store.call(s.store.season_events, cid):
         raise ApiError(409, "not_yet", f"campaign {cid} has no season summary yet")
+    bodies = await s.store.call(s.store.ledger, cid)
     plots = await draw_elsewhere(bodies)
     if plots:
         await s.store.call(s.store.set_plots, cid, hour, plots)

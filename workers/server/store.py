@@ -194,6 +194,10 @@ class Store:
         return self._rows(f"SELECT seq, t, season, kind, actor, factions, line, body FROM events WHERE {' AND '.join(where)} "
                           "ORDER BY seq LIMIT ?", params)
 
+    def ledger(self, cid: str) -> list[bytes]:
+        """Every stored event of the campaign (JSON), in order."""
+        return [r["body"] for r in self._rows("SELECT body FROM events WHERE campaign = ? ORDER BY seq", (cid,))]
+
     def season_events(self, cid: str) -> list[bytes]:
         rows = self._rows("SELECT body FROM events WHERE campaign = ? AND kind IN ('SeasonSummarized', 'CampaignEnded') "
                           "ORDER BY seq", (cid,))
