@@ -89,6 +89,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--manifest", default=None, metavar="FILE",
                    help="the batch manifest to use when Redis lost the batch (default: the one submit wrote)")
     c.add_argument("--partial", action="store_true", help="write the file even when some results are missing")
+    sv = sub.add_parser("serve", help="the HTTP server: API, live web page, campaigns and batches (docs/server.md)")
+    from workers.server.serve import add_arguments as serve_arguments
+
+    serve_arguments(sv)
     return p
 
 
@@ -378,6 +382,12 @@ def cmd_collect(args: argparse.Namespace) -> int:
     return _finish(args, out, list(st.results.values()), st.complete, incomplete_message(st, timeout=args.timeout))
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from workers.server.serve import serve
+
+    return serve(args)
+
+
 COMMANDS = {
     "run": cmd_run,
     "resume": cmd_resume,
@@ -388,6 +398,7 @@ COMMANDS = {
     "submit": cmd_submit,
     "worker": cmd_worker,
     "collect": cmd_collect,
+    "serve": cmd_serve,
 }
 
 
