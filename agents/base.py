@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import mesa
@@ -52,3 +52,34 @@ class RealmAgent(mesa.Agent):
             reason=d.reason,
         )
         return d
+
+    # ---- the decider side (sim.orders.Decider) ----------------------------------------------------
+    def observe(self, decision: str, context: Mapping[str, Any]) -> Any:
+        """What this agent's policy sees for one question of the rules (its own view of the world).
+        Each agent kind overrides it; the default hands the policy the rules' context."""
+        return {"decision": decision, **context}
+
+    def answer(self, decision: str, legal: Sequence[Any], context: Mapping[str, Any]) -> Any:
+        """Answer one question of a turn function: the policy's choice, recorded (``DecisionMade``).
+        ``context["clauses"]`` names the clauses behind the question; ``context["label"]`` how to
+        print an alternative."""
+        d = self.decide(
+            self.observe(decision, context), legal,
+            clauses=context.get("clauses", ()), label=context.get("label", str),
+        )
+        return d.chosen
+
+
+class AgentDecider:
+    """The campaign's :class:`sim.orders.Decider`: each question goes to the agent of its actor."""
+
+    __slots__ = ("model",)
+
+    def __init__(self, model: RealmModel) -> None:
+        self.model = model
+
+    def decide(self, actor: str, decision: str, legal: Sequence[Any], context: Mapping[str, Any]) -> Any:
+        agent = self.model.by_key.get(actor)
+        if agent is None:
+            raise KeyError(f"no agent plays {actor!r} in this campaign (asked for a {decision!r} decision)")
+        return agent.answer(decision, legal, context)
