@@ -61,6 +61,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="local pool size (default: the CPU count); with --redis, local workers to start (default 0)")
     _redis_options(b, required=False)
     _queue_options(b)
+    _size_option(b)
     b.add_argument("--timeout", type=float, default=None, metavar="S", help="with --redis: give up after S seconds")
     b.add_argument("--partial", action="store_true", help="write the file even when some results are missing")
     b.add_argument("--job-timeout", type=float, default=None, metavar="S",
@@ -76,6 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     _scenario_seeds(s)
     _redis_options(s)
     _queue_options(s)
+    _size_option(s)
     s.add_argument("--manifest", default=None, metavar="FILE",
                    help="where to write the batch manifest (default $REALMSIM_STATE_DIR/batches/BATCH.msgpack)")
 
@@ -115,6 +117,14 @@ def _queue_options(p: argparse.ArgumentParser) -> None:
     from workers.queue import DEFAULT_PREFIX
 
     p.add_argument("--queue", default=DEFAULT_PREFIX, metavar="PREFIX", help=f"Redis key prefix (default {DEFAULT_PREFIX})")
+
+
+def _size_option(p: argparse.ArgumentParser) -> None:
+    from workers.job import MAX_JOB_BYTES
+
+    p.add_argument("--max-job-bytes", type=int, default=MAX_JOB_BYTES, metavar="N",
+                   help=f"refuse a batch whose jobs are above N bytes each (default {MAX_JOB_BYTES}; workers "
+                        f"dead-letter larger ones unread)")
 
 
 def parse_overrides(items: list[str]) -> dict[str, Any]:
@@ -328,11 +338,12 @@ def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) 
 
     from workers.queue import URL_ENV, RedisQueue, incomplete_message, redact, wait_batch
 
-    q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca)
+    q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca, max_job_bytes=args.max_job_bytes)
     q.check_size(plan)
     procs: list[subprocess.Popen[bytes]] = []
     cmd = [sys.executable, "-m", "workers.worker", "--queue", args.queue, "--log-level", "warning",
-           "--min-idle", str(args.min_idle), "--max-deliveries", str(args.max_deliveries)]
+           "--min-idle", str(args.min_idle), "--max-deliveries", str(args.max_deliveries),
+           "--max-job-bytes", str(args.max_job_bytes)]
     if args.redis_ca:
         cmd += ["--redis-ca", args.redis_ca]
     if args.job_timeout:
@@ -371,7 +382,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
     from workers.queue import RedisQueue
 
     plan = _plan(args)
-    q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca)
+    q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca, max_job_bytes=args.max_job_bytes)
     q.check_size(plan)
     path = write_manifest(plan, Path(args.manifest) if args.manifest else None)
     added = q.submit(plan)
