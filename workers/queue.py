@@ -112,6 +112,9 @@ def connect(url: str, *, socket_timeout: float = 10.0, check: bool = True, ca: s
         try:
             client.ping()
         except (redis.AuthenticationError, redis.exceptions.AuthenticationWrongNumberOfArgsError) as e:
+            if not _has_password(url):
+                raise ServiceError(f"Redis at {redact(url)} requires a password ({e}); give it in the URL: "
+                                   f"redis://USER:PASSWORD@HOST:PORT/DB", exit_code=3) from None
             raise ServiceError(f"Redis at {redact(url)} refused our credentials ({e}); check the user and password "
                                f"in the URL", exit_code=3) from None
         except redis.ResponseError as e:
@@ -124,6 +127,13 @@ def connect(url: str, *, socket_timeout: float = 10.0, check: bool = True, ca: s
     return client
 
 
+def _has_password(url: str) -> bool:
+    try:
+        return bool(urlsplit(url).password)
+    except ValueError:
+        return False
+
+
 def _connection_text(e: BaseException, url: str) -> str:
     """Why a connection failed, with what to do about a TLS failure."""
     text = str(e)
@@ -134,8 +144,9 @@ def _connection_text(e: BaseException, url: str) -> str:
     if tls and url.startswith("rediss://"):
         return (f"TLS handshake failed ({text}); check --redis-ca (the CA that signed the server's certificate) "
                 f"and that the host name matches the certificate")
-    if tls or ("Connection closed by server" in text and url.startswith("redis://")):
-        return f"{text} (does the server expect TLS? then use rediss://)"
+    cut_off = any(w in text for w in ("Connection closed by server", "reset by peer", "Error while reading"))
+    if tls or (cut_off and url.startswith("redis://")):
+        return f"{text} (the server hung up: does it expect TLS? then use rediss://)"
     return text
 
 
