@@ -38,7 +38,8 @@ class Reply:
     # | "started" (only with report_starts: the child has begun this job)
     value: Any = b""  # "ok": the result's msgpack bytes; otherwise the error text
     tb: str = ""
-    seconds: float = 0.0
+    seconds: float = 0.0  # wall time
+    cpu: float = 0.0  # the job's CPU time in the child
 
 
 class JobProcess:
@@ -112,9 +113,9 @@ class JobProcess:
                 if self.report_starts and self.inflight:
                     out.append(Reply(self.inflight[0], "started"))
             elif kind == "done":
-                _, tag, ok, value, tb = msg
+                _, tag, ok, value, tb, cpu = msg
                 self._answered(tag)
-                out.append(Reply(tag, "ok" if ok else "error", value, tb, now - self.since))
+                out.append(Reply(tag, "ok" if ok else "error", value, tb, now - self.since, cpu))
                 self.since = now
                 if self.report_starts and self.inflight:
                     out.append(Reply(self.inflight[0], "started"))

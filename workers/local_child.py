@@ -6,8 +6,8 @@ so a job never runs in the process that holds the queue: whatever it does (raise
 
 Messages in: ``["job", tag, payload]`` (payload: a job's msgpack bytes) and ``["cancel"]`` (drop every
 job received but not started). Messages out: ``["ready", pid, code_version, engine_error]`` once, then
-per job ``["done", tag, ok, value, traceback]`` (``value``: the result's msgpack bytes, or the error
-text) or ``["cancelled", tag]``. The child looks for a ``cancel`` between jobs, so a worker asked to
+per job ``["done", tag, ok, value, traceback, cpu_seconds]`` (``value``: the result's msgpack bytes, or
+the error text) or ``["cancelled", tag]``. The child looks for a ``cancel`` between jobs, so a worker asked to
 stop can take back what it had handed over but not started. Nothing is pickled.
 """
 
@@ -17,6 +17,7 @@ import os
 import select
 import signal
 import sys
+import time
 import traceback
 from collections import deque
 from typing import Any
@@ -85,14 +86,16 @@ def main() -> int:
                 closed = True
             continue
         _, tag, payload = pending.popleft()
+        cpu = time.process_time()
         try:
-            reply = ["done", tag, True, run_job(payload), ""]
+            reply = ["done", tag, True, run_job(payload), "", 0.0]
         except BaseException as e:  # noqa: BLE001 - SystemExit, KeyboardInterrupt… from the job: reported
             if os.getpid() != me:
                 os._exit(70)  # a copy the job forked: it must not answer for us
-            reply = ["done", tag, False, f"{type(e).__name__}: {e}", traceback.format_exc()]
+            reply = ["done", tag, False, f"{type(e).__name__}: {e}", traceback.format_exc(), 0.0]
         if os.getpid() != me:
             os._exit(0)
+        reply[5] = time.process_time() - cpu
         send(reply)
 
 

@@ -486,13 +486,17 @@ class Worker:
                 self.processed += 1
             else:
                 runnable.append(e)
+        # Has a job come back whose result exists (a redelivery, a resubmission)? Asked only of entries
+        # that were delivered or put back before: for a first delivery the store's SET NX is enough.
         exists = [0] * len(runnable)
-        if runnable:
+        again = [i for i, e in enumerate(runnable) if e.times > 1 or e.failures or e.deaths or b"error" in e.fields]
+        if again:
             pipe = self.r.pipeline(transaction=False)
-            for e in runnable:
-                pipe.exists(self.keys.result(e.key))
+            for i in again:
+                pipe.exists(self.keys.result(runnable[i].key))
             try:
-                exists = pipe.execute()
+                for i, ex in zip(again, pipe.execute()):
+                    exists[i] = ex
             except CONNECTION_ERRORS:
                 pass  # run them; the store dedups
         todo: list[Entry] = []
@@ -523,12 +527,12 @@ class Worker:
             self._unsaved.append(self._outcome(e, r))
             self.processed += 1
             ran += 1
-            spent += r.seconds
+            spent += r.cpu or r.seconds
             now = time.perf_counter()
             if now - last_flush >= self.window and r.tag + 1 < len(todo):
                 self._guard(self._flush)  # the child works on while we store
                 last_flush = now
-        if ran:
+        if ran:  # the jobs' CPU, not their wall time: a loaded machine must not shrink the reads
             per = spent / ran
             self._per_job = per if self._per_job <= 0 else 0.5 * self._per_job + 0.5 * per
         while self._unsaved:
