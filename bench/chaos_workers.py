@@ -14,7 +14,7 @@ started again from its AOF. At the end it prints:
 all of which must be 0; and, for the record, the kills, the jobs run twice (their second result was
 not stored), the consumers left in the group.
 
-    .venv/bin/python bench/chaos_workers.py [--scenario caravan-crossing] [--jobs 800] [--kills 20] [--kill-every 2.5]
+    .venv/bin/python bench/chaos_workers.py [--scenario caravan-crossing] [--jobs 800] [--kills 20] [--kill-every 4]
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import argparse
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -82,9 +83,10 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=800)
     ap.add_argument("--kills", type=int, default=20, help="at least this many kills (the batch is resubmitted "
                                                           "under new seeds if it ends first)")
-    ap.add_argument("--kill-every", type=float, default=2.5, metavar="S")
+    ap.add_argument("--kill-every", type=float, default=4.0, metavar="S")
     ap.add_argument("--seed", type=int, default=1, help="of the chaos (which worker, when)")
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the workers and Redis on the way out
     print(f"$ {command_line()}")
     rng = random.Random(args.seed)
     ref, name = scenario_ref(args.scenario)

@@ -264,6 +264,25 @@ class JobRunner:
                     yield Reply(t, "cancelled")
                 todo.clear()
 
+    def wait_ready(self, timeout: float | None = None, wake_fd: int | None = None) -> JobProcess | None:
+        """Start the child if needed and wait until it has imported the engine (or died, or ``wake_fd``
+        became readable, or ``timeout`` passed); returns it when ready."""
+        p = self.start()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not p.ready and not p.eof:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            fds = [p.fileno()] + ([wake_fd] if wake_fd is not None else [])
+            ready, _, _ = select.select(fds, [], [], wait)
+            if not ready or (wake_fd is not None and wake_fd in ready):
+                return None
+            p.read()  # (nothing was handed over yet: only the "ready" message)
+        if p.eof:
+            text = p.exit_text()
+            p.close()
+            self.proc = None
+            raise OSError(f"the job process exited while starting ({text})")
+        return p
+
     def close(self, grace: float = 1.0) -> None:
         if self.proc is not None:
             self.proc.close(grace)

@@ -263,6 +263,9 @@ class Worker:
         try:
             self._guard(self._ensure_group)
             self._probe_unblock()
+            # take no job before the job process can run it: a worker killed while it starts must not
+            # have claimed jobs it never ran (each would count a death)
+            self._wait_for_job_process()
             while True:
                 if self._unsaved:
                     self._guard(self._flush)
@@ -288,6 +291,23 @@ class Worker:
         return self.processed
 
     # ---- the loop ----------------------------------------------------------------------------
+    def _wait_for_job_process(self) -> None:
+        t0 = time.monotonic()
+        for _ in range(3):
+            try:
+                p = self.runner.wait_ready(wake_fd=self._wake_r)
+            except OSError as e:
+                log.error("worker %s: %s; starting another", self.name, e)
+                continue
+            if p is not None:
+                log.info("worker %s: job process %d ready in %.1f s (code version %s)", self.name, p.proc.pid,
+                         time.monotonic() - t0, p.version)
+                if p.engine_error:
+                    log.error("worker %s: the engine failed to import in the job process (%s); campaign jobs will "
+                              "fail", self.name, p.engine_error)
+            return
+        log.error("worker %s: no job process could start; every job will fail", self.name)
+
     def _guard(self, fn: Any) -> Any:
         """Run ``fn``; a connection error is logged and waited out with backoff (returns None)."""
         try:

@@ -234,7 +234,8 @@ def test_collect_resubmit_adds_back_jobs_lost_from_the_stream(procs: Procs, redi
     ids = [i for i, _ in q.r.xrange(q.keys.stream)]
     q.r.xdel(q.keys.stream, *ids[:2])
     procs.worker(redis_server.url, "w1", "--block", "0.2")
-    st = wait_batch(q, plan, timeout=5, check_every=0.2)
+    wait_for(lambda: q.counts(plan.id)[0] == 1, timeout=60, what="the one job left in the stream to be done")
+    st = wait_batch(q, plan, timeout=1, check_every=0.2)
     assert len(st.results) == 1 and len(st.missing_seeds()) == 2
     said: list[str] = []
     st = wait_batch(q, plan, timeout=60, resubmit=True, say=said.append)
