@@ -20,12 +20,8 @@ not stored), the consumers left in the group.
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import shutil
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,48 +29,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from redis_helper import command_line, free_port, start_worker, stop  # noqa: E402
+from redis_helper import Server, command_line, start_worker, stop  # noqa: E402
 
 from workers.batch import BatchPlan, scenario_ref  # noqa: E402
 from workers.local import run_local  # noqa: E402
 from workers.queue import CONNECTION_ERRORS, GROUP, RedisQueue  # noqa: E402
-
-
-class AofRedis:
-    def __init__(self, tmp: str) -> None:
-        self.tmp = tmp
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        exe = shutil.which("redis-server")
-        if exe is None:
-            sys.exit("redis-server is not installed (Debian package redis-server)")
-        self.proc = subprocess.Popen(
-            [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes",
-             "--appendfsync", "always", "--dir", self.tmp, "--logfile", os.path.join(self.tmp, "redis.log")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("redis-server did not start")
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()  # SHUTDOWN: the AOF is flushed
-            self.proc.wait(30)
 
 
 def main() -> None:
@@ -97,7 +56,7 @@ def main() -> None:
     worker_args = ("--min-idle", "2", "--block", "0.5", "--forget-idle", "5")
     kills = restarts = 0
     with tempfile.TemporaryDirectory(prefix="realmsim-chaos-") as tmp:
-        srv = AofRedis(tmp)
+        srv = Server(tmp, appendonly=True)
         srv.start()
         q = RedisQueue(srv.url, prefix="chaos")
         workers = [start_worker(srv.url, *worker_args, prefix="chaos") for _ in range(2)]

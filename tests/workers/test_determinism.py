@@ -111,10 +111,11 @@ def test_local_pool_runs_every_seed_and_reports_bad_jobs_without_stopping() -> N
     assert all("Traceback" in o.traceback for o in outs)
 
 
-def _pool_children() -> list[int]:
+def job_processes(parent: int | None = None) -> list[int]:
+    """Pids of the job processes (``workers.local_child``) of ``parent`` (default: this process)."""
     import os
 
-    me = str(os.getpid())
+    me = str(parent or os.getpid())
     pids = []
     for d in os.listdir("/proc"):
         if not d.isdigit():
@@ -141,7 +142,7 @@ def test_pool_processes_killed_mid_job_lose_only_their_jobs() -> None:
     for o in run_local(plan, 2):
         outs.append(o)
         if not killed:
-            killed = _pool_children()
+            killed = job_processes()
             assert len(killed) == 2
             for pid in killed:  # both are busy (one may have just finished: its result still counts)
                 os.kill(pid, signal.SIGKILL)
@@ -150,4 +151,4 @@ def test_pool_processes_killed_mid_job_lose_only_their_jobs() -> None:
     assert 1 <= len(died) <= 2
     assert all(o.error == "pool process died (killed by SIGKILL) running this job" for o in died)
     assert len([o for o in outs if o.result is not None]) == 10 - len(died)  # replacements did the rest
-    assert _pool_children() == []  # the pool cleans up after itself
+    assert job_processes() == []  # the pool cleans up after itself

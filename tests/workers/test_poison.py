@@ -9,7 +9,6 @@ orders file, a job that never ends.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from pathlib import Path
@@ -21,67 +20,16 @@ from workers.batch import BatchPlan
 from workers.job import decode, encode, make_job
 from workers.queue import GROUP, RedisQueue, wait_batch
 
+from ..cv.test_scenario import BASE as CARAVAN  # one caravan, policy "heuristic"
+from ..km.test_scenario import SCRIPTED_A, text
 from .conftest import Procs, wait_for
+from .test_determinism import job_processes
 from .test_queue import spin_digest
 
 pytestmark = pytest.mark.redis
 
-# a one-caravan scenario (tests/cv/test_scenario.py's base, shortened) whose policy the poisons replace
-CARAVAN = """
-[scenario]
-name = "one-caravan"
-systems = ["cv"]
-duration = { days = 3 }
-
-[map]
-rows = ["PPPPPP", "PPWWPP", "PPPPPP"]
-
-[[map.roads]]
-path = [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0], [5, 0]]
-
-[[map.settlements]]
-name = "Amberfield"
-at = [0, 0]
-
-[[map.settlements]]
-name = "Brookby"
-at = [5, 0]
-
-[[convoys]]
-id = "amber"
-policy = "POLICY"
-origin = "Amberfield"
-destination = "Brookby"
-offense = 1
-defense = 2
-mobility = 2
-morale = 2
-provisions = 50
-cargo = { trade_goods = 4 }
-wagons = [{ kind = "covered" }, { kind = "supply" }]
-travelers = [{ id = "driver", job = "driver", count = 3 }]
-"""
-
+NAME = re.search(r'name = "([^"]+)"', CARAVAN).group(1)  # type: ignore[union-attr]
 SECRET_MARK = "hunter2-s3cr3t"
-
-
-def local_children(parent: int) -> list[int]:
-    """Pids of the job processes (``workers.local_child``) whose parent is ``parent``, and of anything they
-    started (same process group)."""
-    out = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            with open(f"/proc/{d}/cmdline", "rb") as f:
-                cmd = f.read()
-        except OSError:
-            continue
-        if int(fields[1]) == parent and b"workers.local_child" in cmd:
-            out.append(int(d))
-    return out
 
 
 def raw(q: RedisQueue, fields: dict[Any, Any]) -> None:
@@ -165,21 +113,20 @@ def test_poison_entries_are_dead_lettered_with_their_reason_and_every_worker_sur
 
 
 def caravan(policy: str) -> dict[str, str]:
-    return {"label": f"{policy}.toml", "text": CARAVAN.replace("POLICY", policy)}
+    assert CARAVAN.count('policy = "heuristic"') == 1
+    return {"label": f"{policy}.toml", "text": CARAVAN.replace('policy = "heuristic"', f'policy = "{policy}"')}
 
 
 def test_jobs_that_exit_abort_fork_or_read_host_files_are_dead_lettered_and_the_workers_go_on(
         procs: Procs, redis_server, tmp_path: Path) -> None:
     secret = tmp_path / "secrets.toml"
     secret.write_text(f'password = "{SECRET_MARK}"\n[[orders]]\nturn = "{SECRET_MARK}"\n', encoding="utf-8")
-    from tests.km.test_scenario import SCRIPTED_A, text
-
     km = text().replace("skills = { diplomacy = 10 }", f'{SCRIPTED_A}\norders_file = "{secret}"', 1)
     q = RedisQueue(redis_server.url, prefix="t")
     cases = {
-        "exit": BatchPlan.make(caravan("sys:exit"), [1], name="one-caravan", batch_id="p-sys-exit"),
-        "abort": BatchPlan.make(caravan("os:abort"), [1], name="one-caravan", batch_id="p-os-abort"),
-        "fork": BatchPlan.make(caravan("os:fork"), [1], name="one-caravan", batch_id="p-os-fork"),
+        "exit": BatchPlan.make(caravan("sys:exit"), [1], name=NAME, batch_id="p-sys-exit"),
+        "abort": BatchPlan.make(caravan("os:abort"), [1], name=NAME, batch_id="p-os-abort"),
+        "fork": BatchPlan.make(caravan("os:fork"), [1], name=NAME, batch_id="p-os-fork"),
         "path": BatchPlan.make({"name": str(secret)}, [1], name="x", batch_id="p-path-name"),
         "orders": BatchPlan.make({"label": "km.toml", "text": km}, [1], name="km-mini", batch_id="p-abs-orders"),
     }
@@ -198,13 +145,13 @@ def test_jobs_that_exit_abort_fork_or_read_host_files_are_dead_lettered_and_the_
     # every worker survived, and nothing the fork started outlives the job: one job process each
     assert w1.poll() is None and w2.poll() is None
     time.sleep(0.2)
-    assert len(local_children(w1.pid)) == 1 and len(local_children(w2.pid)) == 1
+    assert len(job_processes(w1.pid)) == 1 and len(job_processes(w2.pid)) == 1
     # and the next good job is served
-    plan = BatchPlan.make(caravan("heuristic"), [1, 2], name="one-caravan")
+    plan = BatchPlan.make(caravan("heuristic"), [1, 2], name=NAME)
     q.submit(plan)
     st = wait_batch(q, plan, timeout=120)
     assert st.complete, st.dead_seeds()
-    assert all(r["scenario"] == "one-caravan" and r["events"] > 0 for r in st.results.values())
+    assert all(r["scenario"] == NAME and r["events"] > 0 for r in st.results.values())
 
 
 @pytest.mark.xfail(strict=False, reason="needs the job loader of issue 9 (worktree h9s): today a job may name a host "
@@ -212,8 +159,6 @@ def test_jobs_that_exit_abort_fork_or_read_host_files_are_dead_lettered_and_the_
 def test_a_job_reads_no_file_of_the_worker_s(procs: Procs, redis_server, tmp_path: Path) -> None:
     secret = tmp_path / "secrets.toml"
     secret.write_text(f'password = "{SECRET_MARK}"\n[[orders]]\nturn = "{SECRET_MARK}"\n', encoding="utf-8")
-    from tests.km.test_scenario import SCRIPTED_A, text
-
     km = text().replace("skills = { diplomacy = 10 }", f'{SCRIPTED_A}\norders_file = "{secret}"', 1)
     q = RedisQueue(redis_server.url, prefix="t")
     plans = [BatchPlan.make({"name": str(secret)}, [1], name="x", batch_id="p-path-name"),

@@ -16,6 +16,7 @@ import pytest
 from workers.batch import BatchPlan, ServiceError
 from workers.queue import RedisQueue, connect, wait_batch
 
+from ..conftest import RedisServer
 from .conftest import Procs, wait_for
 
 pytestmark = pytest.mark.redis
@@ -27,13 +28,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class Server:
+class Server(RedisServer):
+    """A redis-server with options of its own (a password, TLS only) on a free port."""
+
     def __init__(self, tmp: Path, *args: str, port: int | None = None) -> None:
         exe = shutil.which("redis-server")
         if exe is None:
             if os.environ.get("REQUIRE_REDIS") == "1":
                 pytest.fail("REQUIRE_REDIS=1 but redis-server is not installed")
             pytest.skip("redis-server is not installed")
+        super().__init__(tmp)
         self.port = port or free_port()
         self.proc = subprocess.Popen(
             [exe, *args, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(tmp),
@@ -41,7 +45,7 @@ class Server:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 10
-        while True:
+        while True:  # (a TLS port does not answer a plain PING: wait for it to accept)
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
                 return
@@ -50,14 +54,6 @@ class Server:
                     log = (tmp / "redis.log").read_text(errors="replace") if (tmp / "redis.log").exists() else ""
                     raise RuntimeError(f"redis-server did not start: {log[-2000:]}") from None
                 time.sleep(0.05)
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
 
 
 def openssl(*args: str, cwd: Path) -> None:
