@@ -147,7 +147,7 @@ class Dramatiq:
         for p in jobs:
             actor.send(p)
         worker.start()
-        broker.join("bench", min_successes=3, timeout=600_000)
+        broker.join("bench", interval=5, timeout=600_000)
         worker.join()
         t = time.perf_counter() - t0
         worker.stop()

@@ -224,7 +224,7 @@ class Worker:
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
         self.processed = 0  # jobs run or found done by this worker
-        self._per_job = 0.05  # moving average of a job's seconds (guess: a short campaign)
+        self._per_job = window  # moving average of a job's CPU seconds (a guess at first: one job a read)
         self._cursor = "0-0"
         # Nothing can turn stale sooner than min_idle after it was last seen: look for stale entries
         # (XAUTOCLAIM) a few times per min_idle (at most every second), not before every read.
@@ -284,7 +284,7 @@ class Worker:
         finally:
             self.stopping.set()
             self.finished.set()
-            self.runner.close(grace=0.5)
+            self.runner.close(grace=0.0)  # idle (a job in hand was finished): no need to wait for it
             hb.join(timeout=5)
             self._goodbye()
         log.info("worker %s stopped after %d job(s)", self.name, self.processed)
@@ -322,11 +322,13 @@ class Worker:
                             brief(e))
                 self._ensure_group_quiet()
                 return None
-            if not is_transient(e):
-                raise
             self._backoff = min(30.0, max(0.2, self._backoff * 2))
-            log.warning("worker %s: Redis refused a command for now (%s); retrying in %.1f s", self.name, brief(e),
-                        self._backoff)
+            if is_transient(e):
+                log.warning("worker %s: Redis refused a command for now (%s); retrying in %.1f s", self.name,
+                            brief(e), self._backoff)
+            else:  # a permission taken away, a key of the wrong type…: say so, and keep trying
+                log.error("worker %s: Redis refused a command (%s); retrying in %.1f s", self.name, brief(e),
+                          self._backoff)
             time.sleep(self._backoff)
             return None
         except CONNECTION_ERRORS as e:
@@ -569,7 +571,39 @@ class Worker:
         return Outcome(e, "fail", error=str(r.value), tb=r.tb, reason=reason)
 
     def _flush(self) -> bool:
-        """Store, put back or dead-letter every unsaved outcome in one transaction."""
+        """Store, put back or dead-letter every unsaved outcome in one transaction.
+
+        If Redis refuses the transaction for good (not for now: a key of a batch turned into another
+        type…), each outcome is tried alone, and one that still fails is dead-lettered as poison."""
+        try:
+            return self._flush_all()
+        except redis.ResponseError as e:
+            if is_nogroup(e) or is_transient(e):
+                raise
+            outs = self._unsaved
+            log.error("worker %s: Redis refused to store %d outcome(s) (%s); storing them one by one", self.name,
+                      len(outs), brief(e))
+            for o in outs:
+                self._unsaved = [o]
+                try:
+                    self._flush_all()
+                except redis.ResponseError as e1:
+                    if is_nogroup(e1) or is_transient(e1):
+                        self._unsaved = outs[outs.index(o):]
+                        raise
+                    self._unsaved = [Outcome(o.entry, "dead", error=f"Redis refused to store its outcome "
+                                             f"({brief(e1)})", reason="poison")]
+                    o.entry.batch = ""  # the batch's own keys are what Redis refuses
+                    try:
+                        self._flush_all()
+                    except redis.ResponseError as e2:
+                        log.error("worker %s: cannot even dead-letter entry %s (%s); leaving it", self.name,
+                                  o.entry.id.decode(errors="replace"), brief(e2))
+                        self._release([o.entry.id])
+            self._unsaved = []
+            return True
+
+    def _flush_all(self) -> bool:
         outs = self._unsaved
         if not outs:
             return True
