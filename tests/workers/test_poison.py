@@ -232,3 +232,19 @@ def test_a_job_payload_above_the_limit_is_refused_at_submit(procs: Procs, redis_
                      res.stderr), res.stderr
     assert RedisQueue(redis_server.url).r.dbsize() == 0
     assert not list((procs.tmp / "state").glob("batches/*")), "no manifest for a batch that was not submitted"
+
+
+def test_a_batch_key_of_the_wrong_type_costs_its_job_not_the_worker(procs: Procs, redis_server) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    bad = BatchPlan.make({"name": "spin"}, [1], kind="spin", overrides={"rounds": 10}, batch_id="p-wrong-type")
+    q.submit(bad)
+    q.r.set(q.keys.done(bad.id), "not a set")  # someone turned the batch's done set into a string
+    good = BatchPlan.make({"name": "spin"}, [2, 3], kind="spin", overrides={"rounds": 10})
+    q.submit(good)
+    w = procs.worker(redis_server.url, "w1", "--block", "0.2")
+    assert wait_batch(q, good, timeout=60).complete
+    wait_for(lambda: q.r.xlen(q.keys.dead) == 1, timeout=60, what="the job whose batch key is wrong to be dead-lettered")
+    (letter,) = q.dead_letters()
+    assert letter["batch"] == "p-wrong-type" and letter["reason"] == "poison"
+    assert letter["error"].startswith("Redis refused to store its outcome (ResponseError: WRONGTYPE")
+    assert w.poll() is None and q.r.xpending(q.keys.stream, GROUP)["pending"] == 0
