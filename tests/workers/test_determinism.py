@@ -152,3 +152,15 @@ def test_pool_processes_killed_mid_job_lose_only_their_jobs() -> None:
     assert all(o.error == "pool process died (killed by SIGKILL) running this job" for o in died)
     assert len([o for o in outs if o.result is not None]) == 10 - len(died)  # replacements did the rest
     assert job_processes() == []  # the pool cleans up after itself
+
+
+def test_a_pool_job_past_its_time_limit_is_killed_and_the_others_finish() -> None:
+    from .test_queue import spin_digest
+
+    plan = BatchPlan.make({"name": "spin"}, [1, 2, 3], kind="spin", overrides={"rounds": 10**9})  # minutes each
+    quick = BatchPlan.make({"name": "spin"}, [4, 5], kind="spin", overrides={"rounds": 100})
+    outs = list(run_local(plan, 2, job_timeout=1.0)) + list(run_local(quick, 2, job_timeout=1.0))
+    assert sorted((o.seed, o.error) for o in outs if o.result is None) == [
+        (s, "timed out after 1 s (killed)") for s in (1, 2, 3)]
+    assert {o.seed: o.result["ledger_sha256"] for o in outs if o.result} == {s: spin_digest(s, 100) for s in (4, 5)}
+    assert job_processes() == []
