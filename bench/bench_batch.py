@@ -116,11 +116,19 @@ def time_cli(url: str | None, scenario: str, seeds: str, workers: int) -> float:
 
 
 def stop_latency(url: str, n: int = 10) -> list[float]:
-    """Seconds from SIGTERM to exit of a worker that waits for jobs (blocking read of 5 s)."""
+    """Seconds from SIGTERM to exit of a worker that waits for jobs (blocked in a 5 s XREADGROUP)."""
+    import redis
+
+    r = redis.Redis.from_url(url)
     out = []
     for _ in range(n):
-        w = start_worker(url, "--block", "5", "--log-level", "info")
-        time.sleep(2.0)  # started, connected, blocked in XREADGROUP
+        w = start_worker(url, "--block", "5")
+        deadline = time.monotonic() + 120
+        while not any(c.get("cmd") == "xreadgroup" and "b" in c.get("flags", "") for c in r.client_list()):
+            if time.monotonic() > deadline:
+                raise SystemExit("the worker never blocked in XREADGROUP")
+            time.sleep(0.01)
+        time.sleep(0.05)
         t0 = time.perf_counter()
         w.send_signal(signal.SIGTERM)
         w.wait(30)

@@ -39,6 +39,17 @@ Operational lines go through ``logging`` (logger ``realmsim.worker``); domain ev
 
 from __future__ import annotations
 
+# ruff: noqa: E402 - ``python -m workers.worker`` starts its job process before its own imports (below)
+
+if __name__ == "__main__" and not {"-h", "--help"} & set(__import__("sys").argv):
+    # The job process takes a second or more to import the engine; start it now, so that it overlaps
+    # with this process's own imports (redis…) and connecting. The worker adopts it.
+    from workers.child import JobRunner as _JobRunner
+
+    _early = _JobRunner()
+    _early.start()
+    EARLY_RUNNER: _JobRunner | None = _early
+
 import argparse
 import logging
 import os
@@ -177,6 +188,7 @@ class Worker:
         max_job_bytes: int = MAX_JOB_BYTES,
         forget_idle: float = DEFAULT_FORGET_IDLE,
         ca: str | None = None,
+        runner: JobRunner | None = None,
     ) -> None:
         if max_deliveries < 1:
             raise UsageError(f"--max-deliveries {max_deliveries}: expected an integer >= 1")
@@ -208,8 +220,9 @@ class Worker:
         self.max_job_bytes = max_job_bytes
         self.forget_idle_ms = int(forget_idle * 1000)
         self.secret = signing.secret()
-        # the job process starts importing the engine while we connect
-        self.runner = JobRunner(job_timeout)
+        # the job process starts importing the engine while we connect (if it has not started already)
+        self.runner = runner or JobRunner(job_timeout)
+        self.runner.timeout = job_timeout
         self.runner.start()
         try:
             # redis-py 8 sets a 5 s socket timeout by default; a blocking XREADGROUP needs more.
@@ -801,6 +814,7 @@ def worker_from_args(args: argparse.Namespace) -> Worker:
         max_job_bytes=args.max_job_bytes,
         forget_idle=args.forget_idle,
         ca=args.redis_ca,
+        runner=globals().get("EARLY_RUNNER"),
     )
 
 
