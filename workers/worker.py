@@ -216,6 +216,9 @@ class Worker:
         self.max_jobs = max_jobs
         self.ttl = ttl
         self.window = window
+        # results of a read are stored together once it is done; a read that takes longer than this
+        # (long jobs, a slow machine) stores what it has on the way, so a death loses little
+        self.flush_every = max(window, 1.0)
         self.job_timeout = job_timeout
         self.max_job_bytes = max_job_bytes
         self.forget_idle_ms = int(forget_idle * 1000)
@@ -564,8 +567,8 @@ class Worker:
             ran += 1
             spent += r.cpu or r.seconds
             now = time.perf_counter()
-            if now - last_flush >= self.window and r.tag + 1 < len(todo):
-                self._guard(self._flush)  # the child works on while we store
+            if now - last_flush >= self.flush_every and r.tag + 1 < len(todo):
+                self._guard(self._flush)  # a long read: store what is done while the child works on
                 last_flush = now
         if ran:  # the jobs' CPU, not their wall time: a loaded machine must not shrink the reads
             per = spent / ran
