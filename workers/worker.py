@@ -20,7 +20,8 @@ then acknowledge and delete its entry, in one Lua script (atomic).
   with its reason (``failed``, ``timed-out``, ``crashed`` or ``died``) and its traceback.
 - How many entries one read takes adapts to the jobs' length (about ``window`` s of work per read, at
   most ``max_count``), so no-op jobs go by the hundred and campaign jobs a few at a time. The jobs of
-  one read are handed to the child in one write; results are stored while the child works on.
+  one read are handed to the child in one write, and their results stored in one transaction when
+  the read is done (a read that takes more than a second stores on the way).
 - While it holds entries, a heartbeat thread re-claims them (XCLAIM JUSTID, which resets their idle
   time without counting a delivery), so a long job is never taken for a stale one — but not past
   ``--job-timeout`` without progress, so a stuck worker does not hold a job for ever.
