@@ -435,7 +435,10 @@ class Worker:
         pipe = self.r.pipeline(transaction=False)
         for entry_id, _ in items:
             pipe.xpending_range(self.keys.stream, GROUP, entry_id, entry_id, 1)
-        pend = pipe.execute()
+        try:
+            pend = pipe.execute()
+        except (redis.ResponseError, *CONNECTION_ERRORS):  # they are ours now: run them, one death each
+            pend = [None] * len(items)
         out = []
         for (entry_id, fields), p in zip(items, pend):
             times = int(p[0]["times_delivered"]) if p else 2
@@ -761,11 +764,12 @@ class Worker:
             time.sleep(0.01)
 
     def _goodbye(self) -> None:
-        """Leave the group if we hold nothing (keeps XINFO CONSUMERS short)."""
+        """Leave the group if we hold nothing (keeps XINFO CONSUMERS short). DELCONSUMER drops a
+        consumer's pending entries: only when every entry we read was stored, put back or dead-lettered."""
+        if self._held or self._unsaved:
+            return
         try:
-            for c in self.r.xinfo_consumers(self.keys.stream, GROUP):
-                if c.get("name") in (self.name, self.name.encode()) and int(c.get("pending", 0)) == 0:
-                    self.r.xgroup_delconsumer(self.keys.stream, GROUP, self.name)
+            self.r.xgroup_delconsumer(self.keys.stream, GROUP, self.name)
         except (redis.ResponseError, *CONNECTION_ERRORS):
             pass
 
