@@ -259,6 +259,8 @@ class JobRunner:
                                 answered.add(t)
                                 yield Reply(t, "died", f"no job process could start ({text})")
             todo.extend((t, pl) for t, pl in handed if t not in answered)
+            if self.proc is None and not cancelled:
+                self.start()  # a replacement warms up now, not when the next job comes
             if cancelled:
                 for t, _ in todo:
                     yield Reply(t, "cancelled")

@@ -142,10 +142,13 @@ def test_jobs_that_exit_abort_fork_or_read_host_files_are_dead_lettered_and_the_
     assert letters["p-os-abort"]["reason"] == "crashed"
     assert "its job process died (killed by SIGABRT) while running it" in letters["p-os-abort"]["error"]
     assert {letters[b]["reason"] for b in ("p-sys-exit", "p-os-fork", "p-path-name", "p-abs-orders")} == {"failed"}
-    # every worker survived, and nothing the fork started outlives the job: one job process each
+    # every worker survived, and nothing the fork started outlives the job: one job process each, and
+    # no process under a job process
     assert w1.poll() is None and w2.poll() is None
     time.sleep(0.2)
-    assert len(job_processes(w1.pid)) == 1 and len(job_processes(w2.pid)) == 1
+    kids = job_processes(w1.pid) + job_processes(w2.pid)
+    assert len(kids) == 2, kids
+    assert [p for k in kids for p in job_processes(k)] == []
     # and the next good job is served
     plan = BatchPlan.make(caravan("heuristic"), [1, 2], name=NAME)
     q.submit(plan)
