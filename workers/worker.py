@@ -857,4 +857,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    # Everything is closed (the job process killed, Redis connections idle); skip the interpreter's
+    # teardown, which would add a tenth of a second or more to every stop.
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
