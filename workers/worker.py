@@ -257,7 +257,6 @@ class Worker:
         self._client_id: int | None = None  # our main connection's CLIENT ID, for CLIENT UNBLOCK
         self._blocking = False
         self._can_unblock = True
-        self._store = self.r.register_script(STORE_LUA)
 
     # ---- public ------------------------------------------------------------------------------
     def stop(self, *_: Any) -> None:
@@ -634,8 +633,8 @@ class Worker:
         for o in stored:
             keys_ += [self.keys.result(o.entry.key), self.keys.done(o.entry.batch)]
             args += [o.entry.id, o.entry.key, o.value]
-        if stored:
-            self._store(keys=keys_, args=args, client=pipe)
+        if stored:  # (EVAL, not EVALSHA: a pipeline with a Script object asks SCRIPT EXISTS every time)
+            pipe.eval(STORE_LUA, len(keys_), *keys_, *args)
         counts = {"failed": 0, "dead": 0, "released": 0}
         for o in outs:
             e = o.entry
