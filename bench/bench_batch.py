@@ -1,27 +1,34 @@
-"""Batch throughput on one CPU-bound batch: local pool (1 and N processes), Redis with 1 worker, with 2.
+"""Batch throughput on one CPU-bound batch: local pool (1 and N processes), Redis with 1 worker, with 2;
+then the fixed cost of ``batch --redis`` over the local pool, and how fast a waiting worker stops.
 
-Targets: two Redis workers >= 1.9x one; the Redis path >= 0.95x the local pool of the same size.
+Targets (issue 12): 2 workers >= 1.9x one, on the local pool and on Redis; the Redis path >= 0.95x the
+local pool of the same size; ``batch --redis --workers N`` adds <= 0.3 s of fixed cost over
+``batch --workers N`` (both commands timed end to end on a few seeds, interleaved); a worker waiting
+for jobs exits within 0.1 s of SIGTERM.
 
 The workload is a campaign: ``--scenario NAME|PATH`` (default: the built-in ``caravan-crossing`` when it
 exists). Without a scenario that runs, it falls back to ``spin`` jobs (chained SHA-256, CPU-bound, about
 ``--job-ms`` each), and says so. Workers are started and warmed up before the clock starts; each
 figure is submit → every result collected, the best and the median of ``--repeat`` runs.
 
-    .venv/bin/python bench/bench_batch.py [--scenario caravan-crossing] [--jobs 200] [--repeat 3]
+    .venv/bin/python bench/bench_batch.py [--scenario caravan-crossing] [--jobs 200] [--repeat 3] [--cli-seeds 1..4]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from redis_helper import command_line, redis_server, start_worker, stop  # noqa: E402
+from redis_helper import ROOT, command_line, redis_server, start_worker, stop  # noqa: E402
 
 from workers.batch import BatchPlan  # noqa: E402
 from workers.job import run_job_dict  # noqa: E402
@@ -93,6 +100,42 @@ def time_redis(url: str, plan: BatchPlan, n: int, rep: int) -> float:
         stop(procs)
 
 
+def time_cli(url: str | None, scenario: str, seeds: str, workers: int) -> float:
+    """``realmsim batch`` end to end (a fresh interpreter, as a person runs it)."""
+    with tempfile.TemporaryDirectory(prefix="realmsim-bench-") as tmp:
+        cmd = [sys.executable, "-m", "workers.cli", "batch", scenario, "--seeds", seeds, "--workers", str(workers),
+               "--out", os.path.join(tmp, "r.csv")]
+        if url:
+            cmd += ["--redis", url, "--queue", f"cli{time.monotonic_ns()}"]  # nothing found done from a previous run
+        t0 = time.perf_counter()
+        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        t = time.perf_counter() - t0
+        if done.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed: {done.stderr[-2000:]}")
+        return t
+
+
+def stop_latency(url: str, n: int = 10) -> list[float]:
+    """Seconds from SIGTERM to exit of a worker that waits for jobs (blocked in a 5 s XREADGROUP)."""
+    import redis
+
+    r = redis.Redis.from_url(url)
+    out = []
+    for _ in range(n):
+        w = start_worker(url, "--block", "5")
+        deadline = time.monotonic() + 120
+        while not any(c.get("cmd") == "xreadgroup" and "b" in c.get("flags", "") for c in r.client_list()):
+            if time.monotonic() > deadline:
+                raise SystemExit("the worker never blocked in XREADGROUP")
+            time.sleep(0.01)
+        time.sleep(0.05)
+        t0 = time.perf_counter()
+        w.send_signal(signal.SIGTERM)
+        w.wait(30)
+        out.append(time.perf_counter() - t0)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenario", default=None, help="built-in name or path (default caravan-crossing if it exists)")
@@ -100,13 +143,23 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--job-ms", type=float, default=100.0, help="length of a spin job (fallback workload)")
     ap.add_argument("--pool", type=int, default=2, help="local pool size and the larger worker count (default 2)")
+    ap.add_argument("--cli-seeds", default="1..4", help="seeds of the end-to-end CLI comparison ('' to skip)")
     args = ap.parse_args()
     print(f"$ {command_line()}")
     plan, what = workload(args)
     print(f"workload: {what}; cpus {os.cpu_count()}, load average before {os.getloadavg()[0]:.2f}; "
           "local pool: child processes fed msgpack over pipes")
     figures: dict[str, list[float]] = {}
+    cli: dict[str, list[float]] = {}
     with redis_server() as url:
+        if args.cli_seeds:
+            scen = args.scenario or ("caravan-crossing" if plan.template.get("kind") == "campaign" else "")
+            for _ in range(args.repeat):
+                if not scen:
+                    break
+                cli.setdefault("local", []).append(time_cli(None, scen, args.cli_seeds, args.pool))
+                cli.setdefault("redis", []).append(time_cli(url, scen, args.cli_seeds, args.pool))
+            latency = stop_latency(url)
         for rep in range(args.repeat):
             figures.setdefault("local pool x1", []).append(time_local(plan, 1))
             figures.setdefault(f"local pool x{args.pool}", []).append(time_local(plan, args.pool))
@@ -129,6 +182,17 @@ def main() -> None:
     print(f"redis {args.pool} workers vs 1: {r1 / rn:.2f}x (target >= 1.9x on 2 workers)")
     print(f"redis {args.pool} workers vs local pool x{args.pool}: {ln / rn:.2f}x (target >= 0.95x)")
     print(f"redis 1 worker vs local pool x1: {best['local pool x1'] / r1:.2f}x")
+    lx1, lxn = best["local pool x1"], best[f"local pool x{args.pool}"]
+    print(f"local pool x{args.pool} vs x1: {lx1 / lxn:.2f}x (target >= 1.9x on 2)")
+    if cli:
+        lm, rm = statistics.median(cli["local"]), statistics.median(cli["redis"])
+        print(f"realmsim batch --seeds {args.cli_seeds} --workers {args.pool}, end to end, median of {len(cli['local'])}: "
+              f"local pool {lm:.3f} s ({min(cli['local']):.3f}–{max(cli['local']):.3f}), --redis {rm:.3f} s "
+              f"({min(cli['redis']):.3f}–{max(cli['redis']):.3f}): fixed cost of --redis {rm - lm:+.3f} s "
+              f"(target <= 0.3 s)")
+    if args.cli_seeds:
+        print(f"a waiting worker, SIGTERM to exit: median {statistics.median(latency) * 1000:.0f} ms "
+              f"({min(latency) * 1000:.0f}–{max(latency) * 1000:.0f}) over {len(latency)} (target <= 100 ms)")
 
 
 if __name__ == "__main__":

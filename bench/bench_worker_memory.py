@@ -1,4 +1,5 @@
-"""A worker's memory over 10,000 jobs: its resident set size (RSS) sampled every 1,000 jobs.
+"""A worker's memory over 10,000 jobs: its resident set size (RSS) sampled every 1,000 jobs, and its job
+process's (the child that runs the jobs and holds the engine).
 
 One ``python -m workers.worker`` on a private Redis works a batch of ``--jobs`` campaign jobs
 (``--scenario``, default tests/data/tiny.toml, a short campaign: the whole job path runs each time,
@@ -30,6 +31,18 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
+def child_of(pid: int) -> int | None:
+    """The worker's job process."""
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if int((d / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    return int(d.name)
+            except (OSError, IndexError, ValueError):
+                continue
+    return None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--jobs", type=int, default=10_000)
@@ -57,17 +70,28 @@ def main() -> None:
             warm = BatchPlan.make({"name": "noop"}, [0, 1], kind="noop", overrides={"warm": 1})
             q.submit(warm)
             wait_batch(q, warm, timeout=120)
-            print(f"worker pid {w.pid}: RSS {rss_kib(w.pid) / 1024:.1f} MiB once started (2 no-op jobs)")
+            child = child_of(w.pid)
+            assert child is not None, "the worker has no job process"
+            print(f"worker pid {w.pid}: RSS {rss_kib(w.pid) / 1024:.1f} MiB once started (2 no-op jobs); its job process "
+                  f"{child}: {rss_kib(child) / 1024:.1f} MiB")
             t0 = time.perf_counter()
             q.submit(plan)
             samples: list[tuple[int, int]] = []
+            child_samples: list[int] = []
             mark = args.every
             while mark <= args.jobs:
                 done, dead = q.counts(plan.id)
                 if done + dead >= mark:
                     kib = rss_kib(w.pid)
+                    now_child = child_of(w.pid)
+                    if now_child != child:
+                        print(f"  (the job process was replaced: {child} -> {now_child})")
+                        child = now_child
+                    ckib = rss_kib(child) if child else 0
                     samples.append((done + dead, kib))
-                    print(f"  {done + dead:>7} jobs done  RSS {kib / 1024:7.1f} MiB  ({time.perf_counter() - t0:6.1f} s)")
+                    child_samples.append(ckib)
+                    print(f"  {done + dead:>7} jobs done  RSS worker {kib / 1024:7.1f} MiB, job process "
+                          f"{ckib / 1024:7.1f} MiB  ({time.perf_counter() - t0:6.1f} s)")
                     mark += args.every
                     continue
                 if w.poll() is not None:
@@ -81,6 +105,9 @@ def main() -> None:
     print(f"{what}: {args.jobs} jobs, {dead_n} dead; RSS at {samples[0][0]} jobs {first / 1024:.1f} MiB, "
           f"at {samples[-1][0]} jobs {last / 1024:.1f} MiB, peak {peak / 1024:.1f} MiB, "
           f"growth {(last - first) / 1024:+.1f} MiB")
+    print(f"job process: RSS at {samples[0][0]} jobs {child_samples[0] / 1024:.1f} MiB, at {samples[-1][0]} jobs "
+          f"{child_samples[-1] / 1024:.1f} MiB, peak {max(child_samples) / 1024:.1f} MiB, growth "
+          f"{(child_samples[-1] - child_samples[0]) / 1024:+.1f} MiB")
 
 
 if __name__ == "__main__":

@@ -26,39 +26,64 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@contextlib.contextmanager
-def redis_server() -> Iterator[str]:
-    """Start redis-server on a free port; yield its URL; stop it."""
-    exe = shutil.which("redis-server")
-    if exe is None:
-        sys.exit("redis-server is not installed (Debian package redis-server)")
-    port = free_port()
-    with tempfile.TemporaryDirectory(prefix="realmsim-bench-redis-") as tmp:
-        proc = subprocess.Popen(
-            [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", tmp, "--logfile", os.path.join(tmp, "redis.log")],
+class Server:
+    """redis-server on a free port in ``folder``; ``start`` again after ``stop`` (same port, same folder:
+    with ``appendonly`` it comes back with its data)."""
+
+    def __init__(self, folder: str, *, appendonly: bool = False) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.appendonly = appendonly
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        exe = shutil.which("redis-server")
+        if exe is None:
+            sys.exit("redis-server is not installed (Debian package redis-server)")
+        persist = ["--appendonly", "yes", "--appendfsync", "always"] if self.appendonly else ["--appendonly", "no"]
+        self.proc = subprocess.Popen(
+            [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", *persist,
+             "--dir", self.folder, "--logfile", os.path.join(self.folder, "redis.log")],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-        try:
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=0.2) as s:
-                        s.sendall(b"PING\r\n")
-                        if s.recv(16).startswith(b"+PONG"):
-                            break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise RuntimeError(f"redis-server did not start on port {port}") from None
-                    time.sleep(0.05)
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            proc.terminate()
+        deadline = time.monotonic() + 30
+        while True:
             try:
-                proc.wait(5)
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not start on port {self.port}")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        """SHUTDOWN (SIGTERM): with appendonly, the AOF is flushed."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
             except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+                self.proc.kill()
+                self.proc.wait()
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    """Start redis-server on a free port, nothing persisted; yield its URL; stop it."""
+    with tempfile.TemporaryDirectory(prefix="realmsim-bench-redis-") as tmp:
+        srv = Server(tmp)
+        srv.start()
+        try:
+            yield srv.url
+        finally:
+            srv.stop()
 
 
 def start_worker(url: str, *args: str, prefix: str = "bench") -> subprocess.Popen[bytes]:

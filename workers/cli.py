@@ -60,17 +60,25 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--out", required=True, metavar="FILE", help="results file, .csv or .parquet")
     b.add_argument("--workers", type=int, default=None, metavar="N",
                    help="local pool size (default: the CPU count); with --redis, local workers to start (default 0)")
-    b.add_argument("--redis", default=None, metavar="URL", help="run on Redis workers instead of a local pool")
+    _redis_options(b, required=False)
     _queue_options(b)
+    _size_option(b)
     b.add_argument("--timeout", type=float, default=None, metavar="S", help="with --redis: give up after S seconds")
     b.add_argument("--partial", action="store_true", help="write the file even when some results are missing")
+    b.add_argument("--job-timeout", type=float, default=None, metavar="S",
+                   help="kill a job that runs longer than S seconds (default 900; with --redis, for the workers "
+                        "started here)")
     b.add_argument("--min-idle", type=float, default=30.0, metavar="S", help="started workers: stale-job idle time")
-    b.add_argument("--max-deliveries", type=int, default=3, metavar="N", help="started workers: dead-letter after N")
+    b.add_argument("--max-deliveries", type=int, default=3, metavar="N",
+                   help="started workers: dead-letter a job after it failed N times")
+    b.add_argument("--max-deaths", type=int, default=None, metavar="N",
+                   help="started workers: dead-letter a job after its workers died more than N times (default 10)")
 
     s = sub.add_parser("submit", help="submit a batch to Redis; print its batch id")
     _scenario_seeds(s)
-    s.add_argument("--redis", required=True, metavar="URL", help="Redis URL, e.g. redis://127.0.0.1:6379/0")
+    _redis_options(s)
     _queue_options(s)
+    _size_option(s)
     s.add_argument("--manifest", default=None, metavar="FILE",
                    help="where to write the batch manifest (default $REALMSIM_STATE_DIR/batches/BATCH.msgpack)")
 
@@ -81,11 +89,13 @@ def _parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("collect", help="wait for every result of a batch and write the results file")
     c.add_argument("batch", help="the batch id printed by submit")
-    c.add_argument("--redis", required=True, metavar="URL", help="Redis URL")
+    _redis_options(c)
     c.add_argument("--out", required=True, metavar="FILE", help="results file, .csv or .parquet")
     _queue_options(c)
     c.add_argument("--timeout", type=float, default=None, metavar="S", help="give up after S seconds (exit 1)")
     c.add_argument("--resubmit", action="store_true", help="submit again every job of the batch that has no result")
+    c.add_argument("--resubmit-dead", action="store_true",
+                   help="submit again the batch's dead-lettered jobs (with fresh failure and death counts)")
     c.add_argument("--manifest", default=None, metavar="FILE",
                    help="the batch manifest to use when Redis lost the batch (default: the one submit wrote)")
     c.add_argument("--partial", action="store_true", help="write the file even when some results are missing")
@@ -102,10 +112,24 @@ def _scenario_seeds(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
 
 
+def _redis_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
+    from workers.queue import add_redis_arguments
+
+    add_redis_arguments(p, required=required)
+
+
 def _queue_options(p: argparse.ArgumentParser) -> None:
     from workers.queue import DEFAULT_PREFIX
 
     p.add_argument("--queue", default=DEFAULT_PREFIX, metavar="PREFIX", help=f"Redis key prefix (default {DEFAULT_PREFIX})")
+
+
+def _size_option(p: argparse.ArgumentParser) -> None:
+    from workers.job import MAX_JOB_BYTES
+
+    p.add_argument("--max-job-bytes", type=int, default=MAX_JOB_BYTES, metavar="N",
+                   help=f"refuse a batch whose jobs are above N bytes each (default {MAX_JOB_BYTES}; workers "
+                        f"dead-letter larger ones unread)")
 
 
 def parse_overrides(items: list[str]) -> dict[str, Any]:
@@ -285,15 +309,20 @@ def cmd_batch(args: argparse.Namespace) -> int:
         raise UsageError(f"--workers {args.workers}: expected an integer >= {0 if args.redis else 1}")
     if args.timeout is not None and args.timeout <= 0:
         raise UsageError(f"--timeout {args.timeout:g}: expected a number of seconds > 0")
+    if args.job_timeout is not None and args.job_timeout <= 0:
+        raise UsageError(f"--job-timeout {args.job_timeout:g}: expected a number of seconds > 0")
+    if args.redis_ca and not args.redis:
+        raise UsageError("--redis-ca: only with --redis")
     plan = _plan(args)
     progress = Progress(len(plan), label=f"batch {plan.name}")
     if args.redis:
         return _batch_redis(args, plan, out, progress)
+    from workers.child import DEFAULT_JOB_TIMEOUT
     from workers.local import default_workers, run_local
 
     results, dead = [], []
     n = args.workers or default_workers()
-    for o in run_local(plan, n, on_progress=progress.update):
+    for o in run_local(plan, n, on_progress=progress.update, job_timeout=args.job_timeout or DEFAULT_JOB_TIMEOUT):
         if o.result is not None:
             results.append(o.result)
         else:
@@ -309,17 +338,28 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 
 def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) -> int:
+    import os
     import subprocess
 
-    from workers.queue import RedisQueue, incomplete_message, redact, wait_batch
+    from workers.queue import URL_ENV, RedisQueue, incomplete_message, redact, wait_batch
 
-    q = RedisQueue(args.redis, prefix=args.queue)
+    q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca, max_job_bytes=args.max_job_bytes)
+    q.check_size(plan)
     procs: list[subprocess.Popen[bytes]] = []
-    cmd = [sys.executable, "-m", "workers.worker", "--redis", args.redis, "--queue", args.queue,
-           "--log-level", "warning", "--min-idle", str(args.min_idle), "--max-deliveries", str(args.max_deliveries)]
+    cmd = [sys.executable, "-m", "workers.worker", "--queue", args.queue, "--log-level", "warning",
+           "--min-idle", str(args.min_idle), "--max-deliveries", str(args.max_deliveries),
+           "--max-job-bytes", str(args.max_job_bytes)]
+    if args.redis_ca:
+        cmd += ["--redis-ca", args.redis_ca]
+    if args.job_timeout:
+        cmd += ["--job-timeout", str(args.job_timeout)]
+    if args.max_deaths is not None:
+        cmd += ["--max-deaths", str(args.max_deaths)]
+    env = dict(os.environ)
+    env[URL_ENV] = args.redis  # not on the command line, where ps would show its password
     try:
         for i in range(args.workers or 0):
-            procs.append(subprocess.Popen([*cmd, "--name", f"{plan.id}-w{i}"], stdin=subprocess.DEVNULL))
+            procs.append(subprocess.Popen([*cmd, "--name", f"{plan.id}-w{i}"], stdin=subprocess.DEVNULL, env=env))
         added = q.submit(plan)
         if not procs:
             _say(f"batch {plan.id}: {len(plan)} job(s) submitted to {redact(args.redis)}; waiting for workers "
@@ -347,7 +387,8 @@ def cmd_submit(args: argparse.Namespace) -> int:
     from workers.queue import RedisQueue
 
     plan = _plan(args)
-    q = RedisQueue(args.redis, prefix=args.queue)
+    q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca, max_job_bytes=args.max_job_bytes)
+    q.check_size(plan)
     path = write_manifest(plan, Path(args.manifest) if args.manifest else None)
     added = q.submit(plan)
     print(plan.id, flush=True)
@@ -372,12 +413,13 @@ def cmd_collect(args: argparse.Namespace) -> int:
     out = check_out_path(args.out)
     if args.timeout is not None and args.timeout <= 0:
         raise UsageError(f"--timeout {args.timeout:g}: expected a number of seconds > 0")
-    q = RedisQueue(args.redis, prefix=args.queue)
+    q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca)
     plan, lost = find_plan(q, batch_id, Path(args.manifest) if args.manifest else None)
     if lost:
         _say(f"Redis does not know batch {batch_id} (restarted without its data?); restoring it from its manifest")
     progress = Progress(len(plan), label=f"collect {batch_id}")
-    st = wait_batch(q, plan, timeout=args.timeout, resubmit=args.resubmit, on_progress=progress.update, say=_say)
+    st = wait_batch(q, plan, timeout=args.timeout, resubmit=args.resubmit, resubmit_dead=args.resubmit_dead,
+                    on_progress=progress.update, say=_say)
     progress.close()
     return _finish(args, out, list(st.results.values()), st.complete, incomplete_message(st, timeout=args.timeout))
 

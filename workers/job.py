@@ -18,7 +18,9 @@ Result (a msgpack map)::
      "metrics"}, …}, "events": 1234, "ledger_sha256": "…", "ledger": <bytes> (only if asked)}
 
 A job is keyed by scenario, seed, overrides and code version (``job_key``), so a redelivered job can
-never count twice.
+never count twice. A job's bytes are untrusted (anyone who can write to the queue can write one):
+:func:`job_key` refuses any other shape with a :class:`JobError`, and a payload above
+``MAX_JOB_BYTES`` is refused unread.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from sim.errors import RealmsimError
 from workers.version import code_version
 
 JOB_VERSION = 1
+MAX_JOB_BYTES = 4 * 1024 * 1024  # a scenario file of 1 MiB and its orders files fit with room to spare
 
 
 class JobError(RealmsimError):
@@ -57,11 +60,44 @@ def make_job(
     }
 
 
+def scenario_identity(sc: Any) -> str:
+    """What identifies a job's scenario: a built-in's name, else a digest of everything it carries."""
+    if not isinstance(sc, dict):
+        raise JobError(f"job.scenario: expected a map, found {type(sc).__name__}")
+    name = sc.get("name")
+    if name and set(sc) == {"name"}:
+        if not isinstance(name, str):
+            raise JobError(f"job.scenario.name: expected a string, found {type(name).__name__}")
+        return name
+    text = sc.get("text", "")
+    if not isinstance(text, str):
+        raise JobError(f"job.scenario.text: expected a string, found {type(text).__name__}")
+    files = sc.get("files")
+    if not files:
+        return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+    if not isinstance(files, dict):
+        raise JobError(f"job.scenario.files: expected a map, found {type(files).__name__}")
+    try:
+        carried = encode([text, sorted(files.items())])
+    except TypeError as e:
+        raise JobError(f"job.scenario.files: expected a map of names to texts ({e})") from None
+    return "sha256:" + hashlib.sha256(carried).hexdigest()
+
+
 def job_key(job: dict[str, Any]) -> str:
-    sc = job.get("scenario") or {}
-    sc_id = sc.get("name") or "sha256:" + hashlib.sha256(sc.get("text", "").encode()).hexdigest()
-    ident = [job.get("kind"), sc_id, job.get("seed"), sorted((job.get("overrides") or {}).items()), job.get("code_version")]
-    return hashlib.sha256(msgpack.packb(ident, use_bin_type=True)).hexdigest()[:32]
+    """The job's identity: scenario, seed, overrides, code version (JobError for any other shape)."""
+    if not isinstance(job, dict):
+        raise JobError(f"a job is a map, found {type(job).__name__}")
+    overrides = job.get("overrides") or {}
+    if not isinstance(overrides, dict):
+        raise JobError(f"job.overrides: expected a map, found {type(overrides).__name__}")
+    try:
+        ident = [job.get("kind"), scenario_identity(job.get("scenario") or {}), job.get("seed"),
+                 sorted(overrides.items()), job.get("code_version")]
+        packed = msgpack.packb(ident, use_bin_type=True)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise JobError(f"job fields of the wrong types ({e})") from None
+    return hashlib.sha256(packed).hexdigest()[:32]
 
 
 def encode(obj: Any) -> bytes:

@@ -1,44 +1,102 @@
-"""A local pool's worker process: reads jobs from stdin, writes results to stdout, msgpack only.
+"""A job process: reads jobs from stdin, writes results to stdout, msgpack only (``python -m workers.local_child``).
 
-Each message in is ``[seed, key, payload]`` (payload: a job's msgpack bytes); each message out is
-``[seed, key, ok, value, traceback]`` where ``value`` is the result's msgpack bytes or the error
-text. Nothing is pickled. Started by :func:`workers.local.run_local`; not meant to be run by hand.
+Started and fed by :class:`workers.child.JobProcess` — for the local pool and for every Redis worker —
+so a job never runs in the process that holds the queue: whatever it does (raise ``SystemExit``, call
+``os.abort``, fork, block for ever), the worker outlives it and reports it. Not meant to be run by hand.
+
+Messages in: ``["job", tag, payload]`` (payload: a job's msgpack bytes) and ``["cancel"]`` (drop every
+job received but not started). Messages out: ``["ready", pid, code_version, engine_error]`` once, then
+per job ``["done", tag, ok, value, traceback, cpu_seconds]`` (``value``: the result's msgpack bytes, or
+the error text) or ``["cancelled", tag]``. The child looks for a ``cancel`` between jobs, so a worker asked to
+stop can take back what it had handed over but not started. Nothing is pickled.
 """
 
 from __future__ import annotations
 
 import os
+import select
 import signal
 import sys
+import time
 import traceback
+from collections import deque
+from typing import Any
 
 import msgpack
 
 
+def _die_with_parent() -> None:
+    """Linux: be killed when the process that started us dies (a worker killed by SIGKILL leaves no job
+    running behind it)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent died before prctl
+            os._exit(0)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+
+
 def main() -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _die_with_parent()
     from workers.job import preload, run_job
 
-    preload()
+    version, error = preload()
+    me = os.getpid()
     # the protocol keeps the real stdout to itself; anything the engine prints goes to stderr
     out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     fd = sys.stdin.fileno()
-    unpacker = msgpack.Unpacker(raw=False, use_list=True)
-    out.write(msgpack.packb(["ready"], use_bin_type=True))
-    out.flush()
-    while True:
-        chunk = os.read(fd, 1 << 16)  # whatever has arrived: a job is never held back for a full buffer
-        if not chunk:
-            return 0  # the parent closed the pipe: the batch is over
+    unpacker = msgpack.Unpacker(raw=False, use_list=True, max_buffer_size=1 << 30)
+    pending: deque[Any] = deque()
+    closed = False
+
+    def send(msg: list[Any]) -> None:
+        out.write(msgpack.packb(msg, use_bin_type=True))
+        out.flush()
+
+    def take(chunk: bytes) -> None:
         unpacker.feed(chunk)
-        for seed, key, payload in unpacker:
-            try:
-                reply = [seed, key, True, run_job(payload), ""]
-            except Exception as e:  # noqa: BLE001 - a bad job must never lose the batch
-                reply = [seed, key, False, f"{type(e).__name__}: {e}", traceback.format_exc()]
-            out.write(msgpack.packb(reply, use_bin_type=True))
-            out.flush()
+        for msg in unpacker:
+            if msg == ["cancel"]:
+                for tag in (m[1] for m in pending):
+                    send(["cancelled", tag])
+                pending.clear()
+            else:
+                pending.append(msg)
+
+    send(["ready", me, version, error])
+    while True:
+        if not pending:
+            if closed:
+                return 0
+            chunk = os.read(fd, 1 << 16)  # whatever has arrived: a job is never held back for a full buffer
+            if not chunk:
+                return 0  # the parent closed the pipe: the work is over
+            take(chunk)
+            continue
+        if not closed and select.select([fd], [], [], 0)[0]:  # a cancel may be waiting behind the jobs
+            chunk = os.read(fd, 1 << 16)
+            if chunk:
+                take(chunk)
+            else:
+                closed = True
+            continue
+        _, tag, payload = pending.popleft()
+        cpu = time.process_time()
+        try:
+            reply = ["done", tag, True, run_job(payload), "", 0.0]
+        except BaseException as e:  # noqa: BLE001 - SystemExit, KeyboardInterrupt… from the job: reported
+            if os.getpid() != me:
+                os._exit(70)  # a copy the job forked: it must not answer for us
+            reply = ["done", tag, False, f"{type(e).__name__}: {e}", traceback.format_exc(), 0.0]
+        if os.getpid() != me:
+            os._exit(0)
+        reply[5] = time.process_time() - cpu
+        send(reply)
 
 
 if __name__ == "__main__":

@@ -65,14 +65,15 @@ class Procs:
             cwd=self.src, env=self.env(**env), capture_output=True, text=True, timeout=timeout,
         )
 
-    def worker(self, url: str, name: str, *args: str, prefix: str = "t") -> subprocess.Popen[bytes]:
-        """Start ``python -m workers.worker`` (log to a file named after the worker)."""
+    def worker(self, url: str, name: str, *args: str, prefix: str = "t", env: dict[str, str] | None = None
+               ) -> subprocess.Popen[bytes]:
+        """Start ``python -m workers.worker`` (log to a file named after the worker; ``env``: more variables)."""
         log = self.tmp / f"{name}.log"
         self.logs[name] = log
         p = subprocess.Popen(
             [sys.executable, "-m", "workers.worker", "--redis", url, "--queue", prefix, "--name", name,
              "--log-level", "info", *args],
-            cwd=self.src, env=self.env(), stdout=subprocess.DEVNULL, stderr=log.open("wb"),
+            cwd=self.src, env=self.env(**(env or {})), stdout=subprocess.DEVNULL, stderr=log.open("wb"),
         )
         self.started.append(p)
         return p

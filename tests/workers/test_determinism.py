@@ -114,10 +114,11 @@ def test_local_pool_runs_every_seed_and_reports_bad_jobs_without_stopping() -> N
     assert all("Traceback" in o.traceback for o in outs)
 
 
-def _pool_children() -> list[int]:
+def job_processes(parent: int | None = None) -> list[int]:
+    """Pids of the job processes (``workers.local_child``) of ``parent`` (default: this process)."""
     import os
 
-    me = str(os.getpid())
+    me = str(parent or os.getpid())
     pids = []
     for d in os.listdir("/proc"):
         if not d.isdigit():
@@ -144,13 +145,25 @@ def test_pool_processes_killed_mid_job_lose_only_their_jobs() -> None:
     for o in run_local(plan, 2):
         outs.append(o)
         if not killed:
-            killed = _pool_children()
+            killed = job_processes()
             assert len(killed) == 2
             for pid in killed:  # both are busy (one may have just finished: its result still counts)
                 os.kill(pid, signal.SIGKILL)
     assert sorted(o.seed for o in outs) == list(range(1, 11))  # every job ends exactly once
     died = [o for o in outs if o.result is None]
     assert 1 <= len(died) <= 2
-    assert all(o.error == "pool process died (exit status -9) running this job" for o in died)
+    assert all(o.error == "pool process died (killed by SIGKILL) running this job" for o in died)
     assert len([o for o in outs if o.result is not None]) == 10 - len(died)  # replacements did the rest
-    assert _pool_children() == []  # the pool cleans up after itself
+    assert job_processes() == []  # the pool cleans up after itself
+
+
+def test_a_pool_job_past_its_time_limit_is_killed_and_the_others_finish() -> None:
+    from .test_queue import spin_digest
+
+    plan = BatchPlan.make({"name": "spin"}, [1, 2, 3], kind="spin", overrides={"rounds": 10**9})  # minutes each
+    quick = BatchPlan.make({"name": "spin"}, [4, 5], kind="spin", overrides={"rounds": 100})
+    outs = list(run_local(plan, 2, job_timeout=1.0)) + list(run_local(quick, 2, job_timeout=1.0))
+    assert sorted((o.seed, o.error) for o in outs if o.result is None) == [
+        (s, "timed out after 1 s (killed)") for s in (1, 2, 3)]
+    assert {o.seed: o.result["ledger_sha256"] for o in outs if o.result} == {s: spin_digest(s, 100) for s in (4, 5)}
+    assert job_processes() == []

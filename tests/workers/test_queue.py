@@ -90,21 +90,39 @@ def test_a_poison_job_is_dead_lettered_with_its_error_and_the_rest_completes(pro
     assert "4 of 5 results, 0 missing, 1 dead-lettered" in msg and "dead seed 3: failed on each of 3" in msg
 
 
+def _delivered_to_ghosts(q: RedisQueue, n: int) -> None:
+    """The batch's only entry delivered ``n`` times to workers that died (one read, claims), never acknowledged."""
+    (entry_id, _), = q.r.xreadgroup(GROUP, "ghost1", {q.keys.stream: ">"}, count=1)[0][1]
+    for i in range(2, n + 1):
+        q.r.xclaim(q.keys.stream, GROUP, f"ghost{i}", 0, [entry_id])
+
+
 def test_a_job_whose_workers_keep_dying_is_dead_lettered_without_running_again(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     plan = BatchPlan.make({"name": "spin"}, [1], kind="spin", overrides={"rounds": 1})
     q.submit(plan)
-    # three deliveries to workers that died: one read and two claims, never acknowledged
-    (entry_id, _), = q.r.xreadgroup(GROUP, "ghost1", {q.keys.stream: ">"}, count=1)[0][1]
-    q.r.xclaim(q.keys.stream, GROUP, "ghost2", 0, [entry_id])
-    q.r.xclaim(q.keys.stream, GROUP, "ghost3", 0, [entry_id])
-    procs.worker(redis_server.url, "w1", "--min-idle", "0.2", "--block", "0.2", "--max-deliveries", "3")
+    _delivered_to_ghosts(q, 3)
+    procs.worker(redis_server.url, "w1", "--min-idle", "0.2", "--block", "0.2", "--max-deaths", "2")
     st = wait_batch(q, plan, timeout=60)
     assert st.results == {}
     (seed, error), = st.dead_seeds()
     assert seed == 1
-    assert error == "delivered 4 times (more than 3): its workers died or stalled while running it"
+    assert error == "its workers died or stalled 3 times while running it (more than --max-deaths 2)"
+    (letter,) = q.dead_letters()
+    assert (letter["reason"], letter["deaths"], letter["failures"]) == ("died", "3", "0")
     assert q.stats() == {"dead": 1}
+
+
+def test_worker_deaths_do_not_count_against_the_job_s_failure_budget(procs: Procs, redis_server) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    plan = BatchPlan.make({"name": "spin"}, [1], kind="spin", overrides={"rounds": 1})
+    q.submit(plan)
+    _delivered_to_ghosts(q, 3)  # as many deaths as --max-deliveries allows failures
+    procs.worker(redis_server.url, "w1", "--min-idle", "0.2", "--block", "0.2", "--max-deliveries", "3")
+    st = wait_batch(q, plan, timeout=60)
+    assert st.complete and st.dead_seeds() == []
+    assert st.results[plan.keys()[0]]["ledger_sha256"] == spin_digest(1, 1)
+    assert q.stats() == {"stored": 1}
 
 
 def test_a_redelivered_job_whose_result_exists_is_not_counted_twice(procs: Procs, redis_server, tmp_path) -> None:
@@ -216,7 +234,8 @@ def test_collect_resubmit_adds_back_jobs_lost_from_the_stream(procs: Procs, redi
     ids = [i for i, _ in q.r.xrange(q.keys.stream)]
     q.r.xdel(q.keys.stream, *ids[:2])
     procs.worker(redis_server.url, "w1", "--block", "0.2")
-    st = wait_batch(q, plan, timeout=5, check_every=0.2)
+    wait_for(lambda: q.counts(plan.id)[0] == 1, timeout=60, what="the one job left in the stream to be done")
+    st = wait_batch(q, plan, timeout=1, check_every=0.2)
     assert len(st.results) == 1 and len(st.missing_seeds()) == 2
     said: list[str] = []
     st = wait_batch(q, plan, timeout=60, resubmit=True, say=said.append)
