@@ -54,6 +54,7 @@ from sim.dice import Dice, DiceExpr
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger, check
 from sim.hexmap import DIRECTION_NAMES, HexMap
+from sim.paths import cheapest_path, content_key, search_once
 from sim.state.cv import (
     SUSPENDED_FOREVER,
     TICKS_PER_MILE,
@@ -830,19 +831,21 @@ def table_risk(tb: HazardTable, cv: CvWorld, security: int, resolve: int, cache:
 class RouteCache:
     """Memoised route computations (pure functions of the map, the hazard tables and the
     convoy's speed and base statistics). The driver shares one per (map, tables) content, so
-    it only ever saves time: it never changes a result."""
+    it only ever saves time: it never changes a result. What depends on the roads (a hex's table,
+    a step cost) is keyed by the map's content as it stands (``sim.paths.content_key``), so a road
+    built during a campaign is seen; the paths themselves are kept by ``sim.paths``."""
 
-    def __init__(self) -> None:
-        self.paths: dict[tuple[Any, ...], tuple[list[int], float] | None] = {}
+    def __init__(self, key: str) -> None:
+        self.key = key  # the digest of the (map, hazards, tables) content it was made for (shared_route_cache)
         self.steps: dict[tuple[Any, ...], list[float | None]] = {}
         self.risks: dict[tuple[Any, ...], float] = {}
-        self.tables: list[int] | None = None  # per hex: index of its hazard table (-1: none)
+        self.tables: dict[bytes, list[int]] = {}  # per map content: per hex, index of its hazard table (-1: none)
 
     def trim(self) -> None:
-        if len(self.paths) > 20_000:
-            self.paths.clear()
         if len(self.steps) > 500:
             self.steps.clear()
+        if len(self.tables) > 64:
+            self.tables.clear()
 
 
 _ROUTE_CACHES: dict[str, RouteCache] = {}
@@ -862,13 +865,14 @@ def shared_route_cache(world: World) -> RouteCache:
     if rc is None:
         if len(_ROUTE_CACHES) >= 8:
             _ROUTE_CACHES.pop(next(iter(_ROUTE_CACHES)))
-        rc = _ROUTE_CACHES[key] = RouteCache()
+        rc = _ROUTE_CACHES[key] = RouteCache(key)
     return rc
 
 
 def hex_tables(world: World, cache: RouteCache | None) -> list[int]:
-    if cache is not None and cache.tables is not None:
-        return cache.tables
+    mk = content_key(world.map) if cache is not None else b""
+    if cache is not None and mk in cache.tables:
+        return cache.tables[mk]
     cv = world.cv
     assert cv is not None
     idx = {tb.id: k for k, tb in enumerate(cv.tables)}
@@ -877,7 +881,8 @@ def hex_tables(world: World, cache: RouteCache | None) -> list[int]:
         tb = table_for(cv, world.map, i)
         out.append(-1 if tb is None else idx[tb.id])
     if cache is not None:
-        cache.tables = out
+        cache.trim()
+        cache.tables[mk] = out
     return out
 
 
@@ -894,7 +899,7 @@ def route_stats(world: World, c: Convoy) -> tuple[int, int]:
 
 def step_costs(world: World, kind: str, security: int, resolve: int, speed: int, cache: RouteCache | None = None) -> list[float | None]:
     """Cost in days (plus risk for ``safe``) of entering each hex; None: impassable."""
-    key = (kind, security, resolve, speed)
+    key = (content_key(world.map) if cache is not None else b"", kind, security, resolve, speed)
     if cache is not None and key in cache.steps:
         return cache.steps[key]
     hm = world.map
@@ -924,11 +929,7 @@ def step_costs(world: World, kind: str, security: int, resolve: int, speed: int,
 
 def least_cost(hm: HexMap, start: int, goal: int, steps: list[float | None]) -> tuple[list[int], float] | None:
     """``HexMap.least_cost_path`` with the cost of entering each hex (RES-CV-02 travel time)."""
-
-    def cost(a: int, b: int) -> float | None:
-        return steps[b]
-
-    return hm.least_cost_path(start, goal, cost)
+    return search_once(hm.neighbor_table(), steps, start, goal)
 
 
 def plan_path(world: World, c: Convoy, kind: str, cache: RouteCache | None = None) -> tuple[list[int], float] | None:
@@ -941,13 +942,11 @@ def plan_path(world: World, c: Convoy, kind: str, cache: RouteCache | None = Non
     total = 0.0
     at = c.hex
     for stop in c.stops:
-        key = (at, stop, kind, sec, res, speed)
-        if cache is not None and key in cache.paths:
-            got = cache.paths[key]
+        if cache is not None:
+            # the steps read the map and the tables the cache was made for, and nothing else
+            got = cheapest_path(world.map, at, stop, ("cv", cache.key, kind, sec, res, speed), lambda: steps)
         else:
             got = least_cost(world.map, at, stop, steps)
-            if cache is not None:
-                cache.paths[key] = got
         if got is None:
             return None
         p, cst = got

@@ -1116,9 +1116,9 @@ def build_improvement(world: World, kid: str, h: int, kind: str, ledger: Ledger)
     _pay(k, cost, turn, f"a {kind} on {where}", "SC-KM-32")
     _count(k, turn, "improvements")
     if kind == "road":
-        hx.road = "road"
+        world.map.set_road(h, "road")
     elif kind == "highway":
-        hx.road = "highway"
+        world.map.set_road(h, "highway")
     else:
         k.improvements[h] = sorted([*imps, kind])
     km.bump("improvements_built")

@@ -28,6 +28,7 @@ from sim.config import GwConfig
 from sim.dice import Dice
 from sim.errors import IllegalOrderError, InvalidOrderError, RulesError
 from sim.events import Ledger
+from sim.paths import cheapest_path
 from sim.state.gw import (
     Annex,
     AnyOrder,
@@ -261,19 +262,14 @@ def new_units(world: World, guild: str, kind: str, n: int, *, army: str | None =
 # ---- movement (GW-MOV, RES-GW-05) -------------------------------------------------------------
 
 
-def _step_cost(world: World) -> Callable[[int, int], float | None]:
-    hexes = world.map.hexes
-
-    def cost(a: int, b: int) -> float | None:
-        return None if hexes[b].is_water else 1.0
-
-    return cost
+def _entry_costs(world: World) -> list[float | None]:
+    return [None if h.is_water else 1.0 for h in world.map.hexes]
 
 
 def march_path(world: World, army: Army, to: int) -> list[int]:
     """The hexes the army walks this season towards ``to``: the least-cost path (1 per land hex,
     water impassable, RES-GW-05) cut at the army's speed (GW-MOV-01/02). Empty if unreachable."""
-    found = world.map.least_cost_path(army.hex, to, _step_cost(world))
+    found = cheapest_path(world.map, army.hex, to, "gw-march", lambda: _entry_costs(world), terrain_only=True)
     if found is None:
         return []
     path = found[0]

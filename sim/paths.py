@@ -1,0 +1,251 @@
+"""Least-cost paths computed once.
+
+Every path the rules ask for is a least-cost path on the hex map where a step costs what it costs to
+enter the hex stepped into: a trade route's weight (KM-TRADE-04), one per land hex for a march
+(RES-GW-05) or an envoy (LINK-05), a caravan's travel days (RES-CV-02). A campaign asks the same
+questions again and again (the trade planner every month, the guilds' legal moves every season, the
+convoys every day), so the answers are kept:
+
+- a cost function's table (one entry cost per hex, None: impassable) is built once per map content
+  and shared by every map with that content, so the campaigns of a batch share their starting map's;
+- from each start, one Dijkstra search is kept, paused where it stopped: a later question from the
+  same start reads its answer if the goal is already settled, or resumes the search until it is.
+
+Resuming settles hexes in exactly the order a fresh search would, so a kept answer is the answer of
+``HexMap.least_cost_path`` with the same costs: the same path, the same cost, the same ties (the lower
+hex index wins). The caches are keyed by content, never by an object alone, are not part of the world
+(a saved and resumed world rebuilds them, identically) and are bounded.
+
+A map's terrain, rivers and coasts are fixed once it is built; its roads change during a campaign
+and only through ``HexMap.set_road``, which tells this module. A test runs whole campaigns with
+``CHECK`` on: every kept answer is then compared with a fresh search over a freshly built table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING
+
+import msgspec
+
+if TYPE_CHECKING:
+    from sim.hexmap import HexMap
+
+Path = tuple[list[int], float]
+EntryCosts = Sequence[float | None]
+
+MAX_TABLES = 48  # cost tables kept in a process (a realm campaign uses about a dozen at a time)
+MAX_SEARCHES = 160  # paused searches kept per table (one per start hex asked about)
+CHECK = False  # compare every kept answer with a fresh search (tests only: it costs a full search)
+
+_INF = float("inf")
+
+
+class _Search:
+    """One Dijkstra search from ``start`` over an entry-cost table, paused after settling the goal it
+    was last asked for. Its loop is ``HexMap.least_cost_path``'s, step for step."""
+
+    __slots__ = ("start", "best", "prev", "done", "heap")
+
+    def __init__(self, start: int, n: int) -> None:
+        self.start = start
+        self.best = [_INF] * n
+        self.best[start] = 0.0
+        self.prev = [-1] * n
+        self.done = bytearray(n)
+        self.heap: list[tuple[float, int]] = [(0.0, start)]
+
+    def settle(self, goal: int, nbrs: Sequence[tuple[int, ...]], costs: EntryCosts) -> bool:
+        """Run until ``goal`` is settled (True) or nothing is left to reach (False)."""
+        done = self.done
+        if done[goal]:
+            return True
+        best, prev, heap = self.best, self.prev, self.heap
+        pop, push = heapq.heappop, heapq.heappush
+        while heap:
+            c, a = pop(heap)
+            if done[a]:
+                continue
+            done[a] = 1
+            for b in nbrs[a]:
+                if done[b]:
+                    continue
+                step = costs[b]
+                if step is None:
+                    continue
+                nc = c + step
+                old = best[b]
+                if nc < old or (nc == old and a < prev[b]):
+                    best[b] = nc
+                    prev[b] = a
+                    push(heap, (nc, b))
+            if a == goal:
+                return True
+        return False
+
+    def path(self, goal: int) -> Path:
+        prev, start = self.prev, self.start
+        out = [goal]
+        a = goal
+        while a != start:
+            a = prev[a]
+            out.append(a)
+        out.reverse()
+        return out, self.best[goal]
+
+
+class CostTable:
+    """The entry cost of every hex under one cost function, and the searches run over it."""
+
+    __slots__ = ("costs", "searches")
+
+    def __init__(self, costs: EntryCosts) -> None:
+        self.costs = list(costs)
+        self.searches: dict[int, _Search] = {}
+
+    def path(self, nbrs: Sequence[tuple[int, ...]], start: int, goal: int) -> Path | None:
+        if start == goal:
+            return [start], 0.0
+        s = self.searches.get(start)
+        if s is None:
+            if len(self.searches) >= MAX_SEARCHES:
+                del self.searches[next(iter(self.searches))]  # the oldest start
+            s = self.searches[start] = _Search(start, len(self.costs))
+        return s.path(goal) if s.settle(goal, nbrs, self.costs) else None
+
+
+def search_once(nbrs: Sequence[tuple[int, ...]], costs: EntryCosts, start: int, goal: int) -> Path | None:
+    """A least-cost path over ``costs`` with nothing kept (for one-off questions)."""
+    if start == goal:
+        return [start], 0.0
+    s = _Search(start, len(costs))
+    return s.path(goal) if s.settle(goal, nbrs, costs) else None
+
+
+# ---- per map: which tables it uses, and its content -------------------------------------------
+
+
+class _MapPaths:
+    """What this module knows of one map object: the tables it uses (by cost key) and the digests
+    of its content (forgotten when a road changes)."""
+
+    __slots__ = ("ref", "terrain_tables", "road_tables", "terrain_digest", "content_digest")
+
+    def __init__(self, ref: weakref.ref[HexMap]) -> None:
+        self.ref = ref
+        self.terrain_tables: dict[Hashable, CostTable] = {}
+        self.road_tables: dict[Hashable, CostTable] = {}
+        self.terrain_digest: bytes | None = None
+        self.content_digest: bytes | None = None
+
+
+_MAPS: dict[int, _MapPaths] = {}  # id(map) -> its entry, removed when the map is freed
+_TABLES: OrderedDict[tuple[bytes, Hashable], CostTable] = OrderedDict()  # (content, cost key), LRU
+
+
+def _forget(key: int, ref: weakref.ref[HexMap]) -> None:
+    st = _MAPS.get(key)
+    if st is not None and st.ref is ref:
+        del _MAPS[key]
+
+
+def _entry(hm: HexMap) -> _MapPaths:
+    key = id(hm)
+    st = _MAPS.get(key)
+    if st is None or st.ref() is not hm:
+        st = _MAPS[key] = _MapPaths(weakref.ref(hm, lambda r, k=key: _forget(k, r)))
+    return st
+
+
+def _terrain_digest(hm: HexMap) -> bytes:
+    enc = msgspec.msgpack.encode((hm.width, hm.height, [h.terrain for h in hm.hexes]))
+    return hashlib.sha256(enc).digest()
+
+
+def _content_digest(hm: HexMap) -> bytes:
+    return hashlib.sha256(msgspec.msgpack.encode(hm)).digest()
+
+
+def content_key(hm: HexMap) -> bytes:
+    """A digest of the map's whole content as it stands (roads included), computed once per change."""
+    st = _entry(hm)
+    if st.content_digest is None:
+        st.content_digest = _content_digest(hm)
+    return st.content_digest
+
+
+def roads_changed(hm: HexMap) -> None:
+    """Called by ``HexMap.set_road``: the road-dependent tables of this map no longer apply."""
+    st = _MAPS.get(id(hm))
+    if st is not None and st.ref() is hm:
+        st.road_tables.clear()
+        st.content_digest = None
+
+
+def _table(hm: HexMap, key: Hashable, entry_costs: Callable[[], EntryCosts], terrain_only: bool) -> CostTable:
+    st = _entry(hm)
+    mine = st.terrain_tables if terrain_only else st.road_tables
+    table = mine.get(key)
+    if table is not None:
+        return table
+    if terrain_only:
+        if st.terrain_digest is None:
+            st.terrain_digest = _terrain_digest(hm)
+        digest = st.terrain_digest
+    else:
+        digest = content_key(hm)
+    shared = (digest, key)
+    table = _TABLES.get(shared)
+    if table is None:
+        table = _TABLES[shared] = CostTable(entry_costs())
+        if len(_TABLES) > MAX_TABLES:
+            _TABLES.popitem(last=False)
+    else:
+        _TABLES.move_to_end(shared)
+    if len(mine) >= MAX_TABLES:
+        mine.clear()
+    mine[key] = table
+    return table
+
+
+def cheapest_path(
+    hm: HexMap, start: int, goal: int, key: Hashable, entry_costs: Callable[[], EntryCosts], *, terrain_only: bool = False
+) -> Path | None:
+    """The least-cost path from ``start`` to ``goal`` (hexes including both ends, total cost), or None.
+
+    ``entry_costs()`` gives the cost of entering each hex (None: impassable); it is called only when
+    the table is not known yet. ``key`` names the cost function and every input it reads besides
+    the map (a flag, a convoy's speed…). With ``terrain_only`` the costs depend on the map's size and
+    terrain alone, and the table outlives road changes."""
+    table = _table(hm, key, entry_costs, terrain_only)
+    got = table.path(hm.neighbor_table(), start, goal)
+    if CHECK:
+        _check(hm, table, key, entry_costs, terrain_only, start, goal, got)
+    return got
+
+
+def _check(hm: HexMap, table: CostTable, key: Hashable, entry_costs: Callable[[], EntryCosts], terrain_only: bool,
+           start: int, goal: int, got: Path | None) -> None:
+    st = _entry(hm)
+    fresh = list(entry_costs())
+    if table.costs != fresh:
+        raise AssertionError(f"stale {key!r} cost table: the map changed without HexMap.set_road, or the key misses an input")
+    if terrain_only and st.terrain_digest != _terrain_digest(hm):
+        raise AssertionError("the map's terrain changed after its paths were computed")
+    if not terrain_only and st.content_digest != _content_digest(hm):
+        raise AssertionError("the map changed without HexMap.set_road after its paths were computed")
+    want = search_once(hm.neighbor_table(), fresh, start, goal)
+    if got != want:
+        raise AssertionError(f"kept {key!r} path {start}->{goal} {got!r} differs from a fresh search {want!r}")
+
+
+def clear() -> None:
+    """Forget every kept table and search (tests; a long-lived process never needs it)."""
+    _TABLES.clear()
+    for st in _MAPS.values():
+        st.terrain_tables.clear()
+        st.road_tables.clear()
