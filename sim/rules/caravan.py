@@ -877,9 +877,14 @@ def hex_tables(world: World, cache: RouteCache | None) -> list[int]:
     assert cv is not None
     idx = {tb.id: k for k, tb in enumerate(cv.tables)}
     out = []
-    for i in range(len(world.map.hexes)):
-        tb = table_for(cv, world.map, i)
-        out.append(-1 if tb is None else idx[tb.id])
+    seen: dict[tuple[str, str, bool], int] = {}  # table_for reads a hex's terrain, road and river only
+    for i, h in enumerate(world.map.hexes):
+        key = (h.terrain, h.road, h.river)
+        k = seen.get(key)
+        if k is None:
+            tb = table_for(cv, world.map, i)
+            k = seen[key] = -1 if tb is None else idx[tb.id]
+        out.append(k)
     if cache is not None:
         cache.trim()
         cache.tables[mk] = out
@@ -908,19 +913,27 @@ def step_costs(world: World, kind: str, security: int, resolve: int, speed: int,
     tabs = hex_tables(world, cache)
     out: list[float | None] = []
     risks: dict[int, float] = {}
+    seen: dict[tuple[str, str, int], float | None] = {}  # a hex's cost: its terrain, road and table
+    safe = kind == "safe"
     for i, h in enumerate(hm.hexes):
+        key = (h.terrain, h.road, tabs[i] if safe else -1)
+        if key in seen:
+            out.append(seen[key])
+            continue
         m = terrain_mult4(h.terrain, h.road)
         if m is None:
             out.append(None)
+            seen[key] = None
             continue
         days = hm.hex_miles * 4 / (speed * m)
-        if kind == "safe" and tabs[i] >= 0:
+        if safe and tabs[i] >= 0:
             k = tabs[i]
             if k not in risks:
                 risks[k] = table_risk(cv.tables[k], cv, security, resolve, cache)
             # risk per day of travel on this stretch, weighted: 10 HP of expected harm ~ one day
             days += days * risks[k] / 10
         out.append(days)
+        seen[key] = days
     if cache is not None:
         cache.trim()
         cache.steps[key] = out

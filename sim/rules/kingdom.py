@@ -312,13 +312,17 @@ def linked_mines(world: World, k: Kingdom) -> int:
     return min(foundries, mines)
 
 
-def farm_reduction(world: World, k: Kingdom, h: int) -> int:
-    """SC-KM-32 Farm: Consumption −2, −3 in or next to a settlement with a Stockyard (SC-KM-31)."""
-    near = (h, *world.map.neighbors(h))
-    for s in k.settlements:
-        if s.hex in near and s.buildings.get("stockyard", 0):
-            return 3
-    return 2
+def stockyard_hexes(k: Kingdom) -> set[int]:
+    return {s.hex for s in k.settlements if s.buildings.get("stockyard", 0)}
+
+
+def farm_reduction(world: World, k: Kingdom, h: int, stockyards: set[int] | None = None) -> int:
+    """SC-KM-32 Farm: Consumption −2, −3 in or next to a settlement with a Stockyard (SC-KM-31).
+    ``stockyards``: ``stockyard_hexes(k)``, when the caller asks for many farms."""
+    near = stockyard_hexes(k) if stockyards is None else stockyards
+    if not near:
+        return 2
+    return 3 if h in near or not near.isdisjoint(world.map.neighbors(h)) else 2
 
 
 def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
@@ -415,10 +419,11 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     add("consumption", "Size", size)
     add("consumption", "other", k.consumption_mod)
     farms = 0
+    stockyards = stockyard_hexes(k)
     for h in sorted(k.improvements):
         imps = k.improvements[h]
         if "farm" in imps:
-            farms += farm_reduction(world, k, h)
+            farms += farm_reduction(world, k, h, stockyards)
     add("consumption", "Farms", -farms)
     add("consumption", "Fisheries", -count_improvements(k, "fishery"))
     raw = sum(v for _, v in parts["consumption"])
