@@ -916,14 +916,14 @@ def step_costs(world: World, kind: str, security: int, resolve: int, speed: int,
     seen: dict[tuple[str, str, int], float | None] = {}  # a hex's cost: its terrain, road and table
     safe = kind == "safe"
     for i, h in enumerate(hm.hexes):
-        key = (h.terrain, h.road, tabs[i] if safe else -1)
-        if key in seen:
-            out.append(seen[key])
+        what = (h.terrain, h.road, tabs[i] if safe else -1)
+        if what in seen:
+            out.append(seen[what])
             continue
         m = terrain_mult4(h.terrain, h.road)
         if m is None:
             out.append(None)
-            seen[key] = None
+            seen[what] = None
             continue
         days = hm.hex_miles * 4 / (speed * m)
         if safe and tabs[i] >= 0:
@@ -933,7 +933,7 @@ def step_costs(world: World, kind: str, security: int, resolve: int, speed: int,
             # risk per day of travel on this stretch, weighted: 10 HP of expected harm ~ one day
             days += days * risks[k] / 10
         out.append(days)
-        seen[key] = days
+        seen[what] = days
     if cache is not None:
         cache.trim()
         cache.steps[key] = out
