@@ -123,7 +123,7 @@ class HexMap(msgspec.Struct, weakref=True):
         if road not in ROAD_LEVEL:
             raise ValueError(f"road kind {road!r}: expected one of {', '.join(ROADS)}")
         self.hexes[i].road = road
-        paths.roads_changed(self)
+        paths.roads_changed(self, i)
 
     def settlements(self) -> dict[str, int]:
         return {h.settlement: i for i, h in enumerate(self.hexes) if h.settlement}

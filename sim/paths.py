@@ -23,6 +23,7 @@ and only through ``HexMap.set_road``, which tells this module. A test runs whole
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import heapq
 import weakref
@@ -130,15 +131,17 @@ def search_once(nbrs: Sequence[tuple[int, ...]], costs: EntryCosts, start: int, 
 
 
 class _MapPaths:
-    """What this module knows of one map object: the tables it uses (by cost key) and the digests
-    of its content (forgotten when a road changes)."""
+    """What this module knows of one map object: the tables it uses (by cost key), the digests of
+    its content (forgotten when a road changes), and the road-dependent tables it used before the
+    roads changed, with the hexes changed since (to patch rather than rebuild them)."""
 
-    __slots__ = ("ref", "terrain_tables", "road_tables", "terrain_digest", "content_digest")
+    __slots__ = ("ref", "terrain_tables", "road_tables", "before", "terrain_digest", "content_digest")
 
     def __init__(self, ref: weakref.ref[HexMap]) -> None:
         self.ref = ref
         self.terrain_tables: dict[Hashable, CostTable] = {}
         self.road_tables: dict[Hashable, CostTable] = {}
+        self.before: dict[Hashable, tuple[CostTable, set[int]]] = {}
         self.terrain_digest: bytes | None = None
         self.content_digest: bytes | None = None
 
@@ -157,7 +160,7 @@ def _entry(hm: HexMap) -> _MapPaths:
     key = id(hm)
     st = _MAPS.get(key)
     if st is None or st.ref() is not hm:
-        st = _MAPS[key] = _MapPaths(weakref.ref(hm, lambda r, k=key: _forget(k, r)))
+        st = _MAPS[key] = _MapPaths(weakref.ref(hm, functools.partial(_forget, key)))
     return st
 
 
@@ -178,15 +181,34 @@ def content_key(hm: HexMap) -> bytes:
     return st.content_digest
 
 
-def roads_changed(hm: HexMap) -> None:
-    """Called by ``HexMap.set_road``: the road-dependent tables of this map no longer apply."""
+def roads_changed(hm: HexMap, i: int) -> None:
+    """Called by ``HexMap.set_road`` after the road of hex ``i`` changed: the road-dependent tables of
+    this map no longer apply as they are."""
     st = _MAPS.get(id(hm))
     if st is not None and st.ref() is hm:
+        for _, changed in st.before.values():
+            changed.add(i)
+        for key, table in st.road_tables.items():
+            st.before[key] = (table, {i})
         st.road_tables.clear()
         st.content_digest = None
 
 
-def _table(hm: HexMap, key: Hashable, entry_costs: Callable[[], EntryCosts], terrain_only: bool) -> CostTable:
+def _build(st: _MapPaths, key: Hashable, entry_costs: Callable[[], EntryCosts], hex_cost: Callable[[int], float | None] | None) -> CostTable:
+    """A new table: the one used before the roads changed with its changed hexes recomputed (and
+    kept whole, searches included, when none of their costs moved), or one built from scratch."""
+    old = st.before.pop(key, None)
+    if old is None or hex_cost is None:
+        return CostTable(entry_costs())
+    table, changed = old
+    costs = list(table.costs)
+    for i in changed:
+        costs[i] = hex_cost(i)
+    return table if costs == table.costs else CostTable(costs)
+
+
+def _table(hm: HexMap, key: Hashable, entry_costs: Callable[[], EntryCosts], terrain_only: bool,
+           hex_cost: Callable[[int], float | None] | None = None) -> CostTable:
     st = _entry(hm)
     mine = st.terrain_tables if terrain_only else st.road_tables
     table = mine.get(key)
@@ -201,10 +223,11 @@ def _table(hm: HexMap, key: Hashable, entry_costs: Callable[[], EntryCosts], ter
     shared = (digest, key)
     table = _TABLES.get(shared)
     if table is None:
-        table = _TABLES[shared] = CostTable(entry_costs())
+        table = _TABLES[shared] = CostTable(entry_costs()) if terrain_only else _build(st, key, entry_costs, hex_cost)
         if len(_TABLES) > MAX_TABLES:
             _TABLES.popitem(last=False)
     else:
+        st.before.pop(key, None)
         _TABLES.move_to_end(shared)
     if len(mine) >= MAX_TABLES:
         mine.clear()
@@ -213,15 +236,24 @@ def _table(hm: HexMap, key: Hashable, entry_costs: Callable[[], EntryCosts], ter
 
 
 def cheapest_path(
-    hm: HexMap, start: int, goal: int, key: Hashable, entry_costs: Callable[[], EntryCosts], *, terrain_only: bool = False
+    hm: HexMap,
+    start: int,
+    goal: int,
+    key: Hashable,
+    entry_costs: Callable[[], EntryCosts],
+    *,
+    terrain_only: bool = False,
+    hex_cost: Callable[[int], float | None] | None = None,
 ) -> Path | None:
     """The least-cost path from ``start`` to ``goal`` (hexes including both ends, total cost), or None.
 
     ``entry_costs()`` gives the cost of entering each hex (None: impassable); it is called only when
     the table is not known yet. ``key`` names the cost function and every input it reads besides
     the map (a flag, a convoy's speed…). With ``terrain_only`` the costs depend on the map's size and
-    terrain alone, and the table outlives road changes."""
-    table = _table(hm, key, entry_costs, terrain_only)
+    terrain alone, and the table outlives road changes. ``hex_cost(i)``, the cost of entering hex
+    ``i`` alone, may be given when it reads nothing of the map but hex ``i``: after a road change
+    only the changed hexes are then recomputed."""
+    table = _table(hm, key, entry_costs, terrain_only, hex_cost)
     got = table.path(hm.neighbor_table(), start, goal)
     if CHECK:
         _check(hm, table, key, entry_costs, terrain_only, start, goal, got)
@@ -249,3 +281,4 @@ def clear() -> None:
     for st in _MAPS.values():
         st.terrain_tables.clear()
         st.road_tables.clear()
+        st.before.clear()

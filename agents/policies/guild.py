@@ -24,6 +24,7 @@ from sim.state.gw import (
     AttackDomain,
     Deploy,
     Disband,
+    Domain,
     DomainAction,
     GwWorld,
     Move,
@@ -77,6 +78,14 @@ class _Situation:
         self.solars = self.guild.solars - pend.recruit_cost
         self.own_domains = wf.owned_domains(gw, gid)
         self._targets: dict[str, tuple[int, float] | None] = {}
+        self._defence: dict[str, int] = {}
+
+    def defence(self, d: Domain) -> int:
+        """``defending_strength`` of a domain, once per decision (every army's targets ask it)."""
+        got = self._defence.get(d.id)
+        if got is None:
+            got = self._defence[d.id] = wf.defending_strength(self.world, d)
+        return got
 
     def hostile(self, guild: str) -> bool:
         return not wf.allied(self.gw, self.gid, guild)
@@ -101,7 +110,7 @@ class _Situation:
                 continue
             if any(self.gw.armies[x].owner == self.gid for x in d.occupied_by if x in self.gw.armies):
                 continue
-            defence = wf.defending_strength(self.world, d)
+            defence = self.defence(d)
             siege_ok = wf.is_keep(self.world, d) and len(a.units) >= len(d.garrison)
             if s <= defence and not siege_ok:
                 continue
@@ -179,7 +188,7 @@ def _score(sit: _Situation, o: Any) -> float:
         if not sit.hostile(d.owner_guild):
             return -50.0
         mine = wf.army_strength(w, gw.armies[o.army])
-        theirs = wf.defending_strength(w, d)
+        theirs = sit.defence(d)
         # a keep is worn down by siege (famine, siege engines) until the assault is safe
         margin = 1.5 if wf.is_keep(w, d) and d.garrison else 1.0
         return 78.0 + min(15.0, (mine - theirs) / 4) if mine > theirs * margin else -10.0
@@ -192,7 +201,7 @@ def _score(sit: _Situation, o: Any) -> float:
             return -5.0
         if wf.is_keep(w, d):
             return 66.0
-        return 30.0 if wf.army_strength(w, a) <= wf.defending_strength(w, d) else -1.0
+        return 30.0 if wf.army_strength(w, a) <= sit.defence(d) else -1.0
     if isinstance(o, Sack):
         d = gw.domains[o.domain]
         strength = wf.army_strength(w, gw.armies[o.army])

@@ -1204,12 +1204,13 @@ def route_days(world: World, path: list[int], cats: list[str], start: int) -> Fr
 def trade_path(world: World, origin_hex: int, dest_hex: int, pier: bool, waterfront: bool) -> list[int] | None:
     """The least-cost path by KM-TRADE-04 weights (hexes after the origin's, destination included)."""
 
-    def costs() -> list[float | None]:
-        ws = (route_weight(world, h, pier, waterfront) for h in range(len(world.map.hexes)))
-        return [None if w is None else float(w[0]) for w in ws]
+    def cost(h: int) -> float | None:
+        w = route_weight(world, h, pier, waterfront)
+        return None if w is None else float(w[0])
 
-    # route_weight reads the map alone (roads included): the key needs only the two flags
-    got = cheapest_path(world.map, origin_hex, dest_hex, ("km-trade", pier, waterfront), costs)
+    # route_weight reads the hex alone (roads included): the key needs only the two flags
+    got = cheapest_path(world.map, origin_hex, dest_hex, ("km-trade", pier, waterfront),
+                        lambda: [cost(h) for h in range(len(world.map.hexes))], hex_cost=cost)
     if got is None:
         return None
     return got[0][1:]

@@ -298,6 +298,15 @@ def count_improvements(k: Kingdom, kind: str) -> int:
     return sum(1 for imps in k.improvements.values() if kind in imps)
 
 
+def improvement_counts(k: Kingdom) -> dict[str, int]:
+    """``count_improvements`` of every kind at once: how many hexes hold each improvement."""
+    out: dict[str, int] = {}
+    for imps in k.improvements.values():
+        for kind in imps if len(imps) < 2 else set(imps):
+            out[kind] = out.get(kind, 0) + 1
+    return out
+
+
 def linked_mines(world: World, k: Kingdom) -> int:
     """SC-KM-31 Foundry: one Mine per Foundry linked by river or Road gives +1 Economy and +1 BP."""
     foundries = count_buildings(k, ("foundry",))
@@ -312,17 +321,20 @@ def linked_mines(world: World, k: Kingdom) -> int:
     return min(foundries, mines)
 
 
-def stockyard_hexes(k: Kingdom) -> set[int]:
-    return {s.hex for s in k.settlements if s.buildings.get("stockyard", 0)}
+def stockyard_reach(world: World, k: Kingdom) -> set[int]:
+    """The hexes in or next to a settlement of ``k`` with a Stockyard (SC-KM-31)."""
+    out: set[int] = set()
+    for s in k.settlements:
+        if s.buildings.get("stockyard", 0):
+            out.add(s.hex)
+            out.update(world.map.neighbors(s.hex))
+    return out
 
 
-def farm_reduction(world: World, k: Kingdom, h: int, stockyards: set[int] | None = None) -> int:
+def farm_reduction(world: World, k: Kingdom, h: int, reach: set[int] | None = None) -> int:
     """SC-KM-32 Farm: Consumption −2, −3 in or next to a settlement with a Stockyard (SC-KM-31).
-    ``stockyards``: ``stockyard_hexes(k)``, when the caller asks for many farms."""
-    near = stockyard_hexes(k) if stockyards is None else stockyards
-    if not near:
-        return 2
-    return 3 if h in near or not near.isdisjoint(world.map.neighbors(h)) else 2
+    ``reach``: ``stockyard_reach(world, k)``, when the caller asks for many farms."""
+    return 3 if h in (stockyard_reach(world, k) if reach is None else reach) else 2
 
 
 def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
@@ -362,18 +374,21 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
         soc_extra += 2
         add("consumption", f"embassy building in {e.host}", 1)
     # terrain improvements (SC-KM-32)
-    mines = count_improvements(k, "mine")
-    quarries = count_improvements(k, "quarry")
-    sawmills = count_improvements(k, "sawmill")
+    held = improvement_counts(k)
+    mines = held.get("mine", 0)
+    quarries = held.get("quarry", 0)
+    sawmills = held.get("sawmill", 0)
     add("economy", "Mines", mines)
     add("stability", "Quarries and Sawmills", quarries + sawmills)
     roads = highways = 0
+    hexes = world.map.hexes
+    road, highway = ROAD_LEVEL["road"], ROAD_LEVEL["highway"]
     for h in k.hexes:
-        lvl = world.map.hexes[h].road_level
-        if lvl >= ROAD_LEVEL["road"]:
+        lvl = ROAD_LEVEL[hexes[h].road]
+        if lvl >= road:
             roads += 1
-        if lvl >= ROAD_LEVEL["highway"]:
-            highways += 1
+            if lvl >= highway:
+                highways += 1
     add("economy", "Roads", roads // 4 + highways // 4)
     add("stability", "Roads", roads // 8 + highways // 8)
     add("economy", "Foundry-linked Mines", linked_mines(world, k))
@@ -419,13 +434,12 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     add("consumption", "Size", size)
     add("consumption", "other", k.consumption_mod)
     farms = 0
-    stockyards = stockyard_hexes(k)
-    for h in sorted(k.improvements):
-        imps = k.improvements[h]
+    reach = stockyard_reach(world, k)
+    for h, imps in k.improvements.items():
         if "farm" in imps:
-            farms += farm_reduction(world, k, h, stockyards)
+            farms += farm_reduction(world, k, h, reach)
     add("consumption", "Farms", -farms)
-    add("consumption", "Fisheries", -count_improvements(k, "fishery"))
+    add("consumption", "Fisheries", -held.get("fishery", 0))
     raw = sum(v for _, v in parts["consumption"])
     # Fame and Infamy (SC-KM-26, RES-KM-37)
     lore_soc = soc_extra

@@ -159,6 +159,26 @@ def test_a_built_road_changes_the_trade_path_and_keeps_the_terrain_tables() -> N
     assert paths.cheapest_path(hm, 0, 4, "gw-march", lambda: wf._entry_costs(wd), terrain_only=True) == march
 
 
+def test_a_road_that_changes_no_cost_keeps_the_table_and_its_searches() -> None:
+    # with a Pier, a river hex already weighs 2 half-hexes on a trade route, as a road does
+    # (RES-KM-18): the patched table is the old one, kept searches and all; without a Pier the
+    # same road makes that hex cheaper, and that table is patched into a new one
+    hm = grid(["PPPPP", "PPPPP"])
+    hm.hexes[2].river = True
+    wd = world(hm, [kingdom("a", [0])])
+    E.trade_path(wd, 0, 4, True, False)
+    E.trade_path(wd, 0, 4, False, False)
+    with_pier = paths._entry(hm).road_tables[("km-trade", True, False)]
+    without = paths._entry(hm).road_tables[("km-trade", False, False)]
+    hm.set_road(2, "road")
+    E.trade_path(wd, 0, 4, True, False)
+    E.trade_path(wd, 0, 4, False, False)
+    assert paths._entry(hm).road_tables[("km-trade", True, False)] is with_pier and 0 in with_pier.searches
+    patched = paths._entry(hm).road_tables[("km-trade", False, False)]
+    assert patched is not without and patched.costs[2] == 2.0 and without.costs[2] == 4.0
+    assert patched.costs[:2] + patched.costs[3:] == without.costs[:2] + without.costs[3:]
+
+
 def test_a_bad_road_kind_is_refused() -> None:
     with pytest.raises(ValueError, match=r"road kind 'motorway': expected one of none, trail, road, highway"):
         open_map(2, 1).set_road(0, "motorway")
