@@ -80,26 +80,30 @@ def label(o: Any) -> str:
         return "nothing"
     if isinstance(o, str):
         return o
+    named = _LABELS.get(type(o))
+    if named is not None:
+        return named(o)
     if isinstance(o, tuple):
         return ":".join(str(x) for x in o)
-    if isinstance(o, DiplomaticEdict):
-        return f"diplomatic {o.kind} → {o.target}" + (f" (bribe {o.bribe})" if o.bribe else "")
-    if isinstance(o, ExplorationEdict):
-        return f"exploration {o.months} month(s), {len(o.route)} hex(es) from #{o.route[0]}"
-    if isinstance(o, TradeEdict):
-        return f"trade {o.type} {o.origin} → {o.destination} ({o.partner}), {o.investment} BP"
-    if isinstance(o, VassalageEdict):
-        what = o.target if o.mode == "subjugation" else f"{len(o.hexes)} hex(es)"
-        return f"vassalage {o.mode} {what}, viceroy {o.viceroy}"
-    if isinstance(o, BuildOrder):
-        return f"build {o.kind} in {o.settlement}"
-    if isinstance(o, ImprovementOrder):
-        return f"{o.kind} on #{o.hex}"
-    if isinstance(o, EmbassyBuildingOrder):
-        return f"embassy {o.kind} in {o.settlement} ({o.host})"
-    if isinstance(o, RelationOrder):
-        return f"{o.action} {o.which} with {o.target}"
     return str(o)
+
+
+def _vassalage_label(o: VassalageEdict) -> str:
+    what = o.target if o.mode == "subjugation" else f"{len(o.hexes)} hex(es)"
+    return f"vassalage {o.mode} {what}, viceroy {o.viceroy}"
+
+
+# by exact type: a decision labels every alternative, and the build slots have dozens
+_LABELS: dict[type, Callable[[Any], str]] = {
+    DiplomaticEdict: lambda o: f"diplomatic {o.kind} → {o.target}" + (f" (bribe {o.bribe})" if o.bribe else ""),
+    ExplorationEdict: lambda o: f"exploration {o.months} month(s), {len(o.route)} hex(es) from #{o.route[0]}",
+    TradeEdict: lambda o: f"trade {o.type} {o.origin} → {o.destination} ({o.partner}), {o.investment} BP",
+    VassalageEdict: _vassalage_label,
+    BuildOrder: lambda o: f"build {o.kind} in {o.settlement}",
+    ImprovementOrder: lambda o: f"{o.kind} on #{o.hex}",
+    EmbassyBuildingOrder: lambda o: f"embassy {o.kind} in {o.settlement} ({o.host})",
+    RelationOrder: lambda o: f"{o.action} {o.which} with {o.target}",
+}
 
 
 class KingdomAgent(RealmAgent):

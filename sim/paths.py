@@ -50,7 +50,7 @@ class _Search:
     """One Dijkstra search from ``start`` over an entry-cost table, paused after settling the goal it
     was last asked for. Its loop is ``HexMap.least_cost_path``'s, step for step."""
 
-    __slots__ = ("start", "best", "prev", "done", "heap")
+    __slots__ = ("start", "best", "prev", "done", "heap", "traced")
 
     def __init__(self, start: int, n: int) -> None:
         self.start = start
@@ -59,6 +59,7 @@ class _Search:
         self.prev = [-1] * n
         self.done = bytearray(n)
         self.heap: list[tuple[float, int]] = [(0.0, start)]
+        self.traced: dict[int, tuple[int, ...]] = {}  # goal -> its path, once traced
 
     def settle(self, goal: int, nbrs: Sequence[tuple[int, ...]], costs: EntryCosts) -> bool:
         """Run until ``goal`` is settled (True) or nothing is left to reach (False)."""
@@ -89,14 +90,18 @@ class _Search:
         return False
 
     def path(self, goal: int) -> Path:
-        prev, start = self.prev, self.start
-        out = [goal]
-        a = goal
-        while a != start:
-            a = prev[a]
-            out.append(a)
-        out.reverse()
-        return out, self.best[goal]
+        """The settled goal's path (a new list: callers may keep or change it) and cost."""
+        got = self.traced.get(goal)
+        if got is None:
+            prev, start = self.prev, self.start
+            out = [goal]
+            a = goal
+            while a != start:
+                a = prev[a]
+                out.append(a)
+            out.reverse()
+            got = self.traced[goal] = tuple(out)
+        return list(got), self.best[goal]
 
 
 class CostTable:
@@ -135,13 +140,15 @@ class _MapPaths:
     its content (forgotten when a road changes), and the road-dependent tables it used before the
     roads changed, with the hexes changed since (to patch rather than rebuild them)."""
 
-    __slots__ = ("ref", "terrain_tables", "road_tables", "before", "terrain_digest", "content_digest")
+    __slots__ = ("ref", "terrain_tables", "road_tables", "before", "values", "values_before", "terrain_digest", "content_digest")
 
     def __init__(self, ref: weakref.ref[HexMap]) -> None:
         self.ref = ref
         self.terrain_tables: dict[Hashable, CostTable] = {}
         self.road_tables: dict[Hashable, CostTable] = {}
         self.before: dict[Hashable, tuple[CostTable, set[int]]] = {}
+        self.values: dict[Hashable, list[object]] = {}  # hex_values
+        self.values_before: dict[Hashable, tuple[list[object], set[int]]] = {}
         self.terrain_digest: bytes | None = None
         self.content_digest: bytes | None = None
 
@@ -191,7 +198,34 @@ def roads_changed(hm: HexMap, i: int) -> None:
         for key, table in st.road_tables.items():
             st.before[key] = (table, {i})
         st.road_tables.clear()
+        for _, changed in st.values_before.values():
+            changed.add(i)
+        for key, values in st.values.items():
+            st.values_before[key] = (values, {i})
+        st.values.clear()
         st.content_digest = None
+
+
+def hex_values[T](hm: HexMap, key: Hashable, value: Callable[[int], T]) -> list[T]:
+    """``[value(i) for i in every hex]``, kept for this map object until a road changes, then patched:
+    ``value(i)`` must read nothing of the map but hex ``i`` (and what ``key`` names), so only the
+    hexes whose road changed are recomputed. The list is shared: do not change it."""
+    st = _entry(hm)
+    got = st.values.get(key)
+    if got is None:
+        old = st.values_before.pop(key, None)
+        if old is None:
+            got = [value(i) for i in range(len(hm.hexes))]
+        else:
+            got = list(old[0])
+            for i in old[1]:
+                got[i] = value(i)
+        if len(st.values) >= MAX_TABLES:
+            st.values.clear()
+        st.values[key] = got
+    if CHECK and got != [value(i) for i in range(len(hm.hexes))]:
+        raise AssertionError(f"stale {key!r} hex values: the map changed without HexMap.set_road, or the key misses an input")
+    return got  # type: ignore[return-value]
 
 
 def _build(st: _MapPaths, key: Hashable, entry_costs: Callable[[], EntryCosts], hex_cost: Callable[[int], float | None] | None) -> CostTable:
@@ -282,3 +316,5 @@ def clear() -> None:
         st.terrain_tables.clear()
         st.road_tables.clear()
         st.before.clear()
+        st.values.clear()
+        st.values_before.clear()

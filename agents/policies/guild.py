@@ -135,6 +135,18 @@ def _score(sit: _Situation, o: Any) -> float:
     cfg = sit.cfg
     if o == END:
         return 0.0
+    # Moves first: most alternatives are (one per army and reachable hex); the types are disjoint
+    if isinstance(o, Move):
+        a = gw.armies[o.army]
+        if a.occupying is not None or a.besieging is not None:
+            return -20.0
+        here = [d for d in wf.domains_at(gw, a.hex) if sit.hostile(d.owner_guild)]
+        if here and any(wf.may_assault(w, a, d) or wf.is_keep(w, d) for d in here):
+            return -5.0
+        tgt = sit.target_for(o.army)
+        if tgt is None or tgt[0] != o.to:
+            return -2.0
+        return 50.0 + min(10.0, tgt[1] / 10)
     if isinstance(o, ReturnTitle):
         return 100.0
     if isinstance(o, Annex):
@@ -211,17 +223,6 @@ def _score(sit: _Situation, o: Any) -> float:
                 break
             razed += b.sp
         return 35.0 if razed >= cfg.sack_loot_min_sp else -1.0
-    if isinstance(o, Move):
-        a = gw.armies[o.army]
-        if a.occupying is not None or a.besieging is not None:
-            return -20.0
-        here = [d for d in wf.domains_at(gw, a.hex) if sit.hostile(d.owner_guild)]
-        if here and any(wf.may_assault(w, a, d) or wf.is_keep(w, d) for d in here):
-            return -5.0
-        tgt = sit.target_for(o.army)
-        if tgt is None or tgt[0] != o.to:
-            return -2.0
-        return 50.0 + min(10.0, tgt[1] / 10)
     return -1.0
 
 

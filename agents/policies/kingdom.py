@@ -233,13 +233,13 @@ class KingdomHeuristic:
         if o.kind == "rebalance":
             return 1.5 - 2.5
         if o.kind == "threat":
-            dc, _, _ = E.diplomatic_dc(c.w, c.kid, o.target, o.bribe, threat=True, st=c.st)
+            dc = c.diplomatic_dc(o.target, o.bribe, True)
             mod = c.k.skills.get("intimidate", 0) + c.st.infamy + c.k.armies + c.st.infamy // 10
             p = p_check(mod, dc, kingdom=False)
             good = c.k.alignment.endswith("G")
             evil = c.k.alignment.endswith("E")
             return p * 4.0 - (1 - p) * 3.0 - 1.5 - cost - (3.0 if good else 0.0) + (6.0 if evil else 0.0)
-        dc, _, _ = E.diplomatic_dc(c.w, c.kid, o.target, o.bribe, st=c.st)
+        dc = c.diplomatic_dc(o.target, o.bribe, False)
         skill = o.skill if o.kind == "alliance" else "diplomacy"
         bonus = c.st.fame // 10 if skill == "diplomacy" else c.st.infamy // 10
         p = p_check(c.k.skills.get(skill, 0) + bonus, dc, kingdom=False)
@@ -361,6 +361,16 @@ class _Ctx:
         self._claimable: list[int] | None = None
         self._wanted: str | None = None
         self._stats: dict[str, K.Stats] = {}
+        self._dcs: dict[tuple[str, int, bool], int] = {}
+
+    def diplomatic_dc(self, target: str, bribe: int, threat: bool) -> int:
+        """KM-DIP-04's DC, once per (target, bribe, threat) in a decision (the candidate edicts of
+        every kind share them)."""
+        key = (target, bribe, threat)
+        got = self._dcs.get(key)
+        if got is None:
+            got = self._dcs[key] = E.diplomatic_dc(self.w, self.kid, target, bribe, threat=threat, st=self.st)[0]
+        return got
 
     def stats_of(self, kid: str) -> K.Stats:
         if kid == self.kid:

@@ -54,7 +54,7 @@ from sim.dice import Dice, DiceExpr
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger, check
 from sim.hexmap import DIRECTION_NAMES, HexMap
-from sim.paths import cheapest_path, content_key, search_once
+from sim.paths import cheapest_path, hex_values, search_once
 from sim.state.cv import (
     SUSPENDED_FOREVER,
     TICKS_PER_MILE,
@@ -832,20 +832,12 @@ class RouteCache:
     """Memoised route computations (pure functions of the map, the hazard tables and the
     convoy's speed and base statistics). The driver shares one per (map, tables) content, so
     it only ever saves time: it never changes a result. What depends on the roads (a hex's table,
-    a step cost) is keyed by the map's content as it stands (``sim.paths.content_key``), so a road
-    built during a campaign is seen; the paths themselves are kept by ``sim.paths``."""
+    a step cost) is kept per map by ``sim.paths.hex_values``, which recomputes the hexes whose road
+    changed; the paths themselves are kept by ``sim.paths``."""
 
     def __init__(self, key: str) -> None:
         self.key = key  # the digest of the (map, hazards, tables) content it was made for (shared_route_cache)
-        self.steps: dict[tuple[Any, ...], list[float | None]] = {}
         self.risks: dict[tuple[Any, ...], float] = {}
-        self.tables: dict[bytes, list[int]] = {}  # per map content: per hex, index of its hazard table (-1: none)
-
-    def trim(self) -> None:
-        if len(self.steps) > 500:
-            self.steps.clear()
-        if len(self.tables) > 64:
-            self.tables.clear()
 
 
 _ROUTE_CACHES: dict[str, RouteCache] = {}
@@ -870,25 +862,19 @@ def shared_route_cache(world: World) -> RouteCache:
 
 
 def hex_tables(world: World, cache: RouteCache | None) -> list[int]:
-    mk = content_key(world.map) if cache is not None else b""
-    if cache is not None and mk in cache.tables:
-        return cache.tables[mk]
+    """Per hex, the index in ``world.cv.tables`` of its hazard table (-1: none)."""
     cv = world.cv
     assert cv is not None
     idx = {tb.id: k for k, tb in enumerate(cv.tables)}
-    out = []
-    seen: dict[tuple[str, str, bool], int] = {}  # table_for reads a hex's terrain, road and river only
-    for i, h in enumerate(world.map.hexes):
-        key = (h.terrain, h.road, h.river)
-        k = seen.get(key)
-        if k is None:
-            tb = table_for(cv, world.map, i)
-            k = seen[key] = -1 if tb is None else idx[tb.id]
-        out.append(k)
-    if cache is not None:
-        cache.trim()
-        cache.tables[mk] = out
-    return out
+
+    def table_of(i: int) -> int:
+        tb = table_for(cv, world.map, i)
+        return -1 if tb is None else idx[tb.id]
+
+    if cache is None:
+        return [table_of(i) for i in range(len(world.map.hexes))]
+    # table_for reads the hex alone, and the tables are those the cache was made for
+    return hex_values(world.map, ("cv-tables", cache.key), table_of)
 
 
 def route_stats(world: World, c: Convoy) -> tuple[int, int]:
@@ -904,40 +890,31 @@ def route_stats(world: World, c: Convoy) -> tuple[int, int]:
 
 def step_costs(world: World, kind: str, security: int, resolve: int, speed: int, cache: RouteCache | None = None) -> list[float | None]:
     """Cost in days (plus risk for ``safe``) of entering each hex; None: impassable."""
-    key = (content_key(world.map) if cache is not None else b"", kind, security, resolve, speed)
-    if cache is not None and key in cache.steps:
-        return cache.steps[key]
     hm = world.map
     cv = world.cv
     assert cv is not None
     tabs = hex_tables(world, cache)
-    out: list[float | None] = []
     risks: dict[int, float] = {}
-    seen: dict[tuple[str, str, int], float | None] = {}  # a hex's cost: its terrain, road and table
     safe = kind == "safe"
-    for i, h in enumerate(hm.hexes):
-        what = (h.terrain, h.road, tabs[i] if safe else -1)
-        if what in seen:
-            out.append(seen[what])
-            continue
+
+    def cost(i: int) -> float | None:
+        h = hm.hexes[i]
         m = terrain_mult4(h.terrain, h.road)
         if m is None:
-            out.append(None)
-            seen[what] = None
-            continue
+            return None
         days = hm.hex_miles * 4 / (speed * m)
-        if safe and tabs[i] >= 0:
-            k = tabs[i]
+        k = tabs[i]
+        if safe and k >= 0:
             if k not in risks:
                 risks[k] = table_risk(cv.tables[k], cv, security, resolve, cache)
             # risk per day of travel on this stretch, weighted: 10 HP of expected harm ~ one day
             days += days * risks[k] / 10
-        out.append(days)
-        seen[what] = days
-    if cache is not None:
-        cache.trim()
-        cache.steps[key] = out
-    return out
+        return days
+
+    if cache is None:
+        return [cost(i) for i in range(len(hm.hexes))]
+    # a hex's cost reads that hex (terrain, road, table) and the arguments alone
+    return hex_values(hm, ("cv-steps", cache.key, kind, security, resolve, speed), cost)
 
 
 def least_cost(hm: HexMap, start: int, goal: int, steps: list[float | None]) -> tuple[list[int], float] | None:
@@ -957,7 +934,8 @@ def plan_path(world: World, c: Convoy, kind: str, cache: RouteCache | None = Non
     for stop in c.stops:
         if cache is not None:
             # the steps read the map and the tables the cache was made for, and nothing else
-            got = cheapest_path(world.map, at, stop, ("cv", cache.key, kind, sec, res, speed), lambda: steps)
+            got = cheapest_path(world.map, at, stop, ("cv", cache.key, kind, sec, res, speed), lambda: steps,
+                                hex_cost=steps.__getitem__)
         else:
             got = least_cost(world.map, at, stop, steps)
         if got is None:

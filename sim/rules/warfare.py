@@ -873,7 +873,7 @@ def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
         return []
     out: list[AnyOrder] = []
     pend = _pending(gw, guild_id, world.config.gw.unit_cost_solars)  # candidates share one view of the committed orders
-    for cand in _candidates(world, gw, guild_id):
+    for cand in _candidates(world, gw, guild_id, pend):
         try:
             check_order(world, cand, stage="give", _pend=pend)
         except RulesError:
@@ -882,10 +882,10 @@ def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
     return out
 
 
-def _candidates(world: World, gw: GwWorld, g: str) -> Iterable[AnyOrder]:
+def _candidates(world: World, gw: GwWorld, g: str, pend: _Pending | None = None) -> Iterable[AnyOrder]:
     cfg = world.config.gw
     guild = gw.guilds[g]
-    pend = _pending(gw, g, cfg.unit_cost_solars)
+    pend = _pending(gw, g, cfg.unit_cost_solars) if pend is None else pend
     pool = {k: guild.pool.get(k, 0) - pend.pool.get(k, 0) for k in sorted(guild.pool)}
     pool = {k: n for k, n in pool.items() if n > 0}
     mine = owned_domains(gw, g)

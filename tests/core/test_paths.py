@@ -179,6 +179,22 @@ def test_a_road_that_changes_no_cost_keeps_the_table_and_its_searches() -> None:
     assert patched.costs[:2] + patched.costs[3:] == without.costs[:2] + without.costs[3:]
 
 
+def test_hex_values_recompute_only_the_hexes_whose_road_changed() -> None:
+    hm = grid(["PPPP", "PPPP"])
+    asked: list[int] = []
+
+    def speed(i: int) -> int:
+        asked.append(i)
+        return 2 if hm.hexes[i].road == "road" else 1
+
+    assert paths.hex_values(hm, "speed", speed) == [1] * 8 and asked == list(range(8))
+    asked.clear()
+    assert paths.hex_values(hm, "speed", speed) == [1] * 8 and asked == []
+    hm.set_road(5, "road")
+    hm.set_road(6, "road")
+    assert paths.hex_values(hm, "speed", speed) == [1, 1, 1, 1, 1, 2, 2, 1] and sorted(asked) == [5, 6]
+
+
 def test_a_bad_road_kind_is_refused() -> None:
     with pytest.raises(ValueError, match=r"road kind 'motorway': expected one of none, trail, road, highway"):
         open_map(2, 1).set_road(0, "motorway")
