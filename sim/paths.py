@@ -41,6 +41,7 @@ EntryCosts = Sequence[float | None]
 
 MAX_TABLES = 48  # cost tables kept in a process (a realm campaign uses about a dozen at a time)
 MAX_SEARCHES = 160  # paused searches kept per table (one per start hex asked about)
+MAX_KEPT_HEXES = 1_500_000  # the map sizes of all searches started since the last drop (≤ ~60 bytes each)
 CHECK = False  # compare every kept answer with a fresh search (tests only: it costs a full search)
 
 _INF = float("inf")
@@ -120,8 +121,32 @@ class CostTable:
         if s is None:
             if len(self.searches) >= MAX_SEARCHES:
                 del self.searches[next(iter(self.searches))]  # the oldest start
-            s = self.searches[start] = _Search(start, len(self.costs))
+            s = self.searches[start] = _new_search(start, len(self.costs))
         return s.path(goal) if s.settle(goal, nbrs, self.costs) else None
+
+
+_started = [0]  # hexes of the searches started since the last drop
+
+
+def _new_search(start: int, n: int) -> _Search:
+    """A search to keep; past MAX_KEPT_HEXES every kept search is dropped first (the memory of a
+    long-lived process stays bounded whatever the maps and questions)."""
+    if _started[0] + n > MAX_KEPT_HEXES:
+        _drop_searches()
+    _started[0] += n
+    return _Search(start, n)
+
+
+def _drop_searches() -> None:
+    for table in _TABLES.values():
+        table.searches.clear()
+    for st in _MAPS.values():
+        for tables in (st.terrain_tables, st.road_tables):
+            for table in tables.values():
+                table.searches.clear()
+        for table, _ in st.before.values():
+            table.searches.clear()
+    _started[0] = 0
 
 
 def search_once(nbrs: Sequence[tuple[int, ...]], costs: EntryCosts, start: int, goal: int) -> Path | None:
@@ -311,6 +336,7 @@ def _check(hm: HexMap, table: CostTable, key: Hashable, entry_costs: Callable[[]
 
 def clear() -> None:
     """Forget every kept table and search (tests; a long-lived process never needs it)."""
+    _drop_searches()
     _TABLES.clear()
     for st in _MAPS.values():
         st.terrain_tables.clear()

@@ -224,6 +224,14 @@ def test_the_caches_are_bounded_and_forget_freed_maps(monkeypatch: pytest.Monkey
     for start in range(10):
         table.path(hm.neighbor_table(), start, 35)
     assert sorted(table.searches) == [6, 7, 8, 9]  # the oldest starts went first
+    # past MAX_KEPT_HEXES, every kept search is dropped (and answers stay the same)
+    monkeypatch.setattr(paths, "MAX_KEPT_HEXES", 36 * 5)
+    paths._drop_searches()
+    for start in range(5):
+        table.path(hm.neighbor_table(), start, 35)
+    assert sorted(table.searches) == [1, 2, 3, 4]  # five begun, four kept: the table's own bound
+    assert table.path(hm.neighbor_table(), 5, 35) == open_map(6, 6).least_cost_path(5, 35, lambda a, b: 1.0)
+    assert sorted(table.searches) == [5]  # the sixth would pass the process's bound: all dropped first
     maps = [open_map(3, 3) for _ in range(5)]
     for m in maps:
         paths.cheapest_path(m, 0, 8, "x", lambda: [1.0] * 9)
