@@ -66,6 +66,7 @@ class KingdomObs:
     kingdom: str
     slot: str
     extra: dict[str, Any] = field(default_factory=dict)
+    sheet: K.Stats | None = None  # the kingdom's statistics as they stand, when the agent has them
 
     @property
     def me(self) -> Kingdom:
@@ -126,13 +127,15 @@ class KingdomAgent(RealmAgent):
         return self.policy_name == "scripted"
 
     # ---- decisions ------------------------------------------------------------------------------
-    def choose(self, slot: str, legal: Sequence[Any], *, clauses: Sequence[str] = (), **extra: Any) -> Any:
-        """One decision among ``legal``; recorded in the ledger when there was a choice."""
+    def choose(self, slot: str, legal: Sequence[Any], *, clauses: Sequence[str] = (), sheet: K.Stats | None = None,
+               **extra: Any) -> Any:
+        """One decision among ``legal``; recorded in the ledger when there was a choice. ``sheet``:
+        the kingdom's statistics, when the caller knows them to be current."""
         if not legal:
             return None
         if len(legal) == 1:
             return legal[0]
-        obs = KingdomObs(self.realm.world, self.kid, slot, dict(extra))
+        obs = KingdomObs(self.realm.world, self.kid, slot, dict(extra), sheet)
         return self.decide(obs, legal, clauses=clauses, label=label).chosen
 
     def _rejected(self, path: str, err: RulesError) -> None:
@@ -212,10 +215,12 @@ class KingdomAgent(RealmAgent):
             self._do("envoys[0]", E.send_envoy, w, self.kid, pick, now, led)
         # claims, improvements, buildings (SC-KM-13/17)
         self.build_slots(dice)
-        # ordinary edicts (SC-KM-14/15/16), then KM-GEN-02's special edict
-        tax = self.choose("taxation", list(TAXATION_LEVELS), clauses=("SC-KM-16",))
-        hol = self.choose("holiday", list(HOLIDAY_LEVELS), clauses=("SC-KM-14",))
-        pro = self.choose("promotion", list(PROMOTION_LEVELS), clauses=("SC-KM-15",))
+        # ordinary edicts (SC-KM-14/15/16), then KM-GEN-02's special edict; nothing changes the
+        # kingdom between the three choices, so they share one reading of its statistics
+        sheet = K.stats(w, k)
+        tax = self.choose("taxation", list(TAXATION_LEVELS), clauses=("SC-KM-16",), sheet=sheet)
+        hol = self.choose("holiday", list(HOLIDAY_LEVELS), clauses=("SC-KM-14",), sheet=sheet)
+        pro = self.choose("promotion", list(PROMOTION_LEVELS), clauses=("SC-KM-15",), sheet=sheet)
         K.set_edicts(w, self.kid, hol, pro, tax, led)
         rel = self.choose("relation", [None, *self.relation_options()], clauses=("KM-REL-06", "KM-REL-10", "RES-KM-39"))
         if rel is not None:
