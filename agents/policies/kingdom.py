@@ -234,13 +234,13 @@ class KingdomHeuristic:
         if o.kind == "rebalance":
             return 1.5 - 2.5
         if o.kind == "threat":
-            dc = c.diplomatic_dc(o.target, o.bribe, True)
+            dc = c.diplomatic_dc(o.target, True) - o.bribe
             mod = c.k.skills.get("intimidate", 0) + c.st.infamy + c.k.armies + c.st.infamy // 10
             p = p_check(mod, dc, kingdom=False)
             good = c.k.alignment.endswith("G")
             evil = c.k.alignment.endswith("E")
             return p * 4.0 - (1 - p) * 3.0 - 1.5 - cost - (3.0 if good else 0.0) + (6.0 if evil else 0.0)
-        dc = c.diplomatic_dc(o.target, o.bribe, False)
+        dc = c.diplomatic_dc(o.target, False) - o.bribe
         skill = o.skill if o.kind == "alliance" else "diplomacy"
         bonus = c.st.fame // 10 if skill == "diplomacy" else c.st.infamy // 10
         p = p_check(c.k.skills.get(skill, 0) + bonus, dc, kingdom=False)
@@ -358,7 +358,7 @@ class _Ctx:
         self._claimable: list[int] | None = None
         self._wanted: str | None = None
         self._stats: dict[str, K.Stats] = {}
-        self._dcs: dict[tuple[str, int, bool], int] = {}
+        self._dcs: dict[tuple[str, bool], int] = {}
 
     @property
     def st(self) -> K.Stats:
@@ -382,13 +382,13 @@ class _Ctx:
     def p_up(self) -> float:
         return p_check(self.st.stability - self.k.unrest, self.st.control_dc, kingdom=True)
 
-    def diplomatic_dc(self, target: str, bribe: int, threat: bool) -> int:
-        """KM-DIP-04's DC, once per (target, bribe, threat) in a decision (the candidate edicts of
-        every kind share them)."""
-        key = (target, bribe, threat)
+    def diplomatic_dc(self, target: str, threat: bool) -> int:
+        """KM-DIP-04's DC against ``target`` before bribes, once per target in a decision: the
+        candidates differ in their bribes, and each bribed BP lowers the DC by 1, unfloored (RES-KM-03)."""
+        key = (target, threat)
         got = self._dcs.get(key)
         if got is None:
-            got = self._dcs[key] = E.diplomatic_dc(self.w, self.kid, target, bribe, threat=threat, st=self.st)[0]
+            got = self._dcs[key] = E.diplomatic_dc(self.w, self.kid, target, 0, threat=threat, st=self.st)[0]
         return got
 
     def stats_of(self, kid: str) -> K.Stats:

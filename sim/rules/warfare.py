@@ -403,6 +403,7 @@ class _Pending:
     loot: set[tuple[str, int]] = field(default_factory=set)
     domain_actions: set[tuple[str, str]] = field(default_factory=set)
     where: dict[str, int] = field(default_factory=dict)  # army → hex after its pending Move (cache)
+    free_domains: int = -1  # the guild's unoccupied domains (cache; -1: not counted yet)
 
 
 def _recruit_cost_of(costs: dict[str, int], units: dict[str, int]) -> int:
@@ -584,14 +585,19 @@ def _check_recruit(world: World, gw: GwWorld, o: Recruit, pend: _Pending | None)
     for k in o.units:
         if k not in cfg.unit_cost_solars:
             raise _fail("SC-GW-15", f"unit type {k} has no price in CFG.gw.unit_cost_solars", o)
-    free = [d for d in owned_domains(gw, o.guild) if not d.occupied_by]
-    cap = cfg.recruit_per_domain * len(free)
+    if pend is None or pend.free_domains < 0:
+        free = sum(1 for d in owned_domains(gw, o.guild) if not d.occupied_by)
+        if pend is not None:
+            pend.free_domains = free  # legal_orders checks every Recruit candidate with one _Pending
+    else:
+        free = pend.free_domains
+    cap = cfg.recruit_per_domain * free
     n = sum(o.units.values())
     done = pend.recruited if pend else 0
     if n + done > cap:
         raise _fail(
             "SC-GW-15",
-            f"{n} recruits (+{done} already ordered) exceed {cfg.recruit_per_domain} per unoccupied domain × {len(free)} = {cap} this season",
+            f"{n} recruits (+{done} already ordered) exceed {cfg.recruit_per_domain} per unoccupied domain × {free} = {cap} this season",
             o,
         )
     cost = _recruit_cost(world, o.units)
