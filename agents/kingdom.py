@@ -66,6 +66,7 @@ class KingdomObs:
     kingdom: str
     slot: str
     extra: dict[str, Any] = field(default_factory=dict)
+    sheet: K.Stats | None = None  # the kingdom's statistics as they stand, when the agent has them
 
     @property
     def me(self) -> Kingdom:
@@ -80,26 +81,30 @@ def label(o: Any) -> str:
         return "nothing"
     if isinstance(o, str):
         return o
+    named = _LABELS.get(type(o))
+    if named is not None:
+        return named(o)
     if isinstance(o, tuple):
         return ":".join(str(x) for x in o)
-    if isinstance(o, DiplomaticEdict):
-        return f"diplomatic {o.kind} → {o.target}" + (f" (bribe {o.bribe})" if o.bribe else "")
-    if isinstance(o, ExplorationEdict):
-        return f"exploration {o.months} month(s), {len(o.route)} hex(es) from #{o.route[0]}"
-    if isinstance(o, TradeEdict):
-        return f"trade {o.type} {o.origin} → {o.destination} ({o.partner}), {o.investment} BP"
-    if isinstance(o, VassalageEdict):
-        what = o.target if o.mode == "subjugation" else f"{len(o.hexes)} hex(es)"
-        return f"vassalage {o.mode} {what}, viceroy {o.viceroy}"
-    if isinstance(o, BuildOrder):
-        return f"build {o.kind} in {o.settlement}"
-    if isinstance(o, ImprovementOrder):
-        return f"{o.kind} on #{o.hex}"
-    if isinstance(o, EmbassyBuildingOrder):
-        return f"embassy {o.kind} in {o.settlement} ({o.host})"
-    if isinstance(o, RelationOrder):
-        return f"{o.action} {o.which} with {o.target}"
     return str(o)
+
+
+def _vassalage_label(o: VassalageEdict) -> str:
+    what = o.target if o.mode == "subjugation" else f"{len(o.hexes)} hex(es)"
+    return f"vassalage {o.mode} {what}, viceroy {o.viceroy}"
+
+
+# by exact type: a decision labels every alternative, and the build slots have dozens
+_LABELS: dict[type, Callable[[Any], str]] = {
+    DiplomaticEdict: lambda o: f"diplomatic {o.kind} → {o.target}" + (f" (bribe {o.bribe})" if o.bribe else ""),
+    ExplorationEdict: lambda o: f"exploration {o.months} month(s), {len(o.route)} hex(es) from #{o.route[0]}",
+    TradeEdict: lambda o: f"trade {o.type} {o.origin} → {o.destination} ({o.partner}), {o.investment} BP",
+    VassalageEdict: _vassalage_label,
+    BuildOrder: lambda o: f"build {o.kind} in {o.settlement}",
+    ImprovementOrder: lambda o: f"{o.kind} on #{o.hex}",
+    EmbassyBuildingOrder: lambda o: f"embassy {o.kind} in {o.settlement} ({o.host})",
+    RelationOrder: lambda o: f"{o.action} {o.which} with {o.target}",
+}
 
 
 class KingdomAgent(RealmAgent):
@@ -122,13 +127,15 @@ class KingdomAgent(RealmAgent):
         return self.policy_name == "scripted"
 
     # ---- decisions ------------------------------------------------------------------------------
-    def choose(self, slot: str, legal: Sequence[Any], *, clauses: Sequence[str] = (), **extra: Any) -> Any:
-        """One decision among ``legal``; recorded in the ledger when there was a choice."""
+    def choose(self, slot: str, legal: Sequence[Any], *, clauses: Sequence[str] = (), sheet: K.Stats | None = None,
+               **extra: Any) -> Any:
+        """One decision among ``legal``; recorded in the ledger when there was a choice. ``sheet``:
+        the kingdom's statistics, when the caller knows them to be current."""
         if not legal:
             return None
         if len(legal) == 1:
             return legal[0]
-        obs = KingdomObs(self.realm.world, self.kid, slot, dict(extra))
+        obs = KingdomObs(self.realm.world, self.kid, slot, dict(extra), sheet)
         return self.decide(obs, legal, clauses=clauses, label=label).chosen
 
     def _rejected(self, path: str, err: RulesError) -> None:
@@ -208,10 +215,12 @@ class KingdomAgent(RealmAgent):
             self._do("envoys[0]", E.send_envoy, w, self.kid, pick, now, led)
         # claims, improvements, buildings (SC-KM-13/17)
         self.build_slots(dice)
-        # ordinary edicts (SC-KM-14/15/16), then KM-GEN-02's special edict
-        tax = self.choose("taxation", list(TAXATION_LEVELS), clauses=("SC-KM-16",))
-        hol = self.choose("holiday", list(HOLIDAY_LEVELS), clauses=("SC-KM-14",))
-        pro = self.choose("promotion", list(PROMOTION_LEVELS), clauses=("SC-KM-15",))
+        # ordinary edicts (SC-KM-14/15/16), then KM-GEN-02's special edict; nothing changes the
+        # kingdom between the three choices, so they share one reading of its statistics
+        sheet = K.stats(w, k)
+        tax = self.choose("taxation", list(TAXATION_LEVELS), clauses=("SC-KM-16",), sheet=sheet)
+        hol = self.choose("holiday", list(HOLIDAY_LEVELS), clauses=("SC-KM-14",), sheet=sheet)
+        pro = self.choose("promotion", list(PROMOTION_LEVELS), clauses=("SC-KM-15",), sheet=sheet)
         K.set_edicts(w, self.kid, hol, pro, tax, led)
         rel = self.choose("relation", [None, *self.relation_options()], clauses=("KM-REL-06", "KM-REL-10", "RES-KM-39"))
         if rel is not None:

@@ -3,10 +3,12 @@
 Hexes are stored row by row in "odd-r" offset layout (odd rows shifted half a hex right); a hex is
 named by its index ``row * width + col`` in the engine and by ``[col, row]`` in scenario files.
 Distances and directions use axial coordinates. Least-cost paths are Dijkstra with ties broken by
-hex index, so the same map and cost function always give the same path.
+hex index, so the same map and cost function always give the same path; the rules ask for theirs
+through ``sim.paths``, which keeps the answers.
 
 The map is plain data (a msgspec Struct) and round-trips through msgpack; neighbour tables depend
-only on the map's width and height and are cached per size.
+only on the map's width and height and are cached per size. Terrain, rivers and coasts are fixed once
+a map is built; roads change only through ``HexMap.set_road`` (kept paths depend on them).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections.abc import Callable
 from functools import lru_cache
 
 import msgspec
+
+from sim import paths
 
 TERRAINS = ("plains", "hills", "forest", "mountains", "desert", "marsh", "jungle", "moor", "tundra", "water", "cavern")
 TERRAIN_LETTERS = {
@@ -62,7 +66,7 @@ class Hex(msgspec.Struct, omit_defaults=True):
         return ROAD_LEVEL[self.road]
 
 
-class HexMap(msgspec.Struct):
+class HexMap(msgspec.Struct, weakref=True):
     width: int
     height: int
     hexes: list[Hex]
@@ -93,6 +97,10 @@ class HexMap(msgspec.Struct):
     def neighbors(self, i: int) -> tuple[int, ...]:
         return _geometry(self.width, self.height)[0][i]
 
+    def neighbor_table(self) -> tuple[tuple[int, ...], ...]:
+        """Every hex's neighbours (ascending index), by hex index."""
+        return _geometry(self.width, self.height)[0]
+
     def neighbor(self, i: int, direction: int) -> int | None:
         """The neighbour in ``direction`` (0..5: E, NE, NW, W, SW, SE), or None off the map."""
         n = _geometry(self.width, self.height)[1][i][direction]
@@ -109,6 +117,14 @@ class HexMap(msgspec.Struct):
         dq, dr = qa - qb, ra - rb
         return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
+    def set_road(self, i: int, road: str) -> None:
+        """Give hex ``i`` a road of kind ``road`` (``none``, ``trail``, ``road``, ``highway``). The one
+        way a map changes during a campaign: the kept paths that depend on roads are dropped."""
+        if road not in ROAD_LEVEL:
+            raise ValueError(f"road kind {road!r}: expected one of {', '.join(ROADS)}")
+        self.hexes[i].road = road
+        paths.roads_changed(self, i)
+
     def settlements(self) -> dict[str, int]:
         return {h.settlement: i for i, h in enumerate(self.hexes) if h.settlement}
 
@@ -118,7 +134,10 @@ class HexMap(msgspec.Struct):
     ) -> tuple[list[int], float] | None:
         """Cheapest path from ``start`` to ``goal``; ``cost(a, b)`` is the price of stepping from hex
         ``a`` into its neighbour ``b`` (None: impassable). Returns (hexes including both ends, total
-        cost) or None when the goal cannot be reached. Ties go to the lower hex index."""
+        cost) or None when the goal cannot be reached. Ties go to the lower hex index.
+
+        The reference search: the rules use ``sim.paths.cheapest_path``, which gives the same answers
+        for costs that depend only on the hex entered, and keeps them."""
         if start == goal:
             return [start], 0.0
         nbrs = _geometry(self.width, self.height)[0]

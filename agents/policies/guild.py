@@ -26,6 +26,7 @@ from sim.state.gw import (
     AttackDomain,
     Deploy,
     Disband,
+    Domain,
     DomainAction,
     GwWorld,
     LendSeals,
@@ -80,6 +81,14 @@ class _Situation:
         self.solars = self.guild.solars - pend.recruit_cost
         self.own_domains = wf.owned_domains(gw, gid)
         self._targets: dict[str, tuple[int, float] | None] = {}
+        self._defence: dict[str, int] = {}
+
+    def defence(self, d: Domain) -> int:
+        """``defending_strength`` of a domain, once per decision (every army's targets ask it)."""
+        got = self._defence.get(d.id)
+        if got is None:
+            got = self._defence[d.id] = wf.defending_strength(self.world, d)
+        return got
 
     def hostile(self, guild: str) -> bool:
         return not wf.allied(self.gw, self.gid, guild)
@@ -104,7 +113,7 @@ class _Situation:
                 continue
             if any(self.gw.armies[x].owner == self.gid for x in d.occupied_by if x in self.gw.armies):
                 continue
-            defence = wf.defending_strength(self.world, d)
+            defence = self.defence(d)
             siege_ok = wf.is_keep(self.world, d) and len(a.units) >= len(d.garrison)
             if s <= defence and not siege_ok:
                 continue
@@ -129,6 +138,18 @@ def _score(sit: _Situation, o: Any) -> float:
     cfg = sit.cfg
     if o == END:
         return 0.0
+    # Moves first: most alternatives are (one per army and reachable hex); the types are disjoint
+    if isinstance(o, Move):
+        a = gw.armies[o.army]
+        if a.occupying is not None or a.besieging is not None:
+            return -20.0
+        here = [d for d in wf.domains_at(gw, a.hex) if sit.hostile(d.owner_guild)]
+        if here and any(wf.may_assault(w, a, d) or wf.is_keep(w, d) for d in here):
+            return -5.0
+        tgt = sit.target_for(o.army)
+        if tgt is None or tgt[0] != o.to:
+            return -2.0
+        return 50.0 + min(10.0, tgt[1] / 10)
     if isinstance(o, ReturnTitle):
         return 100.0
     if isinstance(o, LendSeals):  # lend to allies, to nobody else
@@ -184,7 +205,7 @@ def _score(sit: _Situation, o: Any) -> float:
         if not sit.hostile(d.owner_guild):
             return -50.0
         mine = wf.army_strength(w, gw.armies[o.army])
-        theirs = wf.defending_strength(w, d)
+        theirs = sit.defence(d)
         # a keep is worn down by siege (famine, siege engines) until the assault is safe
         margin = 1.5 if wf.is_keep(w, d) and d.garrison else 1.0
         return 78.0 + min(15.0, (mine - theirs) / 4) if mine > theirs * margin else -10.0
@@ -197,7 +218,7 @@ def _score(sit: _Situation, o: Any) -> float:
             return -5.0
         if wf.is_keep(w, d):
             return 66.0
-        return 30.0 if wf.army_strength(w, a) <= wf.defending_strength(w, d) else -1.0
+        return 30.0 if wf.army_strength(w, a) <= sit.defence(d) else -1.0
     if isinstance(o, Sack):
         d = gw.domains[o.domain]
         strength = wf.army_strength(w, gw.armies[o.army])
@@ -207,17 +228,6 @@ def _score(sit: _Situation, o: Any) -> float:
                 break
             razed += b.sp
         return 35.0 if razed >= cfg.sack_loot_min_sp else -1.0
-    if isinstance(o, Move):
-        a = gw.armies[o.army]
-        if a.occupying is not None or a.besieging is not None:
-            return -20.0
-        here = [d for d in wf.domains_at(gw, a.hex) if sit.hostile(d.owner_guild)]
-        if here and any(wf.may_assault(w, a, d) or wf.is_keep(w, d) for d in here):
-            return -5.0
-        tgt = sit.target_for(o.army)
-        if tgt is None or tgt[0] != o.to:
-            return -2.0
-        return 50.0 + min(10.0, tgt[1] / 10)
     return -1.0
 
 

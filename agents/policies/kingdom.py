@@ -11,6 +11,7 @@ months); the best is chosen, ties going to the first listed. Exact check odds co
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -233,13 +234,13 @@ class KingdomHeuristic:
         if o.kind == "rebalance":
             return 1.5 - 2.5
         if o.kind == "threat":
-            dc, _, _ = E.diplomatic_dc(c.w, c.kid, o.target, o.bribe, threat=True, st=c.st)
+            dc = c.diplomatic_dc(o.target, True) - o.bribe
             mod = c.k.skills.get("intimidate", 0) + c.st.infamy + c.k.armies + c.st.infamy // 10
             p = p_check(mod, dc, kingdom=False)
             good = c.k.alignment.endswith("G")
             evil = c.k.alignment.endswith("E")
             return p * 4.0 - (1 - p) * 3.0 - 1.5 - cost - (3.0 if good else 0.0) + (6.0 if evil else 0.0)
-        dc, _, _ = E.diplomatic_dc(c.w, c.kid, o.target, o.bribe, st=c.st)
+        dc = c.diplomatic_dc(o.target, False) - o.bribe
         skill = o.skill if o.kind == "alliance" else "diplomacy"
         bonus = c.st.fame // 10 if skill == "diplomacy" else c.st.infamy // 10
         p = p_check(c.k.skills.get(skill, 0) + bonus, dc, kingdom=False)
@@ -334,7 +335,8 @@ class KingdomHeuristic:
 
 
 class _Ctx:
-    """What the heuristic reads once per decision."""
+    """What the heuristic reads once per decision (the statistics and what follows from them only
+    when a score asks: envoys, relations and lost hexes do not)."""
 
     def __init__(self, obs: KingdomObs) -> None:
         self.w = obs.world
@@ -343,15 +345,10 @@ class _Ctx:
         self.km = km
         self.kid = obs.kingdom
         self.k = km.kingdoms[obs.kingdom]
-        self.st = K.stats(obs.world, self.k)
+        self._st = obs.sheet
         k = self.k
         budget = k.construction_budget if k.budget_turn == km.turn else 0
         self.funds = k.treasury + budget
-        self.reserve = 6 + 2 * self.st.consumption
-        self.money_w = 1.6 if k.treasury < self.reserve else (1.0 if k.treasury < 3 * self.reserve else 0.6)
-        if k.treasury > 12 * self.reserve:  # a full treasury: BP matter less than a content people
-            self.money_w = max(0.05, 0.6 * 12 * self.reserve / k.treasury)
-        self.p_up = p_check(self.st.stability - k.unrest, self.st.control_dc, kingdom=True)
         self.unrest_value = 3.0 + k.unrest / 1.5 + (6.0 if k.unrest >= 8 else 0.0)
         self.subjugating = any(
             (x.subjugation is not None and x.subjugation.overlord == k.id and not x.subjugation.finished)
@@ -361,6 +358,38 @@ class _Ctx:
         self._claimable: list[int] | None = None
         self._wanted: str | None = None
         self._stats: dict[str, K.Stats] = {}
+        self._dcs: dict[tuple[str, bool], int] = {}
+
+    @property
+    def st(self) -> K.Stats:
+        if self._st is None:
+            self._st = K.stats(self.w, self.k)
+        return self._st
+
+    @functools.cached_property
+    def reserve(self) -> int:
+        return 6 + 2 * self.st.consumption
+
+    @functools.cached_property
+    def money_w(self) -> float:
+        k = self.k
+        w = 1.6 if k.treasury < self.reserve else (1.0 if k.treasury < 3 * self.reserve else 0.6)
+        if k.treasury > 12 * self.reserve:  # a full treasury: BP matter less than a content people
+            w = max(0.05, 0.6 * 12 * self.reserve / k.treasury)
+        return w
+
+    @functools.cached_property
+    def p_up(self) -> float:
+        return p_check(self.st.stability - self.k.unrest, self.st.control_dc, kingdom=True)
+
+    def diplomatic_dc(self, target: str, threat: bool) -> int:
+        """KM-DIP-04's DC against ``target`` before bribes, once per target in a decision: the
+        candidates differ in their bribes, and each bribed BP lowers the DC by 1, unfloored (RES-KM-03)."""
+        key = (target, threat)
+        got = self._dcs.get(key)
+        if got is None:
+            got = self._dcs[key] = E.diplomatic_dc(self.w, self.kid, target, 0, threat=threat, st=self.st)[0]
+        return got
 
     def stats_of(self, kid: str) -> K.Stats:
         if kid == self.kid:

@@ -56,6 +56,7 @@ from sim.dice import Dice, DiceExpr
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger, check
 from sim.hexmap import DIRECTION_NAMES, HexMap
+from sim.paths import cheapest_path, hex_values, search_once
 from sim.state.cv import (
     SUSPENDED_FOREVER,
     TICKS_PER_MILE,
@@ -854,19 +855,13 @@ def table_risk(tb: HazardTable, cv: CvWorld, security: int, resolve: int, cache:
 class RouteCache:
     """Memoised route computations (pure functions of the map, the hazard tables and the
     convoy's speed and base statistics). The driver shares one per (map, tables) content, so
-    it only ever saves time: it never changes a result."""
+    it only ever saves time: it never changes a result. What depends on the roads (a hex's table,
+    a step cost) is kept per map by ``sim.paths.hex_values``, which recomputes the hexes whose road
+    changed; the paths themselves are kept by ``sim.paths``."""
 
-    def __init__(self) -> None:
-        self.paths: dict[tuple[Any, ...], tuple[list[int], float] | None] = {}
-        self.steps: dict[tuple[Any, ...], list[float | None]] = {}
+    def __init__(self, key: str) -> None:
+        self.key = key  # the digest of the (map, hazards, tables) content it was made for (shared_route_cache)
         self.risks: dict[tuple[Any, ...], float] = {}
-        self.tables: list[int] | None = None  # per hex: index of its hazard table (-1: none)
-
-    def trim(self) -> None:
-        if len(self.paths) > 20_000:
-            self.paths.clear()
-        if len(self.steps) > 500:
-            self.steps.clear()
 
 
 _ROUTE_CACHES: dict[str, RouteCache] = {}
@@ -886,23 +881,24 @@ def shared_route_cache(world: World) -> RouteCache:
     if rc is None:
         if len(_ROUTE_CACHES) >= 8:
             _ROUTE_CACHES.pop(next(iter(_ROUTE_CACHES)))
-        rc = _ROUTE_CACHES[key] = RouteCache()
+        rc = _ROUTE_CACHES[key] = RouteCache(key)
     return rc
 
 
 def hex_tables(world: World, cache: RouteCache | None) -> list[int]:
-    if cache is not None and cache.tables is not None:
-        return cache.tables
+    """Per hex, the index in ``world.cv.tables`` of its hazard table (-1: none)."""
     cv = world.cv
     assert cv is not None
     idx = {tb.id: k for k, tb in enumerate(cv.tables)}
-    out = []
-    for i in range(len(world.map.hexes)):
+
+    def table_of(i: int) -> int:
         tb = table_for(cv, world.map, i)
-        out.append(-1 if tb is None else idx[tb.id])
-    if cache is not None:
-        cache.tables = out
-    return out
+        return -1 if tb is None else idx[tb.id]
+
+    if cache is None:
+        return [table_of(i) for i in range(len(world.map.hexes))]
+    # table_for reads the hex alone, and the tables are those the cache was made for
+    return hex_values(world.map, ("cv-tables", cache.key), table_of)
 
 
 def route_stats(world: World, c: Convoy) -> tuple[int, int]:
@@ -918,41 +914,36 @@ def route_stats(world: World, c: Convoy) -> tuple[int, int]:
 
 def step_costs(world: World, kind: str, security: int, resolve: int, speed: int, cache: RouteCache | None = None) -> list[float | None]:
     """Cost in days (plus risk for ``safe``) of entering each hex; None: impassable."""
-    key = (kind, security, resolve, speed)
-    if cache is not None and key in cache.steps:
-        return cache.steps[key]
     hm = world.map
     cv = world.cv
     assert cv is not None
     tabs = hex_tables(world, cache)
-    out: list[float | None] = []
     risks: dict[int, float] = {}
-    for i, h in enumerate(hm.hexes):
+    safe = kind == "safe"
+
+    def cost(i: int) -> float | None:
+        h = hm.hexes[i]
         m = terrain_mult4(h.terrain, h.road)
         if m is None:
-            out.append(None)
-            continue
+            return None
         days = hm.hex_miles * 4 / (speed * m)
-        if kind == "safe" and tabs[i] >= 0:
-            k = tabs[i]
+        k = tabs[i]
+        if safe and k >= 0:
             if k not in risks:
                 risks[k] = table_risk(cv.tables[k], cv, security, resolve, cache)
             # risk per day of travel on this stretch, weighted: 10 HP of expected harm ~ one day
             days += days * risks[k] / 10
-        out.append(days)
-    if cache is not None:
-        cache.trim()
-        cache.steps[key] = out
-    return out
+        return days
+
+    if cache is None:
+        return [cost(i) for i in range(len(hm.hexes))]
+    # a hex's cost reads that hex (terrain, road, table) and the arguments alone
+    return hex_values(hm, ("cv-steps", cache.key, kind, security, resolve, speed), cost)
 
 
 def least_cost(hm: HexMap, start: int, goal: int, steps: list[float | None]) -> tuple[list[int], float] | None:
     """``HexMap.least_cost_path`` with the cost of entering each hex (RES-CV-02 travel time)."""
-
-    def cost(a: int, b: int) -> float | None:
-        return steps[b]
-
-    return hm.least_cost_path(start, goal, cost)
+    return search_once(hm.neighbor_table(), steps, start, goal)
 
 
 def plan_path(world: World, c: Convoy, kind: str, cache: RouteCache | None = None) -> tuple[list[int], float] | None:
@@ -965,13 +956,12 @@ def plan_path(world: World, c: Convoy, kind: str, cache: RouteCache | None = Non
     total = 0.0
     at = c.hex
     for stop in c.stops:
-        key = (at, stop, kind, sec, res, speed)
-        if cache is not None and key in cache.paths:
-            got = cache.paths[key]
+        if cache is not None:
+            # the steps read the map and the tables the cache was made for, and nothing else
+            got = cheapest_path(world.map, at, stop, ("cv", cache.key, kind, sec, res, speed), lambda: steps,
+                                hex_cost=steps.__getitem__)
         else:
             got = least_cost(world.map, at, stop, steps)
-            if cache is not None:
-                cache.paths[key] = got
         if got is None:
             return None
         p, cst = got

@@ -24,6 +24,7 @@ import msgspec
 from sim.errors import IllegalOrderError, InvalidOrderError, RulesError
 from sim.events import CheckResult, Ledger, check
 from sim.hexmap import ROAD_LEVEL
+from sim.paths import cheapest_path
 from sim.rules.kingdom import (
     ATTITUDES,
     BUILDINGS,
@@ -1204,11 +1205,13 @@ def route_days(world: World, path: list[int], cats: list[str], start: int) -> Fr
 def trade_path(world: World, origin_hex: int, dest_hex: int, pier: bool, waterfront: bool) -> list[int] | None:
     """The least-cost path by KM-TRADE-04 weights (hexes after the origin's, destination included)."""
 
-    def cost(a: int, b: int) -> float | None:
-        w = route_weight(world, b, pier, waterfront)
+    def cost(h: int) -> float | None:
+        w = route_weight(world, h, pier, waterfront)
         return None if w is None else float(w[0])
 
-    got = world.map.least_cost_path(origin_hex, dest_hex, cost)
+    # route_weight reads the hex alone (roads included): the key needs only the two flags
+    got = cheapest_path(world.map, origin_hex, dest_hex, ("km-trade", pier, waterfront),
+                        lambda: [cost(h) for h in range(len(world.map.hexes))], hex_cost=cost)
     if got is None:
         return None
     return got[0][1:]
@@ -1987,7 +1990,7 @@ def envoy_path(world: World, kid: str, target: str) -> list[int] | None:
     a, b = capital_hex(km.kingdoms[kid]), capital_hex(km.kingdoms[target])
     if a is None or b is None:
         return None
-    got = world.map.least_cost_path(a, b, lambda x, y: 1.0)
+    got = cheapest_path(world.map, a, b, "link-envoy", lambda: [1.0] * len(world.map.hexes), terrain_only=True)
     return None if got is None else got[0]
 
 

@@ -299,6 +299,15 @@ def count_improvements(k: Kingdom, kind: str) -> int:
     return sum(1 for imps in k.improvements.values() if kind in imps)
 
 
+def improvement_counts(k: Kingdom) -> dict[str, int]:
+    """``count_improvements`` of every kind at once: how many hexes hold each improvement."""
+    out: dict[str, int] = {}
+    for imps in k.improvements.values():
+        for kind in imps if len(imps) < 2 else set(imps):
+            out[kind] = out.get(kind, 0) + 1
+    return out
+
+
 # resolution: ENG-KM-07
 def linked_mines(world: World, k: Kingdom) -> int:
     """SC-KM-31 Foundry: one Mine per Foundry linked by river or Road gives +1 Economy and +1 BP."""
@@ -314,13 +323,20 @@ def linked_mines(world: World, k: Kingdom) -> int:
     return min(foundries, mines)
 
 
-def farm_reduction(world: World, k: Kingdom, h: int) -> int:
-    """SC-KM-32 Farm: Consumption −2, −3 in or next to a settlement with a Stockyard (SC-KM-31)."""
-    near = (h, *world.map.neighbors(h))
+def stockyard_reach(world: World, k: Kingdom) -> set[int]:
+    """The hexes in or next to a settlement of ``k`` with a Stockyard (SC-KM-31)."""
+    out: set[int] = set()
     for s in k.settlements:
-        if s.hex in near and s.buildings.get("stockyard", 0):
-            return 3
-    return 2
+        if s.buildings.get("stockyard", 0):
+            out.add(s.hex)
+            out.update(world.map.neighbors(s.hex))
+    return out
+
+
+def farm_reduction(world: World, k: Kingdom, h: int, reach: set[int] | None = None) -> int:
+    """SC-KM-32 Farm: Consumption −2, −3 in or next to a settlement with a Stockyard (SC-KM-31).
+    ``reach``: ``stockyard_reach(world, k)``, when the caller asks for many farms."""
+    return 3 if h in (stockyard_reach(world, k) if reach is None else reach) else 2
 
 
 def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
@@ -360,18 +376,21 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
         soc_extra += 2
         add("consumption", f"embassy building in {e.host}", 1)
     # terrain improvements (SC-KM-32)
-    mines = count_improvements(k, "mine")
-    quarries = count_improvements(k, "quarry")
-    sawmills = count_improvements(k, "sawmill")
+    held = improvement_counts(k)
+    mines = held.get("mine", 0)
+    quarries = held.get("quarry", 0)
+    sawmills = held.get("sawmill", 0)
     add("economy", "Mines", mines)
     add("stability", "Quarries and Sawmills", quarries + sawmills)
     roads = highways = 0
+    hexes = world.map.hexes
+    road, highway = ROAD_LEVEL["road"], ROAD_LEVEL["highway"]
     for h in k.hexes:
-        lvl = world.map.hexes[h].road_level
-        if lvl >= ROAD_LEVEL["road"]:
+        lvl = ROAD_LEVEL[hexes[h].road]
+        if lvl >= road:
             roads += 1
-        if lvl >= ROAD_LEVEL["highway"]:
-            highways += 1
+            if lvl >= highway:
+                highways += 1
     add("economy", "Roads", roads // 4 + highways // 4)
     add("stability", "Roads", roads // 8 + highways // 8)
     add("economy", "Foundry-linked Mines", linked_mines(world, k))
@@ -417,12 +436,12 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     add("consumption", "Size", size)
     add("consumption", "other", k.consumption_mod)
     farms = 0
-    for h in sorted(k.improvements):
-        imps = k.improvements[h]
+    reach = stockyard_reach(world, k)
+    for h, imps in k.improvements.items():
         if "farm" in imps:
-            farms += farm_reduction(world, k, h)
+            farms += farm_reduction(world, k, h, reach)
     add("consumption", "Farms", -farms)
-    add("consumption", "Fisheries", -count_improvements(k, "fishery"))
+    add("consumption", "Fisheries", -held.get("fishery", 0))
     raw = sum(v for _, v in parts["consumption"])
     # Fame and Infamy (SC-KM-26, RES-KM-37)
     lore_soc = soc_extra
@@ -1119,9 +1138,9 @@ def build_improvement(world: World, kid: str, h: int, kind: str, ledger: Ledger)
     _pay(k, cost, turn, f"a {kind} on {where}", "SC-KM-32")
     _count(k, turn, "improvements")
     if kind == "road":
-        hx.road = "road"
+        world.map.set_road(h, "road")
     elif kind == "highway":
-        hx.road = "highway"
+        world.map.set_road(h, "highway")
     else:
         k.improvements[h] = sorted([*imps, kind])
     km.bump("improvements_built")

@@ -28,6 +28,7 @@ from sim.config import GwConfig
 from sim.dice import Dice
 from sim.errors import IllegalOrderError, InvalidOrderError, RulesError
 from sim.events import Ledger
+from sim.paths import cheapest_path
 from sim.state.gw import (
     Annex,
     AnyOrder,
@@ -271,19 +272,14 @@ def new_units(world: World, guild: str, kind: str, n: int, *, army: str | None =
 # ---- movement (GW-MOV, RES-GW-05) -------------------------------------------------------------
 
 
-def _step_cost(world: World) -> Callable[[int, int], float | None]:
-    hexes = world.map.hexes
-
-    def cost(a: int, b: int) -> float | None:
-        return None if hexes[b].is_water else 1.0
-
-    return cost
+def _entry_costs(world: World) -> list[float | None]:
+    return [None if h.is_water else 1.0 for h in world.map.hexes]
 
 
 def march_path(world: World, army: Army, to: int) -> list[int]:
     """The hexes the army walks this season towards ``to``: the least-cost path (1 per land hex,
     water impassable, RES-GW-05) cut at the army's speed (GW-MOV-01/02). Empty if unreachable."""
-    found = world.map.least_cost_path(army.hex, to, _step_cost(world))
+    found = cheapest_path(world.map, army.hex, to, "gw-march", lambda: _entry_costs(world), terrain_only=True)
     if found is None:
         return []
     path = found[0]
@@ -417,6 +413,7 @@ class _Pending:
     loot: set[tuple[str, int]] = field(default_factory=set)
     domain_actions: set[tuple[str, str]] = field(default_factory=set)
     where: dict[str, int] = field(default_factory=dict)  # army → hex after its pending Move (cache)
+    free_domains: int = -1  # the guild's unoccupied domains (cache; -1: not counted yet)
 
 
 def _recruit_cost_of(costs: dict[str, int], units: dict[str, int]) -> int:
@@ -616,14 +613,19 @@ def _check_recruit(world: World, gw: GwWorld, o: Recruit, pend: _Pending | None)
     for k in o.units:
         if k not in cfg.unit_cost_solars:
             raise _fail("SC-GW-15", f"unit type {k} has no price in CFG.gw.unit_cost_solars", o)
-    free = [d for d in owned_domains(gw, o.guild) if not d.occupied_by]
-    cap = cfg.recruit_per_domain * len(free)
+    if pend is None or pend.free_domains < 0:
+        free = sum(1 for d in owned_domains(gw, o.guild) if not d.occupied_by)
+        if pend is not None:
+            pend.free_domains = free  # legal_orders checks every Recruit candidate with one _Pending
+    else:
+        free = pend.free_domains
+    cap = cfg.recruit_per_domain * free
     n = sum(o.units.values())
     done = pend.recruited if pend else 0
     if n + done > cap:
         raise _fail(
             "SC-GW-15",
-            f"{n} recruits (+{done} already ordered) exceed {cfg.recruit_per_domain} per unoccupied domain × {len(free)} = {cap} this season",
+            f"{n} recruits (+{done} already ordered) exceed {cfg.recruit_per_domain} per unoccupied domain × {free} = {cap} this season",
             o,
         )
     cost = _recruit_cost(world, o.units)
@@ -928,7 +930,7 @@ def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
         return []
     out: list[AnyOrder] = []
     pend = _pending(gw, guild_id, world.config.gw.unit_cost_solars)  # candidates share one view of the committed orders
-    for cand in _candidates(world, gw, guild_id):
+    for cand in _candidates(world, gw, guild_id, pend):
         try:
             check_order(world, cand, stage="give", _pend=pend)
         except RulesError:
@@ -937,10 +939,10 @@ def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
     return out
 
 
-def _candidates(world: World, gw: GwWorld, g: str) -> Iterable[AnyOrder]:
+def _candidates(world: World, gw: GwWorld, g: str, pend: _Pending | None = None) -> Iterable[AnyOrder]:
     cfg = world.config.gw
     guild = gw.guilds[g]
-    pend = _pending(gw, g, cfg.unit_cost_solars)
+    pend = _pending(gw, g, cfg.unit_cost_solars) if pend is None else pend
     pool = {k: guild.pool.get(k, 0) - pend.pool.get(k, 0) for k in sorted(guild.pool)}
     pool = {k: n for k, n in pool.items() if n > 0}
     mine = owned_domains(gw, g)
