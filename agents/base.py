@@ -40,6 +40,18 @@ class RealmAgent(mesa.Agent):
     def decide(self, obs: Any, legal: Sequence[Any], *, clauses: Sequence[str] = (), label: Any = str) -> Decision:
         """Ask the policy, then record the decision and the alternatives it scored in the ledger."""
         d = self.policy.decide(obs, legal, self.rng.rng)
+        extra: dict[str, Any] = {}
+        if d.alternatives:  # recorded only when the policy explains itself (ledgers without stay as they were)
+            extra["alternatives"] = [
+                {"order": a.order, "score": round(float(a.score), 4),
+                 "terms": [{"name": t.name, "value": round(float(t.value), 4), "unit": t.unit, "en": t.en, "fr": t.fr}
+                           for t in a.terms]}
+                for a in d.alternatives
+            ]
+        if d.tie:
+            extra["tie"] = d.tie
+        if d.rollouts is not None:
+            extra["rollouts"] = d.rollouts
         self.realm.ledger.emit(
             self.system,
             "DecisionMade",
@@ -50,6 +62,7 @@ class RealmAgent(mesa.Agent):
             legal=len(legal),
             scored=[[str(a), round(float(sc), 4)] for a, sc in d.scored],
             reason=d.reason,
+            **extra,
         )
         return d
 

@@ -18,11 +18,38 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
+@dataclass(frozen=True)
+class Term:
+    """One named part of an alternative's score, in the faction's own units.
+
+    ``value`` is what it adds to the score; ``en``/``fr`` say it in words for a game master
+    ("+12 BP income over a year" / "+12 PC de revenu sur un an")."""
+
+    name: str
+    value: float
+    unit: str = ""
+    en: str = ""
+    fr: str = ""
+
+
+@dataclass
+class Alternative:
+    """An order a policy considered: its label, its score and the terms that make the score."""
+
+    order: str
+    score: float
+    terms: list[Term] = field(default_factory=list)
+
+
 @dataclass
 class Decision:
     chosen: Any
     scored: list[tuple[str, float]] = field(default_factory=list)  # (alternative, score), best first
     reason: str = ""
+    # the explanation (optional; a policy that fills it gets it recorded in the ledger):
+    alternatives: list[Alternative] = field(default_factory=list)  # chosen first, then the best others
+    tie: str = ""  # how a tie for the best score was broken ("3 plans tied at 4.2; drawn by the policy's stream")
+    rollouts: dict[str, Any] | None = None  # a look-ahead policy's figures (candidates, wins, mean scores)
 
 
 class Policy(Protocol):
