@@ -32,6 +32,9 @@ class RealmAgent(mesa.Agent):
         self.policy_name = policy
         self.policy = make_policy(self.kind, policy)
         self.rng = model.dice.stream("policy", key)
+        bind = getattr(self.policy, "bind", None)
+        if bind is not None:  # a policy that needs its agent (lookahead: the model it forks)
+            bind(self)
 
     @property
     def realm(self) -> RealmModel:

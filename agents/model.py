@@ -56,10 +56,14 @@ class RealmModel(mesa.Model):
         ev.callbacks.append(self._tick)
         return ev
 
+    on_clock: Any = None  # called with the hour at every wake-up, before any process resumes (lookahead checkpoints)
+
     def _tick(self, ev: Any) -> None:
         now = int(self.env.now)
         self.ledger.now = now
         self.world.now = now
+        if self.on_clock is not None:
+            self.on_clock(now)
 
     def _season_snapshots(self) -> Any:
         """At hour 0 of every season, before any faction acts, record each faction's metrics

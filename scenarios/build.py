@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from scenarios.schema import Scenario, cv, gw, km, link, mn
-from scenarios.schema.common import Coord, Duration, ProvinceSpec
+from scenarios.schema.common import Coord, Duration, ProvinceSpec, policy_options_problems
 from sim.calendar import hours
 from sim.config import Config
 from sim.errors import Problem, ScenarioError
@@ -165,6 +165,9 @@ def semantic_problems(sc: Scenario) -> list[Problem]:
         if name in sc.scenario.systems:
             out.extend(SYSTEM_MODULES[name].check(sc, mi))
     out.extend(link.check(sc, mi))  # LINK (§5.5): factions, affiliations, seasonal turns
+    for table in ("kingdoms", "nations", "guilds", "convoys"):  # options of the lookahead policy
+        for i, row in enumerate(getattr(sc, table)):
+            out.extend(policy_options_problems(f"{table}[{i}]", row.policy, row.policy_options))
     return out
 
 
@@ -191,4 +194,9 @@ def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = N
     for name in systems:
         SYSTEM_MODULES[name].build(sc, world)
     link.build(sc, world)  # LINK (§5.5): joins the enabled systems
+    for table, kind in (("kingdoms", "kingdom"), ("nations", "nation"), ("guilds", "guild"), ("convoys", "convoy")):
+        for row in getattr(sc, table):  # the lookahead policy's budgets, by actor key
+            if row.policy_options is not None:
+                world.policy_options[f"{kind}:{row.id}"] = msgspec.to_builtins(row.policy_options)
+    world.policy_options = dict(sorted(world.policy_options.items()))
     return world

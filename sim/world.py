@@ -32,6 +32,8 @@ class World(msgspec.Struct):
     km: KmWorld | None = None
     gw: GwWorld | None = None
     mn: MnWorld | None = None
+    # a faction's ``policy_options`` from its scenario row, by actor key (the lookahead policy's budgets)
+    policy_options: dict[str, dict[str, int | float]] = {}
 
     def has(self, system: str) -> bool:
         return system in self.systems

@@ -36,6 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--until", metavar="WHEN", default=None,
                    help="stop at the start of season N (or after Nd days, Nm months, Ny years) instead of the end")
     r.add_argument("--save", metavar="FILE", default=None, help="save the whole campaign where it stops (resume it later)")
+    r.add_argument("--explain", nargs="?", const="*", default=None, metavar="FACTION",
+                   help="under each decision, the order chosen, its alternatives and their score terms (of FACTION, e.g. kingdom:restov; default all)")
 
     rs = sub.add_parser("resume", help="continue a campaign saved with run --save")
     rs.add_argument("file", help="the save file")
@@ -197,21 +199,25 @@ def cmd_run(args: argparse.Namespace) -> int:
     from agents.campaign import prepare_campaign
     from agents.chronicle import ChronicleWriter
     from scenarios.loader import load_scenario
+    from workers.explain import explain_writer
 
     loaded = load_scenario(args.scenario)
     lang = args.lang or loaded.scenario.scenario.lang
     overrides = parse_overrides(args.set)
     parse_until(args.until)  # a bad value is refused before the campaign runs
     writer = None if args.json else ChronicleWriter(sys.stdout, lang)
+    explainer = explain_writer(args.explain, sys.stdout, lang)
     model = prepare_campaign(
         loaded,
         args.seed,
         overrides=overrides,
         keep_ledger=bool(args.ledger or args.save),
-        listeners=[writer] if writer else [],
+        listeners=[w for w in (writer, explainer) if w],
     )
     if writer:
         writer.attach(model)
+    if explainer:
+        explainer.attach(model)
     return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=overrides)
 
 

@@ -88,11 +88,12 @@ def known_policies(kind: str) -> list[str]:
 
 
 def _load_builtin(kind: str) -> None:
-    try:
-        importlib.import_module(f"agents.policies.{kind}")
-    except ModuleNotFoundError as e:
-        if e.name != f"agents.policies.{kind}":
-            raise
+    for name in (f"agents.policies.{kind}", "agents.policies.lookahead"):
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
 
 
 def make_policy(kind: str, spec: str) -> Policy:

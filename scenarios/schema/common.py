@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from sim.errors import Problem
+
 Coord = tuple[int, int]  # [col, row] in the file
 NonNeg = Annotated[int, msgspec.Meta(ge=0)]
 Positive = Annotated[int, msgspec.Meta(ge=1)]
@@ -14,6 +16,30 @@ SystemName = Literal["km", "mn", "gw", "cv"]
 
 class Spec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """Base of every scenario table: unknown keys are errors."""
+
+
+class PolicyOptions(Spec):
+    """``policy_options = { … }`` of a faction played by ``lookahead`` (docs/scenario-format.md):
+    how much a decision may look ahead. Every field is bounded so that one decision cannot run away."""
+
+    candidates: Annotated[int, msgspec.Meta(ge=1, le=8)] = 3  # the heuristic's best K alternatives tried
+    rollouts: Annotated[int, msgspec.Meta(ge=1, le=64)] = 2  # plays of each candidate (common dice by index)
+    decisions: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1  # decisions looked ahead per hour of the campaign
+    horizon_days: Annotated[int, msgspec.Meta(ge=0, le=720)] = 0  # how far each play goes; 0: the kind's default
+    max_ms: Annotated[int, msgspec.Meta(ge=0, le=600_000)] = 0  # a guard per decision (0: none); see docs
+    # look ahead only when the heuristic's K best are within this many score points of its best
+    # (a clear choice is not worth the rollouts); unset: the kind's default, docs/scenario-format.md
+    gap: Annotated[float, msgspec.Meta(ge=0)] | None = None
+
+
+LOOKAHEAD = "lookahead"
+
+
+def policy_options_problems(path: str, policy: str, options: PolicyOptions | None) -> list[Problem]:
+    """``policy_options`` only mean something to the ``lookahead`` policy."""
+    if options is not None and policy != LOOKAHEAD:
+        return [Problem(f"{path}.policy_options", f'no policy_options unless policy = "{LOOKAHEAD}"', f'policy = "{policy}"')]
+    return []
 
 
 class Duration(Spec):

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
-from scenarios.schema.common import Coord, NonNeg, Spec
+from scenarios.schema.common import Coord, NonNeg, PolicyOptions, Spec
 from sim.dice import is_dice_expr
 from sim.errors import Problem
 from sim.hexmap import TERRAINS
@@ -50,7 +50,7 @@ CargoKind = Literal["trade_goods", "treasure", "repair", "other"]
 Place = str | Coord  # a settlement name or [col, row]
 TERRAIN_NAMES = tuple(t for t in TERRAINS)
 FEAT_NAMES = ("fast_caravan", "efficient_consumption", "caravan_toughness", "terrain_mastery", "extra_wagons", "expert_travelers")
-POLICIES_BUILTIN = ("random", "heuristic")
+POLICIES_BUILTIN = ("random", "heuristic", "lookahead")
 
 
 class WagonSpec(Spec):
@@ -75,6 +75,7 @@ class ConvoySpec(Spec):
     destination: Place
     name: str = ""
     policy: str = "heuristic"
+    policy_options: PolicyOptions | None = None  # only for policy = "lookahead"
     via: list[Place] = []
     path: list[Coord] = []  # an explicit route (optional): from origin through every waypoint to destination
     route: Literal["fast", "safe"] = "fast"
@@ -261,7 +262,7 @@ def check(sc: Any, mi: Any) -> list[Problem]:
             out.append(Problem(f"{p}.id", "a convoy id used once", f'"{c.id}" again'))
         convoy_ids.add(c.id)
         if c.policy not in POLICIES_BUILTIN and ":" not in c.policy:
-            out.append(Problem(f"{p}.policy", 'a policy name ("random", "heuristic") or package.module:Class', f'"{c.policy}"'))
+            out.append(Problem(f"{p}.policy", 'a policy name ("random", "heuristic", "lookahead") or package.module:Class', f'"{c.policy}"'))
         if c.level == 1 and c.offense + c.defense + c.mobility + c.morale != 7:
             total = c.offense + c.defense + c.mobility + c.morale
             out.append(Problem(p, "primary statistics summing to 7 at level 1 (each starts at 1, plus 3 points, SC-CV-01)",

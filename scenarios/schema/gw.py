@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
-from scenarios.schema.common import Coord, NonNeg, Positive, Spec
+from scenarios.schema.common import Coord, NonNeg, PolicyOptions, Positive, Spec
 from sim.config import Config, GwConfig
 from sim.errors import Problem
 
@@ -73,6 +73,7 @@ class GuildSpec(Spec):
     name: str = ""
     leader: str = ""  # default: "chef <id>"
     policy: str = "heuristic"
+    policy_options: PolicyOptions | None = None  # only for policy = "lookahead"
     solars: NonNeg = 0
     victuals: NonNeg = 0
     notoriety: int = 0

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
-from scenarios.schema.common import Coord, NonNeg, Positive, Spec
+from scenarios.schema.common import Coord, NonNeg, PolicyOptions, Positive, Spec
 from sim.errors import Problem, ScenarioError
 from sim.state.km import (
     ALIGNMENTS,
@@ -239,6 +239,7 @@ class KingdomSpec(Spec):
     name: str = ""
     name_fr: str = ""
     policy: str = "heuristic"
+    policy_options: PolicyOptions | None = None  # only for policy = "lookahead"
     government: Government = "autocracy"
     capital: str = ""
     treasury: int = 0
@@ -329,7 +330,7 @@ def _cfg(sc: Scenario, system: str) -> dict[str, object]:
 
 
 def _policy_ok(p: str) -> bool:
-    if p in ("random", "heuristic", "scripted"):
+    if p in ("random", "heuristic", "scripted", "lookahead"):
         return True
     mod, colon, attr = p.partition(":")
     return bool(colon and mod and attr)
@@ -414,7 +415,7 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
         p = f"kingdoms[{i}]"
         for f, val in (("policy", k.policy), ("vassal_policy", k.vassal_policy)):
             if not _policy_ok(val):
-                out.append(Problem(f"{p}.{f}", 'a policy: "random", "heuristic", "scripted" or package.module:Class', f'"{val}"'))
+                out.append(Problem(f"{p}.{f}", 'a policy: "random", "heuristic", "lookahead", "scripted" or package.module:Class', f'"{val}"'))
         for f, ref in (("overlord", k.overlord), ("conquered_by", k.conquered_by), ("sponsor", k.sponsor)):
             if ref and (ref not in ids or ref == k.id):
                 out.append(Problem(f"{p}.{f}", "the id of another kingdom (" + ", ".join(x for x in ids if x != k.id) + ")", f'"{ref}"'))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Literal
 
-from scenarios.schema.common import NonNeg, Positive, Spec
+from scenarios.schema.common import NonNeg, PolicyOptions, Positive, Spec
 from sim.calendar import HOURS_PER_YEAR, SEASONS_PER_YEAR
 from sim.errors import Problem, ScenarioError
 from sim.events import Ledger
@@ -68,6 +68,7 @@ class NationSpec(Spec):
     name_fr: str = ""
     treasury: NonNeg | None = None
     policy: str = "heuristic"
+    policy_options: PolicyOptions | None = None  # only for policy = "lookahead"
     provinces: list[str] = []
     ambassadors: NonNeg = 0
 
@@ -132,7 +133,7 @@ def total_turns(sc: Scenario) -> int:
 
 
 def _policy_ok(p: str) -> bool:
-    if p in ("random", "heuristic"):
+    if p in ("random", "heuristic", "lookahead"):
         return True
     mod, colon, attr = p.partition(":")
     return bool(colon and mod and attr)
@@ -195,7 +196,7 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
             out.append(Problem(f"nations[{i}].id", "a nation id used once", f'"{n.id}" again'))
         seen.add(n.id)
         if not _policy_ok(n.policy):
-            out.append(Problem(f"nations[{i}].policy", '"random", "heuristic" or "package.module:Class"', f'"{n.policy}"'))
+            out.append(Problem(f"nations[{i}].policy", '"random", "heuristic", "lookahead" or "package.module:Class"', f'"{n.policy}"'))
         if n.capital not in city_ids:
             out.append(Problem(f"nations[{i}].capital", _one_of("a city id of [[cities]]", city_ids), f'"{n.capital}"'))
         else:

@@ -1,0 +1,498 @@
+"""The ``lookahead`` policy (every kind of faction): the heuristic's best few orders, each played
+forward on forks of the world, chosen by the deciding faction's mean score (docs/DESIGN.md §AI,
+docs/scoring.md).
+
+At a decision it asks the kind's ``heuristic`` for its scores. When the heuristic's best ``K``
+alternatives (``candidates``) lie within ``gap`` score points of its best, each of them is played
+forward ``rollouts`` times over ``horizon`` hours (a season for a guild, three months for a kingdom,
+one turn for a nation, three days for a convoy) and the one with the best mean score of the deciding
+faction at the horizon (:mod:`sim.scoring`) is chosen; otherwise the heuristic's choice stands.
+
+How a rollout forks the world exactly at the decision: processes of the engine can restart from the
+world alone at any hour before anything of that hour has run (``agents.systems``). So while a
+campaign has a lookahead faction, its model keeps a *checkpoint* at the first wake-up of every hour
+(the encoded world and every dice stream's state) and, during that hour, the index of every order its
+lookahead factions chose. A rollout decodes the checkpoint into a new model (its own dice box, its own
+ledger that is never kept), replays the hour up to the decision — the same dice, the same orders —
+plays the candidate, then switches every rules stream to the rollout's own seed and lets the
+heuristic play every faction up to the horizon. Nothing of a rollout reaches the real world, ledger
+or dice.
+
+Common random numbers: rollout ``j`` of every candidate uses the same seed, derived from one 63-bit
+number drawn from the agent's policy stream (never the rules' dice); a rollout is a pure function of
+the checkpoint, the candidate and that seed, so the choice is the same in any process for a given
+scenario and seed. ``max_ms`` (off by default) is the one exception: it stops a decision's rollouts
+after the first whole round that ends past it, and the ledger says so (``cut``); a cut decision may
+differ between machines (docs/scenario-format.md).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from agents.policies import Alternative, Decision, Policy, Term, make_policy, register
+from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_YEAR
+from sim.dice import DiceBox, derive_seed
+from sim.events import Ledger
+from sim.world import World, decode_world, encode_world
+
+if TYPE_CHECKING:
+    import random
+
+    from agents.model import RealmModel
+
+NAME = "lookahead"
+UNSCORED = -1000.0  # the score of a faction that no longer exists at a rollout's horizon
+
+# per kind: candidates K, rollouts N, gap (heuristic score points), horizon (hours; None: from the
+# config), decisions looked ahead per hour (the rest of the hour's decisions are the heuristic's)
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "kingdom": {"candidates": 3, "rollouts": 2, "gap": 3.0, "horizon": 3 * HOURS_PER_MONTH, "decisions": 1},
+    "nation": {"candidates": 3, "rollouts": 2, "gap": 20.0, "horizon": None, "decisions": 1},  # one MN turn
+    "guild": {"candidates": 3, "rollouts": 2, "gap": 5.0, "horizon": None, "decisions": 1},  # one GW season
+    "convoy": {"candidates": 3, "rollouts": 2, "gap": 1.0, "horizon": 3 * HOURS_PER_DAY, "decisions": 1},
+}
+# the decisions worth a look-ahead (by the observation's slot; None: every decision of the kind):
+# a kingdom's claims, buildings, taxes and special edict shape its next year; its other choices are
+# small or follow from these
+SLOTS: dict[str, frozenset[str] | None] = {
+    "kingdom": frozenset({"claim", "building", "taxation", "special"}),
+    "nation": None,
+    "guild": None,
+    "convoy": None,
+}
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much one decision may look ahead (a faction's ``policy_options``, or its kind's defaults)."""
+
+    candidates: int
+    rollouts: int
+    gap: float
+    horizon: int  # hours
+    decisions: int = 1  # decisions looked ahead per hour
+    max_ms: int = 0  # 0: no time guard (deterministic)
+
+
+def budget_for(kind: str, world: World, options: dict[str, Any] | None) -> Budget:
+    d = DEFAULTS[kind]
+    o = options or {}
+    horizon = d["horizon"]
+    if o.get("horizon_days"):
+        horizon = int(o["horizon_days"]) * HOURS_PER_DAY
+    elif horizon is None and kind == "nation":
+        horizon = world.mn.turn_hours if world.mn is not None else HOURS_PER_YEAR // 4
+    elif horizon is None:
+        horizon = HOURS_PER_YEAR // max(1, int(world.config.gw.seasons_per_year))
+    gap = o.get("gap")
+    return Budget(
+        candidates=int(o.get("candidates", d["candidates"])),
+        rollouts=int(o.get("rollouts", d["rollouts"])),
+        gap=float(d["gap"] if gap is None else gap),
+        horizon=int(horizon),
+        decisions=int(o.get("decisions", d["decisions"])),
+        max_ms=int(o.get("max_ms", 0)),
+    )
+
+
+# ---- small accessors (kept here so a rename in the agent or the model stays a one-line change) -----
+
+def policy_rng(agent: Any) -> random.Random:
+    """The agent's policy stream (``RealmAgent.rng``, a ``SeededDice``), as a ``random.Random``."""
+    stream = getattr(agent, "policy_rng", None) or agent.rng
+    return stream.rng  # type: ignore[no-any-return]
+
+
+def new_model(world: World, dice: DiceBox, ledger: Ledger) -> RealmModel:
+    from agents.model import RealmModel
+
+    return RealmModel(world, dice=dice, ledger=ledger, collect=False, check_invariants=False)
+
+
+def faction_score(world: World, key: str) -> float:
+    """The score (``sim.scoring``) of the faction ``key`` in ``world``; :data:`UNSCORED` if it is gone."""
+    from sim import scoring as S
+
+    kind, _, ident = key.partition(":")
+    fn: Callable[[World, str], Any] | None = {
+        "kingdom": S.score_kingdom, "nation": S.score_nation, "guild": S.score_guild, "convoy": S.score_convoy,
+    }.get(kind)
+    if fn is None:
+        return UNSCORED
+    try:
+        return float(fn(world, ident).total)
+    except (KeyError, AttributeError, StopIteration, ValueError):
+        return UNSCORED
+
+
+def labeler(kind: str) -> Callable[[Any], str]:
+    """How the kind's heuristic names an order in ``Decision.scored``."""
+    if kind == "kingdom":
+        from agents.kingdom import label
+
+        return label
+    if kind == "nation":
+        from sim.rules.diplomacy import order_label
+
+        return order_label
+    if kind == "convoy":
+        from sim.state.cv import DayPlan
+
+        return lambda a: a.label() if isinstance(a, DayPlan) else str(a)
+    return str
+
+
+def slot_of(obs: Any) -> str:
+    """The kind of decision an observation is for (a kingdom's or nation's slot, a convoy's decision)."""
+    if isinstance(obs, dict):
+        return str(obs.get("decision") or "day")
+    return str(getattr(obs, "slot", "") or "orders")
+
+
+def index_of(legal: Sequence[Any], chosen: Any) -> int:
+    for i, a in enumerate(legal):
+        if a is chosen:
+            return i
+    return list(legal).index(chosen)
+
+
+# ---- checkpoints --------------------------------------------------------------------------------
+
+@dataclass
+class Checkpoint:
+    """The world and every dice stream at the first wake-up of ``hour``, and the orders (indices into
+    the legal alternatives) each lookahead faction chose since."""
+
+    hour: int
+    world: bytes
+    dice: dict[str, list[object]]
+    logs: dict[str, list[int]] = field(default_factory=dict)
+    looked: dict[str, int] = field(default_factory=dict)  # decisions looked ahead this hour, per faction
+
+
+class Checkpointer:
+    """Keeps a model's current checkpoint (one per model that has a lookahead faction)."""
+
+    def __init__(self, model: RealmModel) -> None:
+        self.model = model
+        self.current: Checkpoint | None = None
+        self.taken = 0
+
+    def on_clock(self, now: int) -> None:
+        cp = self.current
+        if cp is None or cp.hour != now:
+            m = self.model
+            self.current = Checkpoint(now, encode_world(m.world), m.dice.getstate())
+            self.taken += 1
+
+    def at(self, now: int) -> Checkpoint | None:
+        cp = self.current
+        return cp if cp is not None and cp.hour == now else None
+
+
+def checkpointer(model: RealmModel) -> Checkpointer:
+    cp = getattr(model, "lookahead_checkpointer", None)
+    if cp is None:
+        cp = Checkpointer(model)
+        model.lookahead_checkpointer = cp  # type: ignore[attr-defined]
+        model.on_clock = cp.on_clock
+    return cp
+
+
+# ---- rollouts -----------------------------------------------------------------------------------
+
+class RolloutDice(DiceBox):
+    """A rollout's dice: the checkpoint's streams until the candidate is played, then every rules
+    stream reseeded from the rollout's seed (so each candidate meets the same dice, stream by stream)."""
+
+    def switch(self, root: int) -> None:
+        self.root_seed = int(root)
+        for key, s in self._streams.items():
+            system, _, entity = key.partition("/")
+            if system != "policy":
+                s.rng.seed(derive_seed(self.root_seed, system, entity))
+
+
+class _NoHash:
+    def update(self, data: bytes) -> None:
+        pass
+
+
+@dataclass
+class _Rollout:
+    """One play of one candidate: who decides, what was legal, which order to play, the seed."""
+
+    decider: str
+    legal: list[Any]
+    forced: int
+    seed: int
+    logs: dict[str, list[int]]
+    dice: RolloutDice
+    switched: bool = False
+    diverged: bool = False
+
+    def switch(self) -> None:
+        self.switched = True
+        self.dice.switch(self.seed)
+
+
+class _Seat:
+    """A faction's policy inside a rollout: the real orders of the hour up to the decision, the
+    candidate at the decision, then the heuristic (a scripted kingdom keeps its script)."""
+
+    def __init__(self, key: str, kind: str, own: Policy, ro: _Rollout) -> None:
+        self.key = key
+        self.name = getattr(own, "name", "")
+        self.own = own
+        self.ro = ro
+        self.after: Policy = own
+        if self.name != "scripted":
+            try:
+                self.after = make_policy(kind, "heuristic")
+            except ValueError:
+                self.after = own
+
+    def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
+        ro = self.ro
+        if not ro.switched:
+            log = ro.logs.get(self.key)
+            if log:
+                i = log.pop(0)
+                if i < len(legal):
+                    return Decision(legal[i], [], "replayed")
+                ro.diverged = True
+            elif self.key == ro.decider:
+                if list(legal) == ro.legal:
+                    ro.switch()
+                    return Decision(legal[ro.forced], [], "candidate")
+                ro.diverged = True
+            elif log is not None:
+                ro.diverged = True  # a lookahead faction asked more than it was in the real hour
+            else:
+                return self.own.decide(obs, legal, rng)
+        return self.after.decide(obs, legal, rng)
+
+
+def in_rollout(model: Any) -> bool:
+    return isinstance(getattr(model, "dice", None), RolloutDice)
+
+
+def play(cp: Checkpoint, decider: str, legal: list[Any], forced: int, seed: int, until: int) -> float | None:
+    """One rollout: the deciding faction's score at ``until``, or None if the replay did not reach
+    the decision (it always does unless a restart from the world is not exact: a bug, counted)."""
+    from agents.base import RealmAgent
+
+    world = decode_world(cp.world)
+    dice = RolloutDice(world.seed)
+    dice.setstate(cp.dice)
+    ledger = Ledger(keep=False, now=world.now)
+    ledger._hash = _NoHash()  # type: ignore[assignment]  # a rollout's events are never read
+    ro = _Rollout(decider, legal, forced, seed, {k: list(v) for k, v in cp.logs.items()}, dice)
+    ro.logs.setdefault(decider, [])
+    model = new_model(world, dice, ledger)
+    for agent in list(model.by_key.values()):
+        if isinstance(agent, RealmAgent):
+            agent.policy = _Seat(agent.key, agent.kind, agent.policy, ro)
+    model.run(until)
+    if not ro.switched or ro.diverged:
+        return None
+    return faction_score(model.world, decider)
+
+
+# ---- the policy ---------------------------------------------------------------------------------
+
+class Lookahead:
+    """``lookahead`` for one kind of faction (one subclass registered per kind)."""
+
+    name = NAME
+    kind = ""
+
+    def __init__(self) -> None:
+        self.heuristic: Policy = make_policy(self.kind, "heuristic")
+        self.agent: Any = None
+        self.budget: Budget | None = None
+        self.cps: Checkpointer | None = None
+        self.stats = {"decisions": 0, "looked_ahead": 0, "rollouts": 0, "diverged": 0, "cut": 0}
+
+    def bind(self, agent: Any) -> None:
+        """Called by the agent once it is built: the model to fork, the budget of its scenario row."""
+        self.agent = agent
+        model = agent.model
+        self.budget = budget_for(self.kind, model.world, model.world.policy_options.get(agent.key))
+        if not in_rollout(model):  # inside a rollout a lookahead faction plays the heuristic
+            self.cps = checkpointer(model)
+
+    def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
+        h = self.heuristic.decide(obs, legal, rng)
+        if self.agent is None or self.cps is None or self.budget is None or len(legal) < 2:
+            return h
+        model = self.agent.model
+        now = int(model.env.now)
+        cp = self.cps.at(now)
+        self.stats["decisions"] += 1
+        chosen = index_of(legal, h.chosen)
+        key = self.agent.key
+        wanted = SLOTS[self.kind] is None or slot_of(obs) in SLOTS[self.kind]  # type: ignore[operator]
+        cands = [chosen]
+        if cp is not None and wanted and cp.looked.get(key, 0) < self.budget.decisions:
+            cands = self._candidates(h, legal, chosen)
+        d = h
+        if len(cands) >= 2 and cp is not None:
+            cp.looked[key] = cp.looked.get(key, 0) + 1
+            d = self._look_ahead(cp, h, legal, cands, now)
+        if cp is not None:
+            cp.logs.setdefault(self.agent.key, []).append(index_of(legal, d.chosen))
+        return d
+
+    def _candidates(self, h: Decision, legal: Sequence[Any], chosen: int) -> list[int]:
+        assert self.budget is not None
+        b = self.budget
+        if not h.scored or b.candidates < 2:
+            return [chosen]
+        name = labeler(self.kind)
+        first: dict[str, int] = {}
+        for i, a in enumerate(legal):
+            first.setdefault(name(a), i)
+        best = max(float(sc) for _, sc in h.scored)
+        out = [chosen]
+        for lab, sc in h.scored:
+            if len(out) >= b.candidates:
+                break
+            if best - float(sc) > b.gap:
+                break
+            i = first.get(str(lab))
+            if i is not None and i not in out:
+                out.append(i)
+        return out
+
+    def _look_ahead(self, cp: Checkpoint, h: Decision, legal: Sequence[Any], cands: list[int], now: int) -> Decision:
+        assert self.budget is not None
+        b = self.budget
+        agent = self.agent
+        key = agent.key
+        model = agent.model
+        root = policy_rng(agent).getrandbits(63)
+        until = max(now + 1, min(now + b.horizon, model.world.end))
+        seeds = [derive_seed(root, "rollout", str(j)) for j in range(b.rollouts)]
+        results: list[list[float | None]] = [[] for _ in cands]
+        t0 = time.perf_counter()
+        cut = False
+        legal_l = list(legal)
+        for j, seed in enumerate(seeds):
+            for ci, idx in enumerate(cands):
+                results[ci].append(play(cp, key, legal_l, idx, seed, until))
+            if b.max_ms and (time.perf_counter() - t0) * 1000 > b.max_ms and j + 1 < len(seeds):
+                cut = True
+                break
+        n = len(results[0])
+        self.stats["looked_ahead"] += 1
+        self.stats["rollouts"] += n * len(cands)
+        self.stats["cut"] += cut
+        diverged = sum(1 for r in results for x in r if x is None)
+        self.stats["diverged"] += diverged
+        base = faction_score(model.world, key)
+        wins = [0] * len(cands)
+        for j in range(n):
+            row = [(results[ci][j], ci) for ci in range(len(cands)) if results[ci][j] is not None]
+            if row:
+                top = max(x for x, _ in row)  # type: ignore[type-var]
+                wins[next(ci for x, ci in row if x == top)] += 1
+        means: list[float | None] = []
+        for r in results:
+            ok = [x for x in r if x is not None]
+            means.append(round(sum(ok) / len(ok) - base, 2) if ok else None)
+        valid = [ci for ci, m in enumerate(means) if m is not None]
+        if not valid:
+            return h
+        top_mean = max(means[ci] for ci in valid)  # type: ignore[type-var]
+        tied = [ci for ci in valid if means[ci] == top_mean]
+        pick = tied[0]  # ties: the heuristic's order (its best first)
+        name = labeler(self.kind)
+        hscore = {str(lab): float(sc) for lab, sc in h.scored}
+        unit = _unit(self.kind)
+        cand_rows = []
+        alts: list[Alternative] = []
+        for ci in [pick, *[c for c in range(len(cands)) if c != pick]]:
+            lab = name(legal[cands[ci]])
+            m = means[ci]
+            cand_rows.append({"order": lab, "mean": m, "wins": wins[ci], "n": n, "heuristic": hscore.get(lab)})
+            terms = [Term("rollouts", m if m is not None else 0.0, unit,
+                          f"mean score {_signed(m)} {unit} after {_hours_en(b.horizon)} ({wins[ci]} of {n} rollouts won)",
+                          f"score moyen {_signed(m)} {_unit_fr(unit)} après {_hours_fr(b.horizon)} ({wins[ci]} parties gagnées sur {n})")]
+            old = next((a for a in h.alternatives if a.order == lab), None)
+            if old is not None:
+                terms += old.terms
+            alts.append(Alternative(lab, m if m is not None else UNSCORED, terms))
+        figures: dict[str, Any] = {
+            "candidates": cand_rows, "n": n, "horizon_hours": until - now, "seed": root, "unit": unit,
+            "base": base,
+        }
+        if cut:
+            figures["cut"] = True
+        if diverged:
+            figures["diverged"] = diverged
+        tie = ""
+        if len(tied) > 1:
+            tie = (f"{len(tied)} candidates tied at mean {_signed(top_mean)} {unit}; kept the heuristic's preferred one")
+        elif h.tie:
+            tie = h.tie
+        label = name(legal[cands[pick]])
+        reason = (f"look-ahead: {label} had the best mean score over {n} rollout(s) of {_hours_en(b.horizon)} "
+                  f"among the heuristic's {len(cands)} best")
+        return Decision(legal[cands[pick]], list(h.scored), reason, alts, tie, figures)
+
+
+def _unit(kind: str) -> str:
+    from sim.scoring import UNITS
+
+    return UNITS.get(kind, "")
+
+
+def _unit_fr(unit: str) -> str:
+    return {"BP": "PC", "points": "points"}.get(unit, unit)
+
+
+def _signed(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:+.1f}"
+
+
+def _hours_en(h: int) -> str:
+    if h % HOURS_PER_MONTH == 0 and h >= HOURS_PER_MONTH:
+        m = h // HOURS_PER_MONTH
+        return f"{m} month{'s' if m > 1 else ''}"
+    d = max(1, h // HOURS_PER_DAY)
+    return f"{d} day{'s' if d > 1 else ''}"
+
+
+def _hours_fr(h: int) -> str:
+    if h % HOURS_PER_MONTH == 0 and h >= HOURS_PER_MONTH:
+        return f"{h // HOURS_PER_MONTH} mois"
+    d = max(1, h // HOURS_PER_DAY)
+    return f"{d} jour{'s' if d > 1 else ''}"
+
+
+@register("kingdom", NAME)
+class KingdomLookahead(Lookahead):
+    kind = "kingdom"
+
+
+@register("nation", NAME)
+class NationLookahead(Lookahead):
+    kind = "nation"
+
+
+@register("guild", NAME)
+class GuildLookahead(Lookahead):
+    kind = "guild"
+
+
+@register("convoy", NAME)
+class ConvoyLookahead(Lookahead):
+    kind = "convoy"
+
+
+__all__ = ["Budget", "Checkpointer", "Lookahead", "RolloutDice", "budget_for", "faction_score", "play"]

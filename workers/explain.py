@@ -1,0 +1,223 @@
+"""``realmsim run --explain [FACTION]``: each decision of a campaign told for a game master.
+
+Under every ``DecisionMade`` event (of one faction, or of all) it prints the order chosen, the best
+alternatives with their scores broken into named terms, how a tie for the best score was broken, and
+a look-ahead policy's rollout figures — in English or French, with hexes named as a game master
+would ("Westwatch [4,6]", "the hills at [7,2]", not ``#451``).
+
+It reads only the event's fields (agents/base.py): ``alternatives`` (``[{order, score, terms:[{name,
+value, unit, en, fr}]}]``), ``tie`` and ``rollouts`` when the policy explains itself, otherwise
+``scored`` (``[[order, score], …]``, best first) and ``reason``. It is a ledger listener, so its lines
+come right after the chronicle line of the same moment.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from sim.calendar import date_of
+from sim.events import Event
+from sim.hexmap import HexMap
+
+SHOWN = 3  # alternatives shown besides the chosen one
+
+_TERRAIN_FR = {
+    "plains": "les plaines", "hills": "les collines", "forest": "la forêt", "mountains": "les montagnes",
+    "desert": "le désert", "marsh": "le marais", "jungle": "la jungle", "moor": "la lande", "tundra": "la toundra",
+    "water": "les eaux", "cavern": "les cavernes",
+}
+
+_WORDS = {
+    "en": {
+        "chose": "chose", "policy": "policy", "of": "of", "legal": "legal orders", "alternatives": "alternatives",
+        "score": "score", "tie": "tie", "rollouts": "look-ahead", "won": "won {w} of {n} rollouts",
+        "mean": "mean score {m} {u}", "against": "against", "heuristic": "heuristic score {s}",
+        "cut": "cut short by max_ms after {n} rollout(s) per candidate", "diverged": "{n} rollout(s) did not reach the decision",
+        "only": "the only order considered", "reason": "reason", "horizon": "over {h}", "colon": ":",
+        "untold": "{n} orders tied at score {s} (the policy did not say how it chose)",
+    },
+    "fr": {
+        "chose": "a choisi", "policy": "politique", "of": "sur", "legal": "ordres légaux", "alternatives": "autres choix",
+        "score": "score", "tie": "égalité", "rollouts": "anticipation", "won": "{w} parties gagnées sur {n}",
+        "mean": "score moyen {m} {u}", "against": "contre", "heuristic": "score heuristique {s}",
+        "cut": "écourtée par max_ms après {n} partie(s) par candidat", "diverged": "{n} partie(s) n'ont pas atteint la décision",
+        "only": "le seul ordre envisagé", "reason": "raison", "horizon": "sur {h}", "colon": " :",
+        "untold": "{n} ordres à égalité au score {s} (la politique n'a pas dit comment elle a choisi)",
+    },
+}
+
+_UNIT_FR = {"BP": "PC", "points": "points", "solars": "solars", "PO": "PO"}
+_HEX = re.compile(r"#(\d+)")
+
+
+def place(m: HexMap | None, i: int, lang: str = "en") -> str:
+    """A hex as a game master names it: its settlement and coordinates, or its terrain and coordinates."""
+    if m is None or not 0 <= i < len(m.hexes):
+        return f"#{i}"
+    col, row = m.coords(i)
+    h = m.hexes[i]
+    if h.settlement:
+        return f"{h.settlement} [{col},{row}]"
+    if lang == "fr":
+        return f"{_TERRAIN_FR.get(h.terrain, h.terrain)} en [{col},{row}]"
+    return f"the {h.terrain} at [{col},{row}]"
+
+
+def name_places(text: str, m: HexMap | None, lang: str = "en") -> str:
+    """Every ``#N`` hex of an order's label replaced by :func:`place`."""
+    return _HEX.sub(lambda mo: place(m, int(mo.group(1)), lang), text)
+
+
+def _num(x: Any) -> str:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    return f"{v:+.1f}" if abs(v) < 1e5 else f"{v:+.3g}"
+
+
+def _unit(u: str, lang: str) -> str:
+    return _UNIT_FR.get(u, u) if lang == "fr" else u
+
+
+def _horizon(hours: int, lang: str) -> str:
+    if hours >= 720 and hours % 720 == 0:
+        n = hours // 720
+        return f"{n} mois" if lang == "fr" else f"{n} month{'s' if n > 1 else ''}"
+    n = max(1, hours // 24)
+    return (f"{n} jour{'s' if n > 1 else ''}") if lang == "fr" else f"{n} day{'s' if n > 1 else ''}"
+
+
+def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, names: dict[str, str] | None = None) -> list[str]:
+    """The lines that explain one ``DecisionMade`` event (without its date)."""
+    w = _WORDS[lang]
+    d = ev.data
+    hexes = ev.system == "km"  # a kingdom's claim or lost hex is labelled by its bare index
+
+    def nm(s: Any) -> str:
+        text = str(s)
+        if hexes and text.isdigit():
+            return place(hexmap, int(text), lang)
+        return name_places(text, hexmap, lang)
+
+    c = w["colon"]
+    who = (names or {}).get(ev.actor, ev.actor)
+    head = f"{who} {w['chose']}{c} {nm(ev.outcome)}  ({w['policy']} {d.get('policy', '?')}, {d.get('legal', '?')} {w['legal']})"
+    out = [head]
+    alts = d.get("alternatives") or []
+    if alts:
+        for k, a in enumerate(alts[: SHOWN + 1]):
+            mark = "*" if k == 0 else "-"
+            out.append(f"    {mark} {nm(a.get('order', '?'))}{c} {w['score']} {_num(a.get('score'))}")
+            for t in a.get("terms") or []:
+                text = t.get(lang) or t.get("en") or f"{t.get('name', '?')} {_num(t.get('value'))} {_unit(t.get('unit', ''), lang)}".rstrip()
+                out.append(f"        {nm(text)}")
+    else:
+        scored = d.get("scored") or []
+        for k, row in enumerate(scored[: SHOWN + 1]):
+            order, sc = (row[0], row[1]) if isinstance(row, list | tuple) and len(row) >= 2 else (row, None)
+            mark = "*" if k == 0 and str(order) == str(ev.outcome) else "-"
+            out.append(f"    {mark} {nm(order)}{c} {w['score']} {_num(sc)}")
+    if d.get("tie"):
+        out.append(f"    {w['tie']}{c} {nm(d['tie'])}")
+    else:
+        tied = _tied(alts, d.get("scored") or [])
+        if tied > 1:
+            top = (alts[0].get("score") if alts else (d.get("scored") or [[None, None]])[0][1])
+            out.append(f"    {w['tie']}{c} {w['untold'].format(n=tied, s=_num(top))}")
+    ro = d.get("rollouts")
+    if isinstance(ro, dict) and ro.get("candidates"):
+        unit = _unit(str(ro.get("unit", "")), lang)
+        cands = ro["candidates"]
+        best = cands[0]
+        others = ", ".join(_num(cd.get("mean")) for cd in cands[1:])
+        line = (f"    {w['rollouts']} ({w['horizon'].format(h=_horizon(int(ro.get('horizon_hours', 0)), lang))}){c} "
+                f"{nm(best.get('order'))} {w['won'].format(w=best.get('wins', 0), n=best.get('n', ro.get('n', 0)))}, "
+                f"{w['mean'].format(m=_num(best.get('mean')), u=unit)}")
+        if others:
+            line += f" {w['against']} {others}"
+        out.append(line)
+        for cd in cands[1:]:
+            out.append(f"        {nm(cd.get('order'))}{c} {w['mean'].format(m=_num(cd.get('mean')), u=unit)}, "
+                       f"{w['won'].format(w=cd.get('wins', 0), n=cd.get('n', 0))}")
+        if ro.get("cut"):
+            out.append(f"        {w['cut'].format(n=ro.get('n', 0))}")
+        if ro.get("diverged"):
+            out.append(f"        {w['diverged'].format(n=ro['diverged'])}")
+    if d.get("reason") and not alts:
+        out.append(f"    {w['reason']}{c} {nm(d['reason'])}")
+    return out
+
+
+def _tied(alts: list[Any], scored: list[Any]) -> int:
+    """How many alternatives share the best score (0 when unknown)."""
+    scores = [a.get("score") for a in alts] if alts else [row[1] for row in scored if isinstance(row, list | tuple) and len(row) >= 2]
+    if not scores or scores[0] is None:
+        return 0
+    return sum(1 for s in scores if s == scores[0])
+
+
+class ExplainWriter:
+    """A ledger listener: writes the explanation of every decision of ``faction`` (None: all)."""
+
+    def __init__(self, out: TextIO, lang: str = "en", faction: str | None = None) -> None:
+        self.out = out
+        self.lang = lang
+        self.faction = faction
+        self.hexmap: HexMap | None = None
+        self.names: dict[str, str] = {}
+
+    def attach(self, model: Any) -> None:
+        """Read the map and the factions' names of the campaign (before it runs); a FACTION that is
+        not one of the campaign's is a usage error (exit status 2)."""
+        from workers.batch import UsageError
+
+        bad = check_faction(model.world, self.faction)
+        if bad:
+            raise UsageError(bad)
+        self.hexmap = model.world.map
+        self.names = faction_names(model.world)
+
+    def __call__(self, ev: Event) -> None:
+        if ev.kind != "DecisionMade" or (self.faction is not None and ev.actor != self.faction):
+            return
+        lines = explain_decision(ev, self.lang, self.hexmap, self.names)
+        self.out.write(f"{date_of(ev.t).format(self.lang)}  " + "\n".join(lines) + "\n")
+
+
+def explain_writer(option: str | None, out: TextIO, lang: str) -> ExplainWriter | None:
+    """The writer of ``run --explain [FACTION]`` (``option`` is ``"*"`` for every faction), or None."""
+    if option is None:
+        return None
+    return ExplainWriter(out, lang, None if option == "*" else option)
+
+
+def faction_names(world: Any) -> dict[str, str]:
+    """Actor key → "Name (key)" for every faction the world names."""
+    out: dict[str, str] = {}
+    for attr, kind, table in (("km", "kingdom", "kingdoms"), ("mn", "nation", "nations"), ("gw", "guild", "guilds")):
+        st = getattr(world, attr, None)
+        rows = getattr(st, table, None) if st is not None else None
+        for ident, row in (rows or {}).items():
+            name = getattr(row, "name", "") or ""
+            out[f"{kind}:{ident}"] = f"{name} ({kind}:{ident})" if name and name != ident else f"{kind}:{ident}"
+    cv = getattr(world, "cv", None)
+    for c in getattr(cv, "convoys", None) or []:
+        name = getattr(c, "name", "") or ""
+        out[f"convoy:{c.id}"] = f"{name} (convoy:{c.id})" if name and name != c.id else f"convoy:{c.id}"
+    return out
+
+
+def check_faction(world: Any, faction: str | None) -> str | None:
+    """None if ``faction`` is a faction of the world (or None); otherwise the message naming the choices."""
+    if faction is None:
+        return None
+    keys = sorted(faction_names(world))
+    if faction in keys:
+        return None
+    return f"--explain {faction!r}: expected a faction key of this scenario ({', '.join(keys)})"
+
+
+__all__ = ["ExplainWriter", "check_faction", "explain_writer", "explain_decision", "faction_names", "name_places", "place"]
