@@ -1,0 +1,165 @@
+"""The ``lookahead`` policy (agents/policies/lookahead.py): deterministic for a seed (twice, and in
+another process), invisible to the real campaign's dice and ledger, better than a misguided
+heuristic in a situation built for it; its ``policy_options`` checked like any scenario field."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from agents.campaign import run_campaign
+from agents.policies import Decision, known_policies
+from agents.policies.lookahead import ConvoyLookahead, budget_for
+from agents.variants import to_toml, variant
+from scenarios.loader import load_scenario_text
+from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH
+from sim.errors import ScenarioError
+from sim.state.cv import DayPlan
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = {  # a short single-system campaign per kind, with one seat played by lookahead
+    "convoy": ("caravan-crossing", "convoy:amber", 8 * HOURS_PER_DAY),
+    "kingdom": ("stolen-lands", "kingdom:restov", 3 * HOURS_PER_MONTH),
+}
+
+
+def lookahead_run(kind: str, seed: int = 3, policy: str = "lookahead") -> Any:
+    name, seat, hours = CASES[kind]
+    return run_campaign(variant(name, duration_hours=hours, seats={seat: policy}), seed, collect=False)
+
+
+def looked_ahead(res: Any, seat: str) -> list[Any]:
+    return [e for e in res.ledger.events if e.kind == "DecisionMade" and e.actor == seat and "rollouts" in e.data]
+
+
+def test_every_kind_knows_the_lookahead_policy() -> None:
+    for kind in ("kingdom", "nation", "guild", "convoy"):
+        assert "lookahead" in known_policies(kind)
+
+
+@pytest.mark.parametrize("kind", sorted(CASES))
+def test_a_lookahead_campaign_is_the_same_twice_and_in_another_process(kind: str) -> None:
+    a, b = lookahead_run(kind), lookahead_run(kind)
+    assert looked_ahead(a, CASES[kind][1]), "the seat never looked ahead: the test would prove nothing"
+    assert a.ledger_sha256 == b.ledger_sha256
+    name, seat, hours = CASES[kind]
+    code = (
+        "import json; from agents.campaign import run_campaign; from agents.variants import variant; "
+        f"r = run_campaign(variant({name!r}, duration_hours={hours}, seats={{{seat!r}: 'lookahead'}}), 3, collect=False); "
+        "print(json.dumps(r.ledger_sha256))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env={"PYTHONHASHSEED": "123", "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == a.ledger_sha256
+
+
+@pytest.mark.rule("GEN-01")
+@pytest.mark.parametrize("kind", sorted(CASES))
+def test_rollouts_leave_the_real_dice_and_ledger_alone(kind: str) -> None:
+    res = lookahead_run(kind)
+    seat = CASES[kind][1]
+    looks = looked_ahead(res, seat)
+    assert looks
+    n = sum(ro["n"] * len(ro["candidates"]) for ro in (e.data["rollouts"] for e in looks))
+    assert n > 0
+    # every die the real run's rules drew is in one real event: the rollouts' dice are their own
+    assert res.model.dice.draws == res.ledger.dice
+    # one campaign start, one end, one kept event per ledger count: no rollout event reached it
+    kinds = [e.kind for e in res.ledger.events]
+    assert kinds.count("CampaignStarted") == 1 and kinds.count("CampaignEnded") == 1
+    assert [e.seq for e in res.ledger.events] == list(range(res.ledger.count))
+    assert all(e.t <= res.world.end for e in res.ledger.events)
+
+
+def test_figures_of_a_decision_looked_ahead() -> None:
+    res = lookahead_run("convoy")
+    e = looked_ahead(res, "convoy:amber")[0]
+    ro = e.data["rollouts"]
+    assert ro["n"] == 2 and ro["horizon_hours"] == 3 * HOURS_PER_DAY and ro["unit"] == "points"
+    assert 2 <= len(ro["candidates"]) <= 3
+    assert ro["candidates"][0]["order"] == e.outcome  # the chosen one first
+    assert sum(c["wins"] for c in ro["candidates"]) == ro["n"]
+    assert [a["order"] for a in e.data["alternatives"]] == [c["order"] for c in ro["candidates"]]
+    assert e.data["alternatives"][0]["terms"][0]["name"] == "rollouts"
+
+
+# ---- a hand-built situation: a heuristic that would rather rest than travel -------------------------
+
+class RestFirst:
+    """A misguided convoy heuristic: resting scores 10, travelling 9.5 (within the gap), the rest 0."""
+
+    name = "rest-first"
+
+    def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
+        def score(p: Any) -> float:
+            if not isinstance(p, DayPlan) or p.buy or p.gift or p.assign or p.abandon or p.forage or p.double:
+                return 0.0
+            return {"rest": 10.0, "travel": 9.5 if not (p.night or p.extra or p.halt) else 0.0}.get(p.move, 0.0)
+
+        ranked = sorted(range(len(legal)), key=lambda i: (-score(legal[i]), i))
+        labels = [(legal[i].label() if isinstance(legal[i], DayPlan) else str(legal[i]), score(legal[i])) for i in ranked]
+        return Decision(legal[ranked[0]], labels[:5], "rest first")
+
+
+class RestFirstLookahead(ConvoyLookahead):
+    """The lookahead policy over the misguided heuristic."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.heuristic = RestFirst()
+
+
+def test_lookahead_overturns_a_clearly_worse_choice() -> None:
+    name, seat, _ = CASES["convoy"]
+    res = run_campaign(variant(name, duration_hours=4 * HOURS_PER_DAY, seats={seat: "tests.test_lookahead:RestFirstLookahead"}),
+                       3, collect=False)
+    first = looked_ahead(res, seat)[0]
+    ro = first.data["rollouts"]
+    orders = [c["order"] for c in ro["candidates"]]
+    assert "rest" in orders and "travel" in orders
+    assert first.outcome == "travel"  # the heuristic wanted to rest
+    by = {c["order"]: c for c in ro["candidates"]}
+    assert by["travel"]["mean"] > by["rest"]["mean"]
+    assert by["travel"]["wins"] == ro["n"]
+    assert "look-ahead" in first.data["reason"]
+
+
+# ---- policy_options in the scenario file -------------------------------------------------------------
+
+def with_options(policy: str, options: dict[str, Any]) -> str:
+    data = msgspec.to_builtins(variant("caravan-crossing").scenario)
+    data["convoys"][0]["policy"] = policy
+    data["convoys"][0]["policy_options"] = options
+    return to_toml(data)
+
+
+def test_policy_options_reach_the_budget() -> None:
+    text = with_options("lookahead", {"candidates": 2, "rollouts": 5, "horizon_days": 2, "gap": 0.5, "decisions": 3})
+    loaded = load_scenario_text(text, "opts.toml")
+    res = run_campaign(loaded, 1, until=1, collect=False)
+    b = res.model.by_key["convoy:amber"].policy.budget
+    assert (b.candidates, b.rollouts, b.horizon, b.gap, b.decisions, b.max_ms) == (2, 5, 48, 0.5, 3, 0)
+    assert budget_for("convoy", res.world, None).horizon == 3 * HOURS_PER_DAY
+
+
+@pytest.mark.parametrize(
+    ("policy", "options", "message"),
+    [
+        ("heuristic", {"rollouts": 3}, r'convoys\[0\]\.policy_options: expected no policy_options unless policy = "lookahead"'),
+        ("lookahead", {"rollouts": 0}, r"convoys\[0\]\.policy_options\.rollouts: expected an integer >= 1 and <= 64"),
+        ("lookahead", {"candidates": 9}, r"convoys\[0\]\.policy_options\.candidates: expected an integer >= 1 and <= 8"),
+        ("lookahead", {"depth": 3}, r"convoys\[0\]\.policy_options.*depth"),
+    ],
+)
+def test_bad_policy_options_are_named(policy: str, options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ScenarioError, match=message):
+        load_scenario_text(with_options(policy, options), "opts.toml")
