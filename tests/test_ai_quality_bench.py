@@ -28,7 +28,11 @@ def bench(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201 - the module
 
 
 def test_without_a_lookahead_policy_it_says_not_available_yet(bench, tmp_path: Path,  # noqa: ANN001
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+                                                              capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import agents.policies.lookahead  # noqa: F401  (registered once; then taken out for this test)
+
+    monkeypatch.delitem(policies._REGISTRY, ("convoy", "lookahead"))
     out = tmp_path / "f.json"
     assert bench.main(["--seeds", "1", "--realm-seeds", "0", "--kinds", "convoy", "--workers", "1", "--json", str(out)]) == 0
     text = capsys.readouterr().out
