@@ -14,7 +14,6 @@ come right after the chronicle line of the same moment.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any, TextIO
 
 from sim.calendar import date_of

@@ -1,0 +1,121 @@
+"""``realmsim run --explain [FACTION]`` (workers/explain.py): each decision told for a game master, in
+English and French, from what the policy recorded — its alternatives and their score terms when it
+explains itself, its scored list and reason otherwise — with hexes named, ties and rollouts shown."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agents.campaign import run_campaign
+from agents.variants import variant
+from sim.calendar import HOURS_PER_DAY
+from sim.events import Event
+from workers.cli import main
+from workers.explain import explain_decision, place
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_explain_one_convoy_in_english(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "run", "caravan-crossing", "--until", "2d", "--explain", "convoy:amber", "--lang", "en")
+    assert code == 0
+    heads = [x for x in out.splitlines() if " chose: " in x]
+    assert heads and all("Amber Caravan (convoy:amber) chose: " in x for x in heads)
+    assert re.search(r"\(policy heuristic, \d+ legal orders\)", heads[0])
+    block = out.split(heads[0], 1)[1].splitlines()[1:6]
+    assert block[0].startswith("    * ") and ": score " in block[0]  # the chosen order first
+    assert any(x.startswith("    - ") for x in block)
+    assert any(x.startswith("    reason: ") for x in out.splitlines())
+    assert "Brass Wagons" not in "".join(heads)  # another convoy's decisions are left out
+
+
+def test_explain_every_faction_in_french_names_hexes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "run", "stolen-lands", "--until", "1m", "--explain", "--lang", "fr")
+    assert code == 0
+    heads = [x for x in out.splitlines() if " a choisi : " in x]
+    assert {h.split(" a choisi")[0].split("  ", 1)[1] for h in heads} >= {"Restov (kingdom:restov)", "Pitax (kingdom:pitax)"}
+    assert "(politique heuristic," in heads[0] and "ordres légaux)" in heads[0]
+    assert not [x for x in out.splitlines() if re.search(r"#\d+", x)]  # no bare hex index left
+    claims = [x for x in out.splitlines() if " a choisi : " in x and re.search(r"en \[\d+,\d+\]", x)]
+    assert claims, "a claim or an improvement names its hex by terrain and coordinates"
+
+
+def test_an_unknown_faction_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "run", "stolen-lands", "--until", "1m", "--explain", "kingdom:nowhere")
+    assert code == 2
+    assert "--explain 'kingdom:nowhere': expected a faction key of this scenario (kingdom:mivon, kingdom:pitax" in err
+
+
+def _decision(**data: object) -> Event:
+    base = {"policy": "heuristic", "legal": 3, "scored": [["farm on #3", 4.5], ["road on #3", 4.5], ["nothing", 0.0]],
+            "reason": "best improvement score"}
+    base.update(data)
+    return Event(1, 0, "km", "DecisionMade", "kingdom:restov", ("SC-KM-32",), None, (), (), None, "farm on #3", base)
+
+
+def test_alternatives_with_terms_and_a_tie_are_told() -> None:
+    ev = _decision(
+        alternatives=[
+            {"order": "farm on #3", "score": 4.5, "terms": [
+                {"name": "income", "value": 12.0, "unit": "BP", "en": "+12 BP income over a year", "fr": "+12 PC de revenu sur un an"},
+                {"name": "cost", "value": -2.0, "unit": "BP", "en": "-2 BP cost", "fr": "-2 PC de coût"}]},
+            {"order": "road on #3", "score": 4.5, "terms": []},
+        ],
+        tie="2 plans tied at 4.5; drawn by the policy's stream",
+    )
+    en = explain_decision(ev, "en", None, {"kingdom:restov": "Restov (kingdom:restov)"})
+    assert en[0] == "Restov (kingdom:restov) chose: farm on #3  (policy heuristic, 3 legal orders)"
+    assert en[1:5] == ["    * farm on #3: score +4.5", "        +12 BP income over a year", "        -2 BP cost",
+                       "    - road on #3: score +4.5"]
+    assert en[5] == "    tie: 2 plans tied at 4.5; drawn by the policy's stream"
+    assert not any(x.startswith("    reason") for x in en)  # the terms say more than the reason
+    fr = explain_decision(ev, "fr")
+    assert "        +12 PC de revenu sur un an" in fr and fr[0].startswith("kingdom:restov a choisi : ")
+
+
+def test_without_alternatives_it_falls_back_on_the_scored_list_and_flags_an_untold_tie() -> None:
+    en = explain_decision(_decision(), "en")
+    assert en[1:4] == ["    * farm on #3: score +4.5", "    - road on #3: score +4.5", "    - nothing: score +0.0"]
+    assert en[4] == "    tie: 2 orders tied at score +4.5 (the policy did not say how it chose)"
+    assert en[5] == "    reason: best improvement score"
+
+
+def test_rollout_figures_are_told() -> None:
+    ro = {"candidates": [{"order": "travel", "mean": 3.1, "wins": 14, "n": 20, "heuristic": 9.5},
+                         {"order": "rest", "mean": 1.2, "wins": 6, "n": 20, "heuristic": 10.0}],
+          "n": 20, "horizon_hours": 3 * HOURS_PER_DAY, "unit": "points", "seed": 1, "base": 50.0}
+    ev = Event(1, 0, "cv", "DecisionMade", "convoy:amber", ("RES-CV-24",), None, (), (), None, "travel",
+               {"policy": "lookahead", "legal": 9, "scored": [["rest", 10.0], ["travel", 9.5]], "reason": "look-ahead", "rollouts": ro})
+    en = explain_decision(ev, "en")
+    assert "    look-ahead (over 3 days): travel won 14 of 20 rollouts, mean score +3.1 points against +1.2" in en
+    assert "        rest: mean score +1.2 points, won 6 of 20 rollouts" in en
+    fr = explain_decision(ev, "fr")
+    assert "    anticipation (sur 3 jours) : travel 14 parties gagnées sur 20, score moyen +3.1 points contre +1.2" in fr
+
+
+def test_a_lookahead_run_explains_its_rollouts() -> None:
+    res = run_campaign(variant("caravan-crossing", duration_hours=8 * HOURS_PER_DAY, seats={"convoy:amber": "lookahead"}), 3,
+                       collect=False)
+    ev = next(e for e in res.ledger.events if e.kind == "DecisionMade" and "rollouts" in e.data)
+    text = "\n".join(explain_decision(ev, "en", res.world.map))
+    n = ev.data["rollouts"]["n"]
+    assert re.search(rf"look-ahead \(over 3 days\): .+ won \d of {n} rollouts, mean score [+-]\d+\.\d points against", text)
+    assert "mean score" in text and "rollouts won)" in text  # the chosen alternative's rollout term
+
+
+def test_place_names_a_settlement_or_a_terrain() -> None:
+    res = run_campaign(variant("stolen-lands", duration_hours=HOURS_PER_DAY), 1, collect=False)
+    m = res.world.map
+    town = next(i for i, h in enumerate(m.hexes) if h.settlement)
+    col, row = m.coords(town)
+    assert place(m, town) == f"{m.hexes[town].settlement} [{col},{row}]"
+    wild = next(i for i, h in enumerate(m.hexes) if not h.settlement and h.terrain == "hills")
+    col, row = m.coords(wild)
+    assert place(m, wild) == f"the hills at [{col},{row}]"
+    assert place(m, wild, "fr") == f"les collines en [{col},{row}]"
