@@ -80,7 +80,7 @@ class Budget:
 
 def budget_for(kind: str, world: World, options: dict[str, Any] | None) -> Budget:
     d = DEFAULTS[kind]
-    o = options or {}
+    o = {k: v for k, v in (options or {}).items() if v is not None}
     horizon = d["horizon"]
     if o.get("horizon_days"):
         horizon = int(o["horizon_days"]) * HOURS_PER_DAY

@@ -19,17 +19,27 @@ class Spec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 
 class PolicyOptions(Spec):
-    """``policy_options = { … }`` of a faction played by ``lookahead`` (docs/scenario-format.md):
-    how much a decision may look ahead. Every field is bounded so that one decision cannot run away."""
+    """``policy_options = { … }`` of a faction played by ``lookahead`` (agents/policies/lookahead.py):
+    how much one decision may look ahead. A field left out takes its kind's default:
 
-    candidates: Annotated[int, msgspec.Meta(ge=1, le=8)] = 3  # the heuristic's best K alternatives tried
-    rollouts: Annotated[int, msgspec.Meta(ge=1, le=64)] = 2  # plays of each candidate (common dice by index)
-    decisions: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1  # decisions looked ahead per hour of the campaign
-    horizon_days: Annotated[int, msgspec.Meta(ge=0, le=720)] = 0  # how far each play goes; 0: the kind's default
-    max_ms: Annotated[int, msgspec.Meta(ge=0, le=600_000)] = 0  # a guard per decision (0: none); see docs
-    # look ahead only when the heuristic's K best are within this many score points of its best
-    # (a clear choice is not worth the rollouts); unset: the kind's default, docs/scenario-format.md
-    gap: Annotated[float, msgspec.Meta(ge=0)] | None = None
+    | kind | candidates | rollouts | decisions per hour | horizon | gap |
+    | --- | --- | --- | --- | --- | --- |
+    | kingdom | 2 | 2 | 1 (claims, buildings, taxes, special edicts) | 3 months | 3 |
+    | nation | 3 | 2 | 2 | one MN turn | 20 |
+    | guild | 3 | 2 | 2 | one GW season | 5 |
+    | convoy | 3 | 2 | 1 | 3 days | 3 |
+
+    For a given budget, the same scenario and seed give the same campaign, except with ``max_ms``
+    set: a decision whose rollouts run past it stops after the round under way (the ledger's
+    ``rollouts.cut``), so it may play differently on a slower machine. Leave it unset (0) for
+    reproducible runs."""
+
+    candidates: Annotated[int, msgspec.Meta(ge=1, le=8)] | None = None  # the heuristic's best K orders played forward
+    rollouts: Annotated[int, msgspec.Meta(ge=1, le=64)] | None = None  # plays of each candidate (the same dice for each)
+    decisions: Annotated[int, msgspec.Meta(ge=1, le=64)] | None = None  # decisions looked ahead per hour of the campaign
+    horizon_days: Annotated[int, msgspec.Meta(ge=1, le=720)] | None = None  # how far each play goes
+    max_ms: Annotated[int, msgspec.Meta(ge=0, le=600_000)] | None = None  # a time guard per decision; 0: none (reproducible)
+    gap: Annotated[float, msgspec.Meta(ge=0)] | None = None  # only when the K best are within this many heuristic score points
 
 
 LOOKAHEAD = "lookahead"
