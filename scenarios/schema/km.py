@@ -415,7 +415,7 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
         p = f"kingdoms[{i}]"
         for f, val in (("policy", k.policy), ("vassal_policy", k.vassal_policy)):
             if not _policy_ok(val):
-                out.append(Problem(f"{p}.{f}", 'a policy: "random", "heuristic", "lookahead", "scripted" or package.module:Class', f'"{val}"'))
+                out.append(Problem(f"{p}.{f}", 'a policy: "random", "heuristic", "scripted", "lookahead" or package.module:Class', f'"{val}"'))
         for f, ref in (("overlord", k.overlord), ("conquered_by", k.conquered_by), ("sponsor", k.sponsor)):
             if ref and (ref not in ids or ref == k.id):
                 out.append(Problem(f"{p}.{f}", "the id of another kingdom (" + ", ".join(x for x in ids if x != k.id) + ")", f'"{ref}"'))

@@ -24,7 +24,7 @@ def obs(**kw: Any) -> dict[str, Any]:
 
 
 def test_both_policies_are_registered_for_convoys() -> None:
-    assert known_policies("convoy") == ["heuristic", "random"]
+    assert known_policies("convoy") == ["heuristic", "lookahead", "random"]
     assert make_policy("convoy", "random").name == "random"
 
 

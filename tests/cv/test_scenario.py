@@ -204,7 +204,7 @@ def test_bad_dice_expressions_and_hazard_shapes() -> None:
 
 def test_unknown_policy_name() -> None:
     assert problems(sub('policy = "heuristic"', 'policy = "clever"')) == [
-        't.toml: convoys[0].policy: expected a policy name ("random", "heuristic") or package.module:Class, found "clever"'
+        't.toml: convoys[0].policy: expected a policy name ("random", "heuristic", "lookahead") or package.module:Class, found "clever"'
     ]
     parse_scenario(sub('policy = "heuristic"', 'policy = "my_pkg.policies:Careful"'), "t.toml")  # accepted here
 
