@@ -51,8 +51,8 @@ UNSCORED = -1000.0  # the score of a faction that no longer exists at a rollout'
 # config), decisions looked ahead per hour (the rest of the hour's decisions are the heuristic's)
 DEFAULTS: dict[str, dict[str, Any]] = {
     "kingdom": {"candidates": 2, "rollouts": 2, "gap": 3.0, "horizon": 3 * HOURS_PER_MONTH, "decisions": 1},
-    "nation": {"candidates": 3, "rollouts": 2, "gap": 20.0, "horizon": None, "decisions": 2},  # one MN turn
-    "guild": {"candidates": 3, "rollouts": 2, "gap": 5.0, "horizon": None, "decisions": 2},  # one GW season
+    "nation": {"candidates": 3, "rollouts": 2, "gap": 20.0, "horizon": None, "decisions": 1},  # one MN turn
+    "guild": {"candidates": 3, "rollouts": 2, "gap": 5.0, "horizon": None, "decisions": 1},  # one GW season
     "convoy": {"candidates": 3, "rollouts": 2, "gap": 3.0, "horizon": 3 * HOURS_PER_DAY, "decisions": 1},
 }
 # the decisions worth a look-ahead (by the observation's slot; None: every decision of the kind):

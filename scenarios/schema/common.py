@@ -25,8 +25,8 @@ class PolicyOptions(Spec):
     | kind | candidates | rollouts | decisions per hour | horizon | gap |
     | --- | --- | --- | --- | --- | --- |
     | kingdom | 2 | 2 | 1 (claims, buildings, taxes, special edicts) | 3 months | 3 |
-    | nation | 3 | 2 | 2 | one MN turn | 20 |
-    | guild | 3 | 2 | 2 | one GW season | 5 |
+    | nation | 3 | 2 | 1 | one MN turn | 20 |
+    | guild | 3 | 2 | 1 | one GW season | 5 |
     | convoy | 3 | 2 | 1 | 3 days | 3 |
 
     For a given budget, the same scenario and seed give the same campaign, except with ``max_ms``
