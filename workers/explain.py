@@ -177,7 +177,7 @@ class ExplainWriter:
         if bad:
             raise UsageError(bad)
         self.hexmap = model.world.map
-        self.names = faction_names(model.world)
+        self.names = faction_names(model.world, self.lang)
 
     def __call__(self, ev: Event) -> None:
         if ev.kind != "DecisionMade" or (self.faction is not None and ev.actor != self.faction):
@@ -193,14 +193,14 @@ def explain_writer(option: str | None, out: TextIO, lang: str) -> ExplainWriter 
     return ExplainWriter(out, lang, None if option == "*" else option)
 
 
-def faction_names(world: Any) -> dict[str, str]:
-    """Actor key → "Name (key)" for every faction the world names."""
+def faction_names(world: Any, lang: str = "en") -> dict[str, str]:
+    """Actor key → "Name (key)" for every faction the world names (its French name in French)."""
     out: dict[str, str] = {}
     for attr, kind, table in (("km", "kingdom", "kingdoms"), ("mn", "nation", "nations"), ("gw", "guild", "guilds")):
         st = getattr(world, attr, None)
         rows = getattr(st, table, None) if st is not None else None
         for ident, row in (rows or {}).items():
-            name = getattr(row, "name", "") or ""
+            name = (lang == "fr" and getattr(row, "name_fr", "")) or getattr(row, "name", "") or ""
             out[f"{kind}:{ident}"] = f"{name} ({kind}:{ident})" if name and name != ident else f"{kind}:{ident}"
     cv = getattr(world, "cv", None)
     for c in getattr(cv, "convoys", None) or []:
