@@ -163,3 +163,15 @@ def test_policy_options_reach_the_budget() -> None:
 def test_bad_policy_options_are_named(policy: str, options: dict[str, Any], message: str) -> None:
     with pytest.raises(ScenarioError, match=message):
         load_scenario_text(with_options(policy, options), "opts.toml")
+
+
+def test_max_ms_cuts_a_decision_after_a_whole_round_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import agents.policies.lookahead as L
+
+    ticks = iter(range(0, 10**9, 5))  # a clock that moves 5 s at every reading: past any max_ms at once
+    monkeypatch.setattr(L.time, "perf_counter", lambda: float(next(ticks)))
+    text = with_options("lookahead", {"rollouts": 6, "max_ms": 1000, "gap": 50.0})
+    res = run_campaign(load_scenario_text(text, "opts.toml"), 3, until=4 * HOURS_PER_DAY, collect=False)
+    ro = looked_ahead(res, "convoy:amber")[0].data["rollouts"]
+    assert ro["cut"] is True and ro["n"] == 1  # one whole round: every candidate played once
+    assert all(c["n"] == 1 for c in ro["candidates"])
