@@ -68,7 +68,7 @@ from sim.state.cv import CONDITIONS, STATUSES
 
 __all__ = ["env", "raw_env", "RealmEnv", "feature_names", "DECISIONS", "replay_actions", "EnvError"]
 
-MAX_ACTIONS = 1024  # the largest menu seen so far: a convoy's day, 558 plans (caravan-crossing)
+MAX_ACTIONS = 8192  # a convoy's day menu is a product (moves × scouts × crew care × purchases × job changes): 1,632 seen
 
 # the questions each kind of faction is asked; index 0: none (not this faction's turn)
 DECISIONS: dict[str, tuple[str, ...]] = {
