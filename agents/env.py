@@ -320,7 +320,7 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
         self._campaign: _Campaign | None = None
         self.model: Any = None
-        self.agents = []
+        self.agents: list[str] = []
         self._pending: tuple[str, str, list[Any], Any] | None = None  # (agent, decision, legal, policy's obs)
         self._scores: dict[str, float] = {}
 

@@ -151,7 +151,7 @@ def test_rewards_are_score_changes() -> None:
     e.reset()
     start = score_all(e.model.world)["convoy:amber"].total  # the baseline: the first question
     total = 0.0
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, reward, terminated, truncated, _ = e.last()
         total += reward
         e.step(None if terminated or truncated else 0)
@@ -249,14 +249,16 @@ def _load_example() -> Any:
     return mod
 
 
-def test_the_example_policy_plugged_in_and_as_an_outside_agent(tmp_path: Path) -> None:
+def test_the_example_policy_plugged_in_and_as_an_outside_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/examples/greedy_convoy.py: the same policy plugged into the scenario and playing through
     the environment gives the same decisions, the same dice and the same scores."""
     from agents.campaign import run_campaign
 
+    monkeypatch.syspath_prepend(str(ROOT / "docs" / "examples"))
     ex = _load_example()
     text = (ROOT / "scenarios" / "data" / f"{SCENARIO}.toml").read_text(encoding="utf-8")
-    text = re.sub(r'^policy = "(heuristic|random)"', 'policy = "greedy"', text, flags=re.M)
+    text, n = re.subn(r'^policy = "(heuristic|random)"', 'policy = "greedy_convoy:GreedyConvoyPolicy"', text, flags=re.M)
+    assert n == 6
     path = tmp_path / "greedy-crossing.toml"
     path.write_text(text, encoding="utf-8")
     plugged = run_campaign(str(path), 8)
@@ -270,4 +272,4 @@ def test_the_example_policy_plugged_in_and_as_an_outside_agent(tmp_path: Path) -
 
     assert story(ledger) == story(plugged.ledger)
     made = [ev.data["policy"] for ev in plugged.ledger.events if ev.kind == "DecisionMade"]
-    assert made and set(made) == {"greedy"}
+    assert len(made) > 50 and set(made) == {"greedy_convoy:GreedyConvoyPolicy"}

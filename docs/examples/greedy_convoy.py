@@ -3,10 +3,9 @@ agent of the PettingZoo environment (docs/agents.md).
 
 Two ways to use it:
 
-1. **Plugged into a scenario.** Importing this module registers it as the ``greedy`` convoy policy
-   (``@register("convoy", "greedy")``); a scenario's convoy may then say ``policy = "greedy"``. Without
-   importing it, a scenario may name it ``greedy_convoy:GreedyConvoyPolicy`` (the module must be on
-   ``sys.path``; outside policies may need ``--allow-policies``).
+1. **Plugged into a scenario.** A scenario's convoy says ``policy = "greedy_convoy:GreedyConvoyPolicy"``
+   (this folder on ``sys.path``; outside policies may need ``--allow-policies``). Importing the module
+   also registers it as ``greedy`` for ``agents.policies.make_policy("convoy", "greedy")``.
 2. **As an outside agent.** :func:`play_episode` drives the convoys of ``caravan-crossing`` through
    ``agents.env``: at each question it asks :meth:`RealmEnv.decision_context` for the observation the
    scenario policy would see and answers with the index of the order this policy chooses.
