@@ -241,6 +241,8 @@ class _Campaign:
     def next(self, answer: int | None = None) -> tuple[str, Any]:
         """Start or resume the campaign (with ``answer`` to the pending question) and wait for the
         next question (``("ask", (key, obs, legal))``) or the end (``("done", None)``)."""
+        if self.started and not self.thread.is_alive():
+            raise EnvError("the campaign is over: reset() the environment to play another")
         if not self.started:
             self.started = True
             self.thread.start()
@@ -323,6 +325,7 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         self.agents: list[str] = []
         self._pending: tuple[str, str, list[Any], Any] | None = None  # (agent, decision, legal, policy's obs)
         self._scores: dict[str, float] = {}
+        self._snap: tuple[dict[str, dict[str, Any]], dict[str, Any]] | None = None
 
     def _obs_space(self, kind: str) -> spaces.Dict:
         n = len(feature_names(kind))
@@ -387,7 +390,11 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         assert self._campaign is not None
         for a in self.agents:
             self.infos[a] = {}
-        kind, payload = self._campaign.next(answer)
+        try:
+            kind, payload = self._campaign.next(answer)
+        except BaseException:
+            self.close()  # the campaign failed (its exception is raised here): nothing waits any more
+            raise
         scores = self._score_now()
         for a in self.agents:
             self.rewards[a] = float(round(scores[a] - self._scores[a], 2))
@@ -428,7 +435,15 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         return cv is not None and cv.convoy(agent.partition(":")[2]).status != "travelling"
 
     def _score_now(self) -> dict[str, float]:
-        return {k: s.total for k, s in score_all(self.model.world).items() if k in self._kinds}
+        self._snap = None  # the world moved: observations are computed afresh
+        return {k: s.total for k, s in self._snapshot()[1].items() if k in self._kinds}
+
+    def _snapshot(self) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+        """Every faction's season metrics and score, computed once per pause of the campaign (the world
+        does not change while the campaign waits for an answer)."""
+        if self._snap is None:
+            self._snap = (self.model.season_metrics(), score_all(self.model.world))
+        return self._snap
 
     # ---- what an agent sees ---------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, Any]:
@@ -444,9 +459,10 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
     def _features(self, agent: str, kind: str) -> np.ndarray:
         w = self.model.world
         vals: list[float] = [w.now / w.end if w.end else 1.0]
-        row = self.model.season_metrics().get(agent, {}) if self.model.drivers else {}
+        rows, scores = self._snapshot()
+        row = rows.get(agent, {})
         vals += [_num(row.get(m, 0)) for m in METRICS[kind]]
-        s = score_all(w).get(agent)
+        s = scores.get(agent)
         terms = s.terms_dict() if s is not None else {}
         vals.append(s.total if s is not None else 0.0)
         vals += [_num(terms.get(t, 0.0)) for t in TERM_LABELS[kind]]

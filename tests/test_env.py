@@ -13,12 +13,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from pettingzoo.test import api_test, seed_test  # the rl extra is in the dev extra: CI runs these
 
-pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo, gymnasium) is part of the dev extra")
-
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-
-from agents.env import DECISIONS, METRICS, EnvError, env, feature_names, raw_env, replay_actions  # noqa: E402
+from agents.env import DECISIONS, METRICS, EnvError, env, feature_names, raw_env, replay_actions
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = "caravan-crossing"  # six convoys, 60 days: a whole episode is about 140 questions
@@ -273,3 +270,22 @@ def test_the_example_policy_plugged_in_and_as_an_outside_agent(tmp_path: Path, m
     assert story(ledger) == story(plugged.ledger)
     made = [ev.data["policy"] for ev in plugged.ledger.events if ev.kind == "DecisionMade"]
     assert len(made) > 50 and set(made) == {"greedy_convoy:GreedyConvoyPolicy"}
+
+
+def test_a_failing_campaign_raises_in_the_caller_and_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exception in the campaign thread (here a scenario policy's) is raised by step()/reset(); the
+    thread is gone and the environment refuses to go on until reset."""
+    from agents.policies import convoy as cp
+
+    def boom(self: Any, obs: Any, legal: Any, rng: Any) -> Any:
+        raise RuntimeError("the heuristic broke")
+
+    monkeypatch.setattr(cp.HeuristicConvoyPolicy, "decide", boom)
+    e = raw_env(SCENARIO, 1, controlled=["convoy:brass"])  # amber plays its scenario's heuristic policy
+    with pytest.raises(RuntimeError, match="the heuristic broke"):
+        e.reset()
+        for _ in e.agent_iter():
+            e.step(0)
+    assert _campaign_threads() == []
+    with pytest.raises(EnvError, match="ask no question"):
+        e.step(0)
