@@ -20,11 +20,11 @@ action is an index into them (``info["legal"]`` names each one). Factions left o
 ``controlled=`` keep their scenario policies and play inside the campaign.
 
 **Inversion of control.** A campaign is a SimPy run in which the rules call the factions' policies.
-The environment runs the campaign in one dedicated thread and installs, in every controlled agent, a
-policy that hands the question over to the environment and waits for the answer: exactly one of the
-two threads runs at any time (a synchronous hand-off through two queues), so a run is as
-deterministic as a plain campaign. ``close()`` and a new ``reset()`` stop the campaign thread
-(the waiting policy raises an exception that unwinds it) and join it.
+The environment runs the campaign in a greenlet (a coroutine with its own stack, ``handoff="greenlet"``,
+the default) or in a dedicated thread (``handoff="thread"``), and installs in every controlled agent a
+policy that hands the question over to the environment and waits for the answer: exactly one side
+runs at any time, so a run is as deterministic as a plain campaign. ``close()`` and a new ``reset()``
+stop the campaign (the waiting policy raises an exception that unwinds it) and, for a thread, join it.
 
 **Dice.** ``seed`` (or ``reset(seed=…)``) is the campaign's root seed: the rules' dice are the
 :class:`sim.dice.DiceBox` streams derived from it, one per (system, entity). The outside agent draws
@@ -103,7 +103,7 @@ class EnvError(ValueError):
 
 
 class _Cancelled(BaseException):
-    """Raised in the campaign thread when the environment is closed or reset (unwinds the run)."""
+    """Raised in the campaign when the environment is closed or reset (unwinds the run)."""
 
 
 @functools.cache
@@ -207,8 +207,61 @@ def _install(model: Any, keys: Sequence[str], ask: Callable[[str, Any, Sequence[
         agent.policy_name = "env"
 
 
-class _Campaign:
-    """One campaign run in its own thread, handing each controlled question to the environment."""
+class _GreenletCampaign:
+    """One campaign run in a greenlet (a coroutine with its own stack): at each controlled question it
+    switches back to the environment, which switches in again with the answer. No thread, no
+    scheduler: a hand-off costs about a microsecond."""
+
+    def __init__(self, model: Any, keys: Sequence[str], until: int | None) -> None:
+        import greenlet
+
+        self.model = model
+        self.until = until
+        _install(model, keys, self._ask)
+        self.glet = greenlet.greenlet(self._main)
+
+    @property
+    def alive(self) -> bool:
+        return not self.glet.dead
+
+    def _ask(self, key: str, obs: Any, legal: Sequence[Any]) -> int:
+        parent = self.glet.parent
+        assert parent is not None
+        answer = parent.switch(("ask", (key, obs, list(legal))))
+        if answer is None:
+            raise _Cancelled()
+        return int(answer)
+
+    def _main(self) -> tuple[str, Any]:
+        try:
+            self.model.run(self.until)
+        except _Cancelled:
+            return ("cancelled", None)
+        return ("done", None)
+
+    def next(self, answer: int | None = None) -> tuple[str, Any]:
+        """Start or resume the campaign (with ``answer`` to the pending question) and run it to the
+        next question (``("ask", (key, obs, legal))``) or its end (``("done", None)``); an exception of
+        the campaign is raised here."""
+        if self.glet.dead:
+            raise EnvError("the campaign is over: reset() the environment to play another")
+        out: tuple[str, Any] = self.glet.switch() if not self.glet else self.glet.switch(answer)
+        return out
+
+    def stop(self) -> None:
+        import greenlet
+
+        if self.glet and not self.glet.dead:  # started and suspended at a question
+            try:
+                self.glet.switch(None)
+            except greenlet.error:  # collected from another thread: greenlet unwinds it itself
+                pass
+
+
+class _ThreadCampaign:
+    """One campaign run in its own thread, handing each controlled question to the environment
+    through two queues (synchronous: one side runs at a time). Slower than the greenlet (each hand-off
+    is two wake-ups of the operating system's scheduler), for where greenlet is not available."""
 
     def __init__(self, model: Any, keys: Sequence[str], until: int | None) -> None:
         self.model = model
@@ -256,6 +309,10 @@ class _Campaign:
             self.thread.join()
         return kind, payload
 
+    @property
+    def alive(self) -> bool:
+        return self.thread.is_alive()
+
     def stop(self) -> None:
         if self.started and self.thread.is_alive():
             self._to_sim.put(None)
@@ -300,7 +357,7 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
     def __init__(
         self, scenario: str = "caravan-crossing", seed: int | None = None, *, controlled: Iterable[str] | None = None,
         until: int | str | None = None, max_actions: int = MAX_ACTIONS, render_mode: str | None = None,
-        overrides: Mapping[str, Any] | None = None, **more_overrides: Any,
+        handoff: str = "greenlet", overrides: Mapping[str, Any] | None = None, **more_overrides: Any,
     ) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
@@ -320,12 +377,16 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         self._kinds = {a: a.partition(":")[0] for a in self.possible_agents}
         self.observation_spaces = {a: self._obs_space(self._kinds[a]) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
-        self._campaign: _Campaign | None = None
+        if handoff not in ("greenlet", "thread"):
+            raise EnvError(f"handoff={handoff!r}: expected 'greenlet' or 'thread'")
+        self.handoff = handoff
+        self._campaign: _GreenletCampaign | _ThreadCampaign | None = None
         self.model: Any = None
         self.agents: list[str] = []
         self._pending: tuple[str, str, list[Any], Any] | None = None  # (agent, decision, legal, policy's obs)
         self._scores: dict[str, float] = {}
-        self._snap: tuple[dict[str, dict[str, Any]], dict[str, Any]] | None = None
+        self._metrics: dict[str, dict[str, Any]] | None = None
+        self._score_objs: dict[str, Any] = {}
 
     def _obs_space(self, kind: str) -> spaces.Dict:
         n = len(feature_names(kind))
@@ -355,8 +416,9 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._scores = self._score_now()
-        self._campaign = _Campaign(self.model, self.agents, self.until)
-        # an environment dropped without close() still stops its campaign thread when collected
+        maker = _GreenletCampaign if self.handoff == "greenlet" else _ThreadCampaign
+        self._campaign = maker(self.model, self.agents, self.until)
+        # an environment dropped without close() still stops its campaign when collected
         self._finalizer = weakref.finalize(self, self._campaign.stop)
         self.agent_selection = self.agents[0]
         self._advance(None)
@@ -435,15 +497,16 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         return cv is not None and cv.convoy(agent.partition(":")[2]).status != "travelling"
 
     def _score_now(self) -> dict[str, float]:
-        self._snap = None  # the world moved: observations are computed afresh
-        return {k: s.total for k, s in self._snapshot()[1].items() if k in self._kinds}
+        self._metrics = None  # the world moved: observations are computed afresh
+        self._score_objs = score_all(self.model.world)
+        return {k: s.total for k, s in self._score_objs.items() if k in self._kinds}
 
     def _snapshot(self) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
-        """Every faction's season metrics and score, computed once per pause of the campaign (the world
-        does not change while the campaign waits for an answer)."""
-        if self._snap is None:
-            self._snap = (self.model.season_metrics(), score_all(self.model.world))
-        return self._snap
+        """Every faction's season metrics (computed at the first observation of a pause: the world does
+        not change while the campaign waits for an answer) and its score (computed for the rewards)."""
+        if self._metrics is None:
+            self._metrics = self.model.season_metrics()
+        return self._metrics, self._score_objs
 
     # ---- what an agent sees ---------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, Any]:
@@ -491,7 +554,7 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         return "\n".join(lines)
 
     def close(self) -> None:
-        """Stop the campaign thread (if one runs) and wait for it to end."""
+        """Stop the campaign (if one is under way) and wait for it to unwind."""
         if self._campaign is not None:
             self._campaign.stop()
             self._campaign = None

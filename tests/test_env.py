@@ -74,10 +74,11 @@ def test_pettingzoo_seed_test_passes() -> None:
     assert _campaign_threads() == []
 
 
-def test_an_episode_is_the_campaign_its_actions_script() -> None:
-    """The hand-off thread changes nothing: the env's ledger is the one of a campaign run in this
-    thread with the same answers, and a second env episode with the same seed and actions matches."""
-    e = raw_env(SCENARIO, 5)
+@pytest.mark.parametrize("handoff", ["greenlet", "thread"])
+def test_an_episode_is_the_campaign_its_actions_script(handoff: str) -> None:
+    """The hand-off changes nothing: the env's ledger is the one of a campaign run in this thread with
+    the same answers, and a second env episode with the same seed and actions matches."""
+    e = raw_env(SCENARIO, 5, handoff=handoff)
     played = _random_episode(e, seed=5, rng_seed=11)
     digest, count = e.model.ledger.sha256(), e.model.ledger.count
     assert e.model.world.now == e.model.world.end and e.model.ledger.events[-1].kind == "CampaignEnded"
@@ -86,7 +87,7 @@ def test_an_episode_is_the_campaign_its_actions_script() -> None:
     replayed = replay_actions(SCENARIO, 5, played)
     assert (replayed.ledger_sha256, replayed.events) == (digest, count)
 
-    e2 = raw_env(SCENARIO, 5)
+    e2 = raw_env(SCENARIO, 5, handoff=handoff)
     again = _random_episode(e2, seed=5, rng_seed=11)
     assert again == played and e2.model.ledger.sha256() == digest
     other = _random_episode(e2, seed=6, rng_seed=11)  # another seed: other rules dice
@@ -219,7 +220,7 @@ def test_bad_arguments_and_actions_are_refused_clearly() -> None:
 
 
 def test_close_and_reset_leave_no_thread_behind() -> None:
-    e = raw_env(SCENARIO, 1)
+    e = raw_env(SCENARIO, 1, handoff="thread")
     e.reset()
     e.step(0)
     assert len(_campaign_threads()) == 1
@@ -228,11 +229,33 @@ def test_close_and_reset_leave_no_thread_behind() -> None:
     e.close()
     assert _campaign_threads() == []
     e.close()  # twice is fine
-    dropped = raw_env(SCENARIO, 1)
+    dropped = raw_env(SCENARIO, 1, handoff="thread")
     dropped.reset()
     assert len(_campaign_threads()) == 1
     del dropped
     gc.collect()
+    assert _campaign_threads() == []
+
+
+def test_close_and_reset_leave_no_campaign_suspended() -> None:
+    """The default hand-off (a greenlet): close() and reset() unwind the suspended campaign."""
+    e = raw_env(SCENARIO, 1)
+    e.reset()
+    e.step(0)
+    first = e._campaign
+    assert first is not None and first.alive
+    e.reset()
+    second = e._campaign
+    assert not first.alive and second is not None and second.alive and second is not first
+    e.close()
+    assert not second.alive and e._campaign is None
+    dropped = raw_env(SCENARIO, 1)
+    dropped.reset()
+    third = dropped._campaign
+    assert third is not None and third.alive
+    del dropped
+    gc.collect()
+    assert not third.alive
     assert _campaign_threads() == []
 
 
@@ -272,7 +295,8 @@ def test_the_example_policy_plugged_in_and_as_an_outside_agent(tmp_path: Path, m
     assert len(made) > 50 and set(made) == {"greedy_convoy:GreedyConvoyPolicy"}
 
 
-def test_a_failing_campaign_raises_in_the_caller_and_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("handoff", ["greenlet", "thread"])
+def test_a_failing_campaign_raises_in_the_caller_and_stops(handoff: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """An exception in the campaign thread (here a scenario policy's) is raised by step()/reset(); the
     thread is gone and the environment refuses to go on until reset."""
     from agents.policies import convoy as cp
@@ -281,11 +305,11 @@ def test_a_failing_campaign_raises_in_the_caller_and_stops(monkeypatch: pytest.M
         raise RuntimeError("the heuristic broke")
 
     monkeypatch.setattr(cp.HeuristicConvoyPolicy, "decide", boom)
-    e = raw_env(SCENARIO, 1, controlled=["convoy:brass"])  # amber plays its scenario's heuristic policy
+    e = raw_env(SCENARIO, 1, controlled=["convoy:brass"], handoff=handoff)  # amber: its scenario's heuristic
     with pytest.raises(RuntimeError, match="the heuristic broke"):
         e.reset()
         for _ in e.agent_iter():
             e.step(0)
-    assert _campaign_threads() == []
+    assert _campaign_threads() == [] and e._campaign is None
     with pytest.raises(EnvError, match="ask no question"):
         e.step(0)
