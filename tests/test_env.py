@@ -68,6 +68,17 @@ def test_pettingzoo_api_test_on_a_short_stolen_lands() -> None:
     assert _campaign_threads() == []
 
 
+@pytest.mark.parametrize(("scenario", "kind"), [("guild-war", "guild"), ("mare-nostrum", "nation")])
+def test_pettingzoo_api_test_on_guilds_and_nations(scenario: str, kind: str) -> None:
+    e = env(scenario=scenario, seed=3, until="2s")
+    assert {a.partition(":")[0] for a in e.unwrapped.possible_agents} == {kind}
+    _seed_spaces(e)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(e, num_cycles=30)
+    e.close()
+
+
 def test_pettingzoo_seed_test_passes() -> None:
     seed_test(lambda: env(scenario=SCENARIO, seed=3), num_cycles=500)
     gc.collect()  # seed_test closes its two environments
