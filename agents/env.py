@@ -364,6 +364,8 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
             raise EnvError(f"render_mode={render_mode!r}: expected None or 'ansi'")
         if max_actions < 2:
             raise EnvError(f"max_actions={max_actions}: expected at least 2")
+        if handoff not in ("greenlet", "thread"):
+            raise EnvError(f"handoff={handoff!r}: expected 'greenlet' or 'thread'")
         self.scenario = scenario
         self.seed = seed
         self.until = parse_until(until)
@@ -377,8 +379,6 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         self._kinds = {a: a.partition(":")[0] for a in self.possible_agents}
         self.observation_spaces = {a: self._obs_space(self._kinds[a]) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
-        if handoff not in ("greenlet", "thread"):
-            raise EnvError(f"handoff={handoff!r}: expected 'greenlet' or 'thread'")
         self.handoff = handoff
         self._campaign: _GreenletCampaign | _ThreadCampaign | None = None
         self.model: Any = None
@@ -387,6 +387,7 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         self._scores: dict[str, float] = {}
         self._metrics: dict[str, dict[str, Any]] | None = None
         self._score_objs: dict[str, Any] = {}
+        self._finalizer: weakref.finalize | None = None
 
     def _obs_space(self, kind: str) -> spaces.Dict:
         n = len(feature_names(kind))
@@ -555,9 +556,10 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         """Stop the campaign (if one is under way) and wait for it to unwind."""
-        if self._campaign is not None:
-            self._campaign.stop()
-            self._campaign = None
+        if self._finalizer is not None:
+            self._finalizer()  # the campaign's stop(), once; the finalizer lets go of the campaign
+            self._finalizer = None
+        self._campaign = None
         self._pending = None
 
     def state(self) -> np.ndarray:

@@ -8,6 +8,7 @@ import re
 import sys
 import threading
 import warnings
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -225,6 +226,8 @@ def test_bad_arguments_and_actions_are_refused_clearly() -> None:
         e.step(n)
     e.step(0)  # the refused action changed nothing
     e.close()
+    with pytest.raises(EnvError, match="handoff='fork'"):
+        raw_env(SCENARIO, 1, handoff="fork")
     with pytest.raises(EnvError, match="max_actions=2"):
         raw_env(SCENARIO, 1, max_actions=2).reset()
     assert _campaign_threads() == []
@@ -260,6 +263,14 @@ def test_close_and_reset_leave_no_campaign_suspended() -> None:
     assert not first.alive and second is not None and second.alive and second is not first
     e.close()
     assert not second.alive and e._campaign is None
+    first_ref, second_ref = weakref.ref(first), weakref.ref(second)
+    del first, second
+    gc.collect()
+    assert first_ref() is None  # nothing keeps an old campaign (and its world) alive
+    assert e.model.ledger.count > 0  # the last campaign stays readable after close()
+    del e
+    gc.collect()
+    assert second_ref() is None
     dropped = raw_env(SCENARIO, 1)
     dropped.reset()
     third = dropped._campaign
