@@ -52,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="check a scenario file and report every problem")
     v.add_argument("file", help="built-in name or path")
+    v.add_argument("--faction", default=None, metavar="ID", help="also say what a (partial) state lacks for this faction")
 
     sub.add_parser("scenarios", help="list the built-in scenarios")
 
@@ -103,6 +104,12 @@ def _parser() -> argparse.ArgumentParser:
     from workers.server.serve import add_arguments as serve_arguments
 
     serve_arguments(sv)
+    from workers.advise import add_arguments as advise_arguments
+
+    advise_arguments(sub.add_parser("advise", help="the orders a faction would give now in a state, with reasons and odds"))
+    from workers.state_export import add_arguments as state_arguments
+
+    state_arguments(sub.add_parser("state", help="state files: export the world at a season (docs/state-format.md)"))
     return p
 
 
@@ -255,6 +262,11 @@ def write_ledger(path: Path, events: list[Any]) -> None:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from scenarios.loader import load_scenario
+
+    if args.faction:
+        from workers.partial import cmd_validate_faction
+
+        return cmd_validate_faction(args)
 
     loaded = load_scenario(args.file)
     sc = loaded.scenario
@@ -441,6 +453,8 @@ COMMANDS = {
     "worker": cmd_worker,
     "collect": cmd_collect,
     "serve": cmd_serve,
+    "advise": lambda args: __import__("workers.advise", fromlist=["cmd_advise"]).cmd_advise(args),
+    "state": lambda args: __import__("workers.state_export", fromlist=["cmd_state"]).cmd_state(args),
 }
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from scenarios.schema import cv, gw, km, link, mn
+from scenarios.schema.state import StateSpec
 from scenarios.schema.common import Coord, Duration, Header, MapSpec, Spec
 
 
@@ -51,6 +52,8 @@ class Scenario(Spec):
     mn_events: list[mn.MnEventSpec] = []  # scripted wars, invasions and repulses (SC-MN-07)
     # --- LINK: where the systems meet (factions that are both kingdom and nation, nations' levies)
     factions: list[link.FactionSpec] = []  # LINK-03: a kingdom that is also a nation, levies for nation armies
+    # --- a state file: the world at a later season (docs/state-format.md)
+    state: StateSpec | None = None  # the season the file stands at (written by realmsim state export)
 
 
 __all__ = ["Scenario", "Header", "Duration", "MapSpec"]
