@@ -95,6 +95,12 @@ class OrderAdvice(msgspec.Struct):
     rollouts: dict[str, Any] | None = None
 
 
+class Missing(msgspec.Struct):
+    path: str
+    expected: str
+    found: str
+
+
 class Advice(msgspec.Struct):
     state: str  # the file (or "state text")
     faction: str  # kingdom:stolen
@@ -108,6 +114,7 @@ class Advice(msgspec.Struct):
     summary: str  # one paragraph in words
     state_sha256: str
     advice_sha256: str = ""  # of the orders (same state + seed → same digest)
+    missing: list[Missing] = []  # what a partial state lacks for this faction (realmsim validate --faction)
 
 
 # ---- finding the faction ---------------------------------------------------------------------------
@@ -345,8 +352,11 @@ def advise(loaded: LoadedScenario, faction: str, *, policy: str = "heuristic", s
         o.reason = _reason(ev, o.alternatives, o.checks, lang)
     out = Advice(loaded.label, key, kind, policy, seed, lang, hour, hour // HOURS_PER_SEASON, orders,
                  _summary(key, kind, orders, hour, lang), loaded.sha256)
+    from workers.partial import missing_for
+
     digest = hashlib.sha256(msgspec.json.encode([msgspec.to_builtins(o) for o in orders])).hexdigest()
-    return msgspec.structs.replace(out, advice_sha256=digest)
+    missing = [Missing(p.path, p.expected, p.found) for p in missing_for(loaded, key)]
+    return msgspec.structs.replace(out, advice_sha256=digest, missing=missing)
 
 
 def _concerns(ev: Event, key: str) -> bool:
@@ -382,6 +392,11 @@ def render_text(a: Advice, *, explain: bool = False) -> str:
             lines.append(f"   {'simulations' if fr else 'rollouts'}: {o.rollouts}")
     if not a.orders:
         lines.append("(aucun ordre)" if fr else "(no order)")
+    if a.missing:
+        lines.append("")
+        lines.append("L'état ne dit pas (valeurs par défaut) :" if fr else "The state leaves out (defaults used):")
+        lines += [f"  {m.path}: {'attendu' if fr else 'expected'} {m.expected}, {'trouvé' if fr else 'found'} {m.found}"
+                  for m in a.missing]
     lines.append("")
     lines.append(("graine" if fr else "seed") + f" {a.seed}, {'politique' if fr else 'policy'} {a.policy}, "
                  f"advice_sha256 {a.advice_sha256[:16]}")
