@@ -245,17 +245,14 @@ def _reason(ev: Event, alts: list[AlternativeOut], checks: list[CheckOdds], lang
 
 
 def _summary(key: str, kind: str, orders: list[OrderAdvice], hour: int, lang: str) -> str:
-    from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH
+    from sim.calendar import date_of
 
     ident = key.partition(":")[2]
-    season, rest = divmod(hour, HOURS_PER_SEASON)
-    month, rest = divmod(rest, HOURS_PER_MONTH)
-    day = rest // HOURS_PER_DAY
     listed = "; ".join(f"{o.decision}: {o.order}" for o in orders)
+    when = f"{date_of(hour).format(lang)} ({'saison' if lang == 'fr' else 'season'} {hour // HOURS_PER_SEASON}, " \
+           f"{'heure' if lang == 'fr' else 'hour'} {hour})"
     if lang == "fr":
-        when = f"saison {season + 1}, mois {month + 1}, jour {day + 1} (heure {hour})"
         return f"{KIND_FR_THE[kind]} {ident} donnerait {len(orders)} ordre(s) — {when} : {listed}."
-    when = f"season {season + 1}, month {month + 1}, day {day + 1} (hour {hour})"
     return f"The {kind} {ident} would give {len(orders)} order(s) at {when}: {listed}."
 
 

@@ -58,12 +58,9 @@ def missing_for(loaded: LoadedScenario, key: str) -> list[Problem]:
         if not any(g.id != r.id for g in sc.guilds):
             out.append(Problem("guilds", "another guild to attack, annex or ally with", "none"))
     elif kind == "nation":
-        if not r.provinces:
-            out.append(Problem(f"{path}.provinces", "the nation's provinces", "none"))
-        if not sc.cities:
-            out.append(Problem("cities", "the cities its ambassadors can go to ([[cities]])", "none"))
-        if r.treasury is None:
-            pass  # the default treasury (RES-MN) is a real value: reported as defaulted
+        if len(sc.cities) < 2:
+            out.append(Problem("cities", "cities besides its capital for its ambassadors to go to ([[cities]])",
+                               f"{len(sc.cities)}"))
     elif kind == "convoy":
         if not r.wagons:
             out.append(Problem(f"{path}.wagons", "the convoy's wagons", "none"))
