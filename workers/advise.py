@@ -198,15 +198,22 @@ def _term_text(t: dict[str, Any], lang: str) -> str:
 
 
 def _alternatives(ev: Event, lang: str) -> list[AlternativeOut]:
+    """The alternatives of a DecisionMade event, the chosen one first and marked (once: two
+    alternatives may print alike, such as two routes of the same length)."""
     chosen = ev.outcome
     alts = ev.data.get("alternatives") or []
     if alts:
-        return [AlternativeOut(str(a["order"]), float(a["score"]), str(a["order"]) == chosen,
-                               [TermOut(str(t["name"]), float(t["value"]), str(t.get("unit", "")), _term_text(t, lang))
-                                for t in a.get("terms", [])])
-                for a in alts]
-    # the policy did not explain itself: its scored list (best first), without terms
-    return [AlternativeOut(str(o), float(s), str(o) == chosen) for o, s in ev.data.get("scored") or []]
+        out = [AlternativeOut(str(a["order"]), float(a["score"]), False,
+                              [TermOut(str(t["name"]), float(t["value"]), str(t.get("unit", "")), _term_text(t, lang))
+                               for t in a.get("terms", [])])
+               for a in alts]
+    else:  # the policy did not explain itself: its scored list (best first), without terms
+        out = [AlternativeOut(str(o), float(sc)) for o, sc in ev.data.get("scored") or []]
+    for i, a in enumerate(out):
+        if a.order == chosen:
+            a.chosen = True
+            return [a, *out[:i], *out[i + 1:]]
+    return out
 
 
 def _reason(ev: Event, alts: list[AlternativeOut], checks: list[CheckOdds], lang: str) -> str:

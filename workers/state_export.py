@@ -160,9 +160,11 @@ def _new_row(base: dict[str, Any], spec: type, obj: Any, table: str, hm: HexMap)
 
 
 def _carry_row(raw: dict[str, Any], spec: type, obj: Any, table: str, hm: HexMap, path: str,
-               dropped: list[str]) -> dict[str, Any]:
+               dropped: list[str], sheet: dict[str, Any] | None = None) -> dict[str, Any]:
     row = dict(raw)
-    special = SPECIAL.get(table, {})
+    special = dict(SPECIAL.get(table, {}))
+    for k, v in (sheet or {}).items():
+        special[k] = lambda o, m, v=v: v
     state_fields = set(getattr(type(obj), "__struct_fields__", ()))
     for name, typ in _fields(spec).items():
         if name == "id" or name == "policy":
@@ -183,6 +185,17 @@ def _carry_row(raw: dict[str, Any], spec: type, obj: Any, table: str, hm: HexMap
             continue
         row = trial
     return row
+
+
+def _sheet(world: World, table: str, obj: Any) -> dict[str, Any] | None:
+    """A kingdom's Economy, Loyalty and Stability as its sheet reads (everything included): what a
+    scenario file says, and what the world keeps as base values plus what the engine adds."""
+    if table != "kingdoms":
+        return None
+    from sim.rules.kingdom import stats
+
+    st = stats(world, obj)
+    return {"economy": st.economy, "loyalty": st.loyalty, "stability": st.stability}
 
 
 def export_world(world: World, loaded: LoadedScenario, *, seed: int) -> str:
@@ -208,7 +221,7 @@ def export_world(world: World, loaded: LoadedScenario, *, seed: int) -> str:
                 if "policy" in _fields(spec) and getattr(obj, "policy", None):
                     base["policy"] = obj.policy
                 base = _new_row(base, spec, obj, table, hm)
-            row = _carry_row(base, spec, obj, table, hm, f"{table}.{ident}", dropped)
+            row = _carry_row(base, spec, obj, table, hm, f"{table}.{ident}", dropped, _sheet(world, table, obj))
             try:
                 msgspec.convert(row, spec)
             except msgspec.ValidationError as e:
