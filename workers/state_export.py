@@ -159,12 +159,19 @@ def _new_row(base: dict[str, Any], spec: type, obj: Any, table: str, hm: HexMap)
     return base
 
 
+def _const(v: Any) -> Callable[[Any, HexMap], Any]:
+    def get(obj: Any, hm: HexMap) -> Any:
+        return v
+
+    return get
+
+
 def _carry_row(raw: dict[str, Any], spec: type, obj: Any, table: str, hm: HexMap, path: str,
                dropped: list[str], sheet: dict[str, Any] | None = None) -> dict[str, Any]:
     row = dict(raw)
     special = dict(SPECIAL.get(table, {}))
     for k, v in (sheet or {}).items():
-        special[k] = lambda o, m, v=v: v
+        special[k] = _const(v)
     state_fields = set(getattr(type(obj), "__struct_fields__", ()))
     for name, typ in _fields(spec).items():
         if name == "id" or name == "policy":

@@ -12,8 +12,8 @@ from typing import Any
 import msgspec
 
 from scenarios.schema import cv, gw, km, link, mn
-from scenarios.schema.state import StateSpec
 from scenarios.schema.common import Coord, Duration, Header, MapSpec, Spec
+from scenarios.schema.state import StateSpec
 
 
 class Scenario(Spec):
