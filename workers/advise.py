@@ -9,9 +9,12 @@ policy scored with their named score terms, how a tie was broken, a look-ahead's
 odds of every check the order led to (``sim.odds``, by enumerating the die: never the rolled result),
 and the reasons in words, in English or French.
 
-Determinism: the advice is a function of the state and the seed alone (the state's ``scenario.seed``
-unless told): the policy draws only from its own seeded stream, the world's dice from the seed's
-rules streams, and nothing else is random.
+Determinism: the advice is a function of the state and the seed alone. The advised faction's policy
+draws from its own stream, seeded by ``seed`` (the state's ``scenario.seed`` unless told); the world
+around it (the rules' dice while the campaign plays on to the decision time — a kingdom's Upkeep
+comes before its Edict phase — and the other factions' policies) draws from the state's own
+``scenario.seed``, whatever ``seed`` is. A check's result is never part of the advice: its exact
+odds are.
 """
 
 from __future__ import annotations
@@ -290,13 +293,25 @@ def _watch_slots(model: Any, key: str, slots: list[str]) -> None:
     agent.decide = decide
 
 
+def _reseed_policy(model: Any, key: str, seed: int) -> None:
+    """The advised faction's policy draws from the stream of ``seed``; the world (its rules' dice and
+    the other factions' policies) keeps the state's own seed, so the advice varies with ``seed`` only
+    through the policy's choices."""
+    from sim.dice import SeededDice, derive_seed
+
+    agent = next((a for a in model.agents if getattr(a, "key", None) == key), None)
+    if agent is not None:
+        agent.rng = SeededDice(derive_seed(seed, "policy", key), f"policy/{key}")
+
+
 def next_decisions(loaded: LoadedScenario, key: str, seed: int, slots: list[str] | None = None) -> tuple[int, list[Event]]:
     """Play the state forward until ``key`` has made the decisions of its next decision time; return
     that hour and the events from its first decision to the last event of that hour (``slots``: what
     each decision of the faction was about, in order)."""
     from agents.campaign import prepare_campaign
 
-    model = prepare_campaign(loaded, seed, collect=False)
+    model = prepare_campaign(loaded, loaded.scenario.scenario.seed, collect=False)
+    _reseed_policy(model, key, seed)
     if slots is not None:
         _watch_slots(model, key, slots)
     env = model.env
