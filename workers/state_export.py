@@ -194,6 +194,78 @@ def _carry_row(raw: dict[str, Any], spec: type, obj: Any, table: str, hm: HexMap
     return row
 
 
+def _km_relations(world: World, raw: dict[str, Any], dropped: list[str]) -> None:
+    """Embassies, treaties, alliances and wars between kingdoms (``km_relations``), attitudes and
+    representatives (``km_stances``), as they stand. A treaty's or alliance's bonus is written as it
+    is now (after RES-KM-46's reductions)."""
+    km = world.km
+    assert km is not None
+    ids = {k["id"] for k in raw.get("kingdoms", [])}
+    rels: list[dict[str, Any]] = []
+    for r in km.relations.values():
+        if r.a not in ids or r.b not in ids or not (r.embassy or r.treaty or r.alliance or r.enemies):
+            continue
+        row: dict[str, Any] = {"between": [r.a, r.b]}
+        level = "alliance" if r.alliance else "treaty" if r.treaty else "embassy" if r.embassy else "none"
+        if level != "none":
+            row["relation"] = level
+        ag = r.treaty
+        if ag is not None:
+            row["balanced"] = ag.balanced
+            if ag.advantaged:
+                row["advantaged"] = ag.advantaged
+            row["bonus"] = dict(ag.bonus)
+        if r.alliance is not None:
+            row["alliance_bonus"] = dict(r.alliance.bonus)
+        if r.enemies:
+            row["enemies"] = True
+        rels.append(row)
+    stances: list[dict[str, Any]] = []
+    for key, st in km.stances.items():
+        a, _, b = key.partition(">")
+        if a in ids and b in ids and (st.attitude != "indifferent" or st.present):
+            stances.append({"kingdom": a, "towards": b, "attitude": st.attitude,
+                            **({"representative": True} if st.present else {})})
+    if rels or "km_relations" in raw:
+        raw["km_relations"] = rels
+    if stances or "km_stances" in raw:
+        raw["km_stances"] = stances
+    if any(st.bans for st in km.stances.values()):
+        dropped.append("km_stances: the bans on new attempts after a failed edict (RES-KM-40)")
+
+
+def _mn_treaties(world: World, raw: dict[str, Any], dropped: list[str]) -> None:
+    """Treaties in force (``mn_treaties``, each with its ambassador at post, as a scenario's are) and
+    each nation's other ambassadors (``ambassadors``, at home)."""
+    mn = world.mn
+    assert mn is not None
+    nations = {n["id"]: n for n in raw.get("nations", [])}
+    rows: list[dict[str, Any]] = []
+    posted: dict[str, int] = {}
+    for t in mn.treaties:
+        if t.nation not in nations:
+            continue
+        partner = t.partner.partition(":")[2]
+        row: dict[str, Any] = {"nation": t.nation, "partner": partner, "kind": t.kind}
+        if t.last_turn is not None:
+            left = t.last_turn - mn.turn
+            if left < 1:
+                continue
+            row["last_turn"] = left
+        rows.append(row)
+        if not t.partner.startswith("nation:"):
+            posted[t.nation] = posted.get(t.nation, 0) + 1
+    if rows or "mn_treaties" in raw:
+        raw["mn_treaties"] = rows
+    for nid, n in nations.items():
+        mine = [a for a in mn.ambassadors.values() if a.nation == nid and a.state != "dead"]
+        n["ambassadors"] = max(0, len(mine) - posted.get(nid, 0))
+    away = sum(1 for a in mn.ambassadors.values() if a.state not in ("home", "at_post", "dead"))
+    if away or mn.missions:
+        dropped.append(f"Mare Nostrum: {away} ambassador(s) on the road or held, {len(mn.missions)} mission(s) under way "
+                       "(written as ambassadors at home)")
+
+
 def _sheet(world: World, table: str, obj: Any) -> dict[str, Any] | None:
     """A kingdom's Economy, Loyalty and Stability as its sheet reads (everything included): what a
     scenario file says, and what the world keeps as base values plus what the engine adds."""
@@ -239,6 +311,10 @@ def export_world(world: World, loaded: LoadedScenario, *, seed: int) -> str:
         dropped += [f"{table}.{i} (no longer in play)" for i in gone]
         if new_rows or table in raw:
             raw[table] = new_rows
+    if world.km is not None:
+        _km_relations(world, raw, dropped)
+    if world.mn is not None:
+        _mn_treaties(world, raw, dropped)
     guilds = {g["id"] for g in raw.get("guilds", [])}
     for table, key in (("guilds", "lends_to"), ("domains", "consents_to")):  # only scenario guilds (LINK-06 adds
         for g in raw.get(table, []):  # the nations' own)

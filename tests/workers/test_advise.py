@@ -263,6 +263,16 @@ def test_an_exported_state_builds_the_world_it_was_taken_from(capsys: pytest.Cap
         assert (mine.holiday, mine.promotion, mine.taxation) == (k.holiday, k.promotion, k.taxation), kid
         assert {r: ld.name for r, ld in mine.leaders.items()} == {r: ld.name for r, ld in k.leaders.items()}, kid
 
+    def relations(world):  # embassies, treaties (with their bonus as it is now), alliances, wars
+        return {key: (r.embassy, None if r.treaty is None else r.treaty.bonus, None if r.alliance is None else r.alliance.bonus,
+                      r.enemies)
+                for key, r in world.km.relations.items() if r.embassy or r.treaty or r.alliance or r.enemies}
+
+    assert relations(ran), "stolen-lands has embassies by season 2"
+    assert relations(w) == relations(ran)
+    assert {k: (st.attitude, st.present) for k, st in w.km.stances.items() if st.attitude != "indifferent" or st.present} == \
+           {k: (st.attitude, st.present) for k, st in ran.km.stances.items() if st.attitude != "indifferent" or st.present}
+
 
 def test_an_exported_guild_state_carries_chests_domains_and_armies(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "gw.toml"
@@ -295,6 +305,11 @@ def test_a_save_exports_as_its_campaign_at_that_season(capsys: pytest.CaptureFix
     w = build_world(load_scenario(str(a)).scenario, 1)
     assert ran.mn is not None and w.mn is not None
     assert {n: x.treasury for n, x in w.mn.nations.items()} == {n: x.treasury for n, x in ran.mn.nations.items()}
+    # treaties in force, and as many living ambassadors per nation
+    assert sorted((t.kind, t.nation, t.partner) for t in w.mn.treaties) == \
+           sorted((t.kind, t.nation, t.partner) for t in ran.mn.treaties)
+    alive = lambda world, n: sum(1 for a in world.mn.ambassadors.values() if a.nation == n and a.state != "dead")  # noqa: E731
+    assert {n: alive(w, n) for n in w.mn.nations} == {n: alive(ran, n) for n in ran.mn.nations}
 
 
 def test_an_exported_state_runs_on_from_its_season(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
