@@ -297,11 +297,10 @@ def _reseed_policy(model: Any, key: str, seed: int) -> None:
     """The advised faction's policy draws from the stream of ``seed``; the world (its rules' dice and
     the other factions' policies) keeps the state's own seed, so the advice varies with ``seed`` only
     through the policy's choices."""
-    from sim.dice import SeededDice, derive_seed
-
+    stream = model.dice.reseed("policy", key, seed)  # in the dice box: what a look-ahead checkpoints
     agent = next((a for a in model.agents if getattr(a, "key", None) == key), None)
     if agent is not None:
-        agent.rng = SeededDice(derive_seed(seed, "policy", key), f"policy/{key}")
+        agent.rng = stream
 
 
 def next_decisions(loaded: LoadedScenario, key: str, seed: int, slots: list[str] | None = None) -> tuple[int, list[Event]]:
