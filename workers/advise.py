@@ -20,6 +20,7 @@ odds are.
 from __future__ import annotations
 
 import hashlib
+import logging
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -31,6 +32,7 @@ from sim.errors import Problem, RealmsimError, ScenarioError
 from sim.events import Event, check
 from sim.odds import exact_distribution
 
+log = logging.getLogger("realmsim.advise")
 KINDS = ("kingdom", "guild", "nation", "convoy")
 TABLES = {"kingdom": "kingdoms", "guild": "guilds", "nation": "nations", "convoy": "convoys"}
 KIND_FR = {"kingdom": "royaume", "guild": "guilde", "nation": "nation", "convoy": "caravane"}
@@ -348,7 +350,15 @@ def advise(loaded: LoadedScenario, faction: str, *, policy: str = "heuristic", s
     seed = sc.scenario.seed if seed is None else int(seed)
     played = with_policy(loaded, key, policy)
     slots: list[str] = []
-    hour, events = next_decisions(played, key, seed, slots)
+    try:
+        hour, events = next_decisions(played, key, seed, slots)
+    except RealmsimError:
+        raise
+    except Exception as e:  # a state that validates but the engine cannot play: a bug, reported as the state's
+        log.exception("advise: %s for %s failed", loaded.label, key)
+        raise AdviceError(loaded.label, [Problem(
+            "(state)", f"a state the engine can play on to {key}'s next decision",
+            f"{type(e).__name__}: {e} (an engine bug: please report it with the state file)")]) from None
     mine_before = len(slots) - sum(1 for e in events if e.kind == "DecisionMade" and e.actor == key)
     slot_iter = iter(slots[max(0, mine_before):])
     orders: list[OrderAdvice] = []

@@ -343,3 +343,16 @@ def test_advice_errors_carry_path_expected_found() -> None:
     with pytest.raises(AdviceError) as e:
         advise(load_scenario(str(EXAMPLES / "convoy-amber.state.toml")), "convoy:brass")
     assert [(p.path, p.found) for p in e.value.problems] == [("faction", '"convoy:brass"')]
+
+
+def test_an_engine_failure_on_a_valid_state_is_reported_as_the_states_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    import workers.advise as adv
+
+    def boom(*a: object, **k: object) -> None:
+        raise KeyError("no such hex")
+
+    monkeypatch.setattr(adv, "next_decisions", boom)
+    with pytest.raises(AdviceError) as e:
+        advise(load_scenario(str(EXAMPLES / "convoy-amber.state.toml")), "amber")
+    [p] = e.value.problems
+    assert p.path == "(state)" and p.found.startswith("KeyError: 'no such hex'")
