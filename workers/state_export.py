@@ -365,13 +365,19 @@ def readable_toml(doc: dict[str, Any]) -> str:
             if isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values()) and name in ("config",):
                 subs.append((k, v))
             else:
-                out.append(f"{toml_key(k)} = {toml_value(v)}")
+                out.append(line(k, v))
         for k, v in subs:
             table(f"{name}.{k}", v, f"[{name}.{toml_key(k)}]")
 
+    def line(k: str, v: Any) -> str:  # a long list: one item a line
+        text = f"{toml_key(k)} = {toml_value(v)}"
+        if len(text) <= 110 or not isinstance(v, list):
+            return text
+        return f"{toml_key(k)} = [\n" + "".join(f"  {toml_value(x)},\n" for x in v) + "]"
+
     scalars = {k: v for k, v in doc.items() if not isinstance(v, dict) and not _is_table_list(v)}
     for k, v in scalars.items():
-        out.append(f"{toml_key(k)} = {toml_value(v)}")
+        out.append(line(k, v))
     for k, v in doc.items():
         if k in scalars:
             continue
