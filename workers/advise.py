@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -67,6 +68,7 @@ class AlternativeOut(msgspec.Struct):
     score: float
     chosen: bool = False
     terms: list[TermOut] = []
+    words: str = ""  # the order with hexes as [col, row] (see OrderAdvice.order_words)
 
 
 class CheckOdds(msgspec.Struct):
@@ -87,6 +89,7 @@ class CheckOdds(msgspec.Struct):
 class OrderAdvice(msgspec.Struct):
     decision: str  # what is decided: a kingdom's slot (envoy, claim, taxation…), a nation's slot, "orders", "day"…
     order: str  # the order chosen, as the ledger labels it
+    order_words: str  # the same with hexes as [col, row] and the settlement there, as a game master reads a map
     actor: str
     hour: int
     clauses: list[str]
@@ -229,14 +232,15 @@ def _reason(ev: Event, alts: list[AlternativeOut], checks: list[CheckOdds], lang
     parts: list[str] = []
     legal = int(ev.data.get("legal", 0))
     if mine is not None:
-        parts.append(f"« {chosen} » (score {mine.score:g})" if fr else f"“{chosen}” (score {mine.score:g})")
+        said = mine.words or chosen
+        parts.append(f"« {said} » (score {mine.score:g})" if fr else f"“{said}” (score {mine.score:g})")
         if others:
             best = others[0]
             gap = mine.score - best.score
             if fr:
-                parts.append(f"plutôt que « {best.order} » ({best.score:g}, {gap:+g})")
+                parts.append(f"plutôt que « {best.words or best.order} » ({best.score:g}, {gap:+g})")
             else:
-                parts.append(f"over “{best.order}” ({best.score:g}, {gap:+g})")
+                parts.append(f"over “{best.words or best.order}” ({best.score:g}, {gap:+g})")
         terms = [t for t in mine.terms if t.value]
         if terms:
             words = "; ".join(f"{t.text or t.name} ({t.value:+g}{' ' + t.unit if t.unit else ''})" for t in terms)
@@ -260,7 +264,7 @@ def _summary(key: str, kind: str, orders: list[OrderAdvice], hour: int, lang: st
     from sim.calendar import date_of
 
     ident = key.partition(":")[2]
-    listed = "; ".join(f"{o.decision}: {o.order}" for o in orders)
+    listed = "; ".join(f"{o.decision}: {o.order_words}" for o in orders)
     when = f"{date_of(hour).format(lang)} ({'saison' if lang == 'fr' else 'season'} {hour // HOURS_PER_SEASON}, " \
            f"{'heure' if lang == 'fr' else 'hour'} {hour})"
     if lang == "fr":
@@ -305,7 +309,8 @@ def _reseed_policy(model: Any, key: str, seed: int) -> None:
         agent.rng = stream
 
 
-def next_decisions(loaded: LoadedScenario, key: str, seed: int, slots: list[str] | None = None) -> tuple[int, list[Event]]:
+def next_decisions(loaded: LoadedScenario, key: str, seed: int, slots: list[str] | None = None,
+                   maps: list[Any] | None = None) -> tuple[int, list[Event]]:
     """Play the state forward until ``key`` has made the decisions of its next decision time; return
     that hour and the events from its first decision to the last event of that hour (``slots``: what
     each decision of the faction was about, in order)."""
@@ -313,6 +318,8 @@ def next_decisions(loaded: LoadedScenario, key: str, seed: int, slots: list[str]
 
     model = prepare_campaign(loaded, loaded.scenario.scenario.seed, collect=False)
     _reseed_policy(model, key, seed)
+    if maps is not None:
+        maps.append(model.world.map)
     if slots is not None:
         _watch_slots(model, key, slots)
     env = model.env
@@ -351,7 +358,8 @@ def advise(loaded: LoadedScenario, faction: str, *, policy: str = "heuristic", s
     played = with_policy(loaded, key, policy)
     slots: list[str] = []
     try:
-        hour, events = next_decisions(played, key, seed, slots)
+        maps: list[Any] = []
+        hour, events = next_decisions(played, key, seed, slots, maps)
     except RealmsimError:
         raise
     except Exception as e:  # a state that validates but the engine cannot play: a bug, reported as the state's
@@ -363,14 +371,18 @@ def advise(loaded: LoadedScenario, faction: str, *, policy: str = "heuristic", s
     slot_iter = iter(slots[max(0, mine_before):])
     orders: list[OrderAdvice] = []
     current: OrderAdvice | None = None
+    names = {s.at: s.name for s in sc.map.settlements}
     for ev in events:
         if ev.kind == "DecisionMade" and ev.actor == key:
+            slot = next(slot_iter, "decision")
             alts = _alternatives(ev, lang)
+            for alt in alts:
+                alt.words = _words(alt.order, slot, maps[0], names, lang)
             if not explain:
                 alts = [a for a in alts if a.chosen] + [a for a in alts if not a.chosen][: SHOWN - 1]
             mine = next((a for a in alts if a.chosen), None)
-            slot = next(slot_iter, "decision")
-            current = OrderAdvice(DECISION_FR.get(slot, slot) if lang == "fr" else slot, ev.outcome, ev.actor, ev.t, list(ev.clauses), str(ev.data.get("policy", policy)),
+            current = OrderAdvice(DECISION_FR.get(slot, slot) if lang == "fr" else slot, ev.outcome,
+                                  _words(ev.outcome, slot, maps[0], names, lang), ev.actor, ev.t, list(ev.clauses), str(ev.data.get("policy", policy)),
                                   int(ev.data.get("legal", 0)), None if mine is None else mine.score, alts, [], "",
                                   str(ev.data.get("tie", "")), ev.data.get("rollouts"))
             orders.append(current)
@@ -398,19 +410,46 @@ def _concerns(ev: Event, key: str) -> bool:
     return False
 
 
+_HEX = re.compile(r"#(\d+)\b|\b(to|at|hex)=(\d+)\b")
+
+
+def _words(label: str, slot: str, hm: Any, names: dict[Any, str], lang: str) -> str:
+    """``label`` with map indexes written as ``[col, row]`` (and the settlement there, if any): what a
+    game master finds on the table's map. A kingdom's hex claim is a bare index."""
+
+    def place(i: int) -> str:
+        if not 0 <= i < hm.width * hm.height:
+            return str(i)
+        c = hm.coords(i)
+        name = names.get(tuple(c))
+        return f"[{c[0]}, {c[1]}]" + (f" ({name})" if name else "")
+
+    if slot == "claim" and label.isdigit():
+        return ("revendiquer la case " if lang == "fr" else "claim hex ") + place(int(label))
+    if slot == "lose_hex" and label.isdigit():
+        return ("perdre la case " if lang == "fr" else "lose hex ") + place(int(label))
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1) is not None:
+            return place(int(m.group(1)))
+        return f"{m.group(2)}={place(int(m.group(3)))}"
+
+    return _HEX.sub(sub, label)
+
+
 # ---- text output ---------------------------------------------------------------------------------------
 def render_text(a: Advice, *, explain: bool = False) -> str:
     fr = a.lang == "fr"
     lines = [a.summary, ""]
     for i, o in enumerate(a.orders, 1):
-        lines.append(f"{i}. {o.decision}: {o.order}")
+        lines.append(f"{i}. {o.decision}: {o.order_words}")
         lines.append(f"   {'raison' if fr else 'reason'}: {o.reason}")
         shown = o.alternatives if explain else o.alternatives[:4]
         if shown:
             lines.append(f"   {'alternatives notées' if fr else 'scored alternatives'} ({o.legal} {'possibles' if fr else 'legal'}):")
             for alt in shown:
                 mark = "*" if alt.chosen else " "
-                lines.append(f"    {mark} {alt.score:>9.3f}  {alt.order}")
+                lines.append(f"    {mark} {alt.score:>9.3f}  {alt.words or alt.order}")
                 if explain:
                     for t in alt.terms:
                         lines.append(f"                 {t.value:+.3f} {t.unit:<6} {t.text or t.name}")

@@ -71,7 +71,7 @@ def test_each_example_gives_advice_as_json(capsys: pytest.CaptureFixture[str], f
         assert len(chosen) == 1 and chosen[0]["order"] == o["order"], o
         assert o["alternatives"][0]["chosen"], "the chosen order comes first"
         assert o["legal"] >= len(o["alternatives"]) - 1
-        assert o["reason"].startswith("“" + o["order"] + "”")
+        assert o["reason"].startswith("“" + o["order_words"] + "”")
         for c in o["checks"]:
             assert 0 <= Fraction(c["chance"]) <= 1 and c["percent"] == round(float(Fraction(c["chance"])) * 100, 1)
 
