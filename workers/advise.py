@@ -348,13 +348,14 @@ def next_decisions(loaded: LoadedScenario, key: str, seed: int, slots: list[str]
 
 
 def advise(loaded: LoadedScenario, faction: str, *, policy: str = "heuristic", seed: int | None = None,
-           lang: Literal["en", "fr"] = "en", explain: bool = False) -> Advice:
+           lang: Literal["en", "fr"] | None = None, explain: bool = False) -> Advice:
     """The orders ``faction`` would give now in the state ``loaded`` (see the module's doc)."""
     sc = loaded.scenario
     key = resolve_faction(sc, faction, loaded.label)
     kind = key.partition(":")[0]
     check_policy(kind, policy, loaded.label)
     seed = sc.scenario.seed if seed is None else int(seed)
+    lang = sc.scenario.lang if lang is None else lang
     played = with_policy(loaded, key, policy)
     slots: list[str] = []
     try:
@@ -488,7 +489,7 @@ def add_arguments(p: Any) -> None:
                                                                           "lookahead where registered)")
     p.add_argument("--seed", type=int, default=None, help="the policy's seed (default: the state's scenario.seed)")
     p.add_argument("--explain", action="store_true", help="every alternative with its score terms, and a look-ahead's figures")
-    p.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the reasons (default en)")
+    p.add_argument("--lang", choices=["en", "fr"], default=None, help="language of the reasons (default: the state's)")
     p.add_argument("--json", action="store_true", help="print one JSON object (the same as POST /v1/advise answers)")
 
 

@@ -356,3 +356,10 @@ def test_an_engine_failure_on_a_valid_state_is_reported_as_the_states_problem(mo
         advise(load_scenario(str(EXAMPLES / "convoy-amber.state.toml")), "amber")
     [p] = e.value.problems
     assert p.path == "(state)" and p.found.startswith("KeyError: 'no such hex'")
+
+
+def test_the_language_defaults_to_the_states() -> None:
+    text = (EXAMPLES / "convoy-amber.state.toml").read_text(encoding="utf-8").replace('seed = 7\n', 'seed = 7\nlang = "fr"\n', 1)
+    loaded = load_scenario_text(text, "amber-fr")
+    assert advise(loaded, "amber").summary.startswith("La caravane amber donnerait ")
+    assert advise(loaded, "amber", lang="en").summary.startswith("The convoy amber would give ")

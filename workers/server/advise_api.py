@@ -26,14 +26,14 @@ class AdviseRequest(Struct, forbid_unknown_fields=True):
     """``faction``: ``kind:id`` (kingdom, guild, nation, convoy) or a bare id naming one faction;
     ``state``: a state file as TOML text, or ``scenario``: a built-in scenario name (exactly one);
     ``policy``: a registered policy (default heuristic); ``seed``: the policy's seed (default the
-    state's ``scenario.seed``); ``lang``: the reasons' language; ``explain``: every alternative."""
+    state's ``scenario.seed``); ``lang``: the reasons' language (default: the state's ``scenario.lang``); ``explain``: every alternative."""
 
     faction: FactionId
     state: ScenarioText | None = None
     scenario: ScenarioName | None = None
     policy: PolicyName = "heuristic"
     seed: Seed | None = None
-    lang: Literal["en", "fr"] = "en"
+    lang: Literal["en", "fr"] | None = None
     explain: bool = False
 
 
