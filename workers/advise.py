@@ -368,8 +368,7 @@ def advise(loaded: LoadedScenario, faction: str, *, policy: str = "heuristic", s
         raise AdviceError(loaded.label, [Problem(
             "(state)", f"a state the engine can play on to {key}'s next decision",
             f"{type(e).__name__}: {e} (an engine bug: please report it with the state file)")]) from None
-    mine_before = len(slots) - sum(1 for e in events if e.kind == "DecisionMade" and e.actor == key)
-    slot_iter = iter(slots[max(0, mine_before):])
+    slot_iter = iter(slots)  # the window starts at the faction's first decision: one slot per DecisionMade
     orders: list[OrderAdvice] = []
     current: OrderAdvice | None = None
     names = {s.at: s.name for s in sc.map.settlements}
@@ -382,10 +381,12 @@ def advise(loaded: LoadedScenario, faction: str, *, policy: str = "heuristic", s
             if not explain:
                 alts = [a for a in alts if a.chosen] + [a for a in alts if not a.chosen][: SHOWN - 1]
             mine = next((a for a in alts if a.chosen), None)
-            current = OrderAdvice(DECISION_FR.get(slot, slot) if lang == "fr" else slot, ev.outcome,
-                                  _words(ev.outcome, slot, maps[0], names, lang), ev.actor, ev.t, list(ev.clauses), str(ev.data.get("policy", policy)),
-                                  int(ev.data.get("legal", 0)), None if mine is None else mine.score, alts, [], "",
-                                  str(ev.data.get("tie", "")), ev.data.get("rollouts"))
+            current = OrderAdvice(
+                decision=DECISION_FR.get(slot, slot) if lang == "fr" else slot, order=ev.outcome,
+                order_words=_words(ev.outcome, slot, maps[0], names, lang), actor=ev.actor, hour=ev.t,
+                clauses=list(ev.clauses), policy=str(ev.data.get("policy", policy)), legal=int(ev.data.get("legal", 0)),
+                score=None if mine is None else mine.score, alternatives=alts, checks=[], reason="",
+                tie=str(ev.data.get("tie", "")), rollouts=ev.data.get("rollouts"))
             orders.append(current)
         elif current is not None and _is_check(ev) and _concerns(ev, key):
             current.checks.append(check_odds(ev, lang))
