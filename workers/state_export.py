@@ -97,7 +97,8 @@ SPECIAL: dict[str, dict[str, Callable[[Any, HexMap], Any]]] = {
         "improvements": _km_improvements,
         "leaders": _km_leaders,
         "edicts": lambda k, hm: {"holiday": k.holiday, "promotion": k.promotion, "taxation": k.taxation},
-        "capital": lambda k, hm: k.capital or SKIP,
+        # a capital taken from the kingdom (its settlement gone) is not its capital any more
+        "capital": lambda k, hm: k.capital if k.capital in {st.name for st in k.settlements} else "",
         "vassal_attrs": lambda k, hm: SKIP,  # the state keeps them pre-summed: the scenario's stay
     },
     "domains": {
@@ -316,6 +317,12 @@ def export_world(world: World, loaded: LoadedScenario, *, seed: int) -> str:
     if world.mn is not None:
         _mn_treaties(world, raw, dropped)
     guilds = {g["id"] for g in raw.get("guilds", [])}
+    for table in ("armies", "domains"):  # a nation's own (LINK-06): no scenario table holds them
+        if table in raw:
+            keep = [r for r in raw[table] if not r.get("owner") or r["owner"] in guilds]
+            dropped += [f"{table}.{r['id']} (held by {r['owner']}, a nation acting as a guild, LINK-06: the scenario "
+                        "schema has no table for it)" for r in raw[table] if r not in keep]
+            raw[table] = keep
     for table, key in (("guilds", "lends_to"), ("domains", "consents_to")):  # only scenario guilds (LINK-06 adds
         for g in raw.get(table, []):  # the nations' own)
             if key in g:
@@ -342,8 +349,21 @@ def export_world(world: World, loaded: LoadedScenario, *, seed: int) -> str:
         head.append("# Not carried (the scenario schema cannot say it, or it has left play):")
         head += [f"#   {d}" for d in dropped]
     order = ["scenario", "state", "map", "config"]
+    _check_loads(raw, loaded.label, world)
     body = {k: raw[k] for k in order if k in raw} | {k: v for k, v in raw.items() if k not in order}
     return "\n".join(head) + "\n" + readable_toml(body)
+
+
+def _check_loads(raw: dict[str, Any], label: str, world: World) -> None:
+    """The state file must load as a scenario: an export that would not is an error of the exporter,
+    said with every problem rather than written."""
+    from scenarios.loader import parse_scenario
+
+    try:
+        parse_scenario(readable_toml(raw), f"state of {label}")
+    except ScenarioError as e:
+        raise ScenarioError(f"{label} at hour {world.now} (realmsim state export could not write a valid state: "
+                            "please report it)", e.problems) from None
 
 
 def _is_table_list(v: Any) -> bool:
