@@ -363,3 +363,31 @@ def test_the_language_defaults_to_the_states() -> None:
     loaded = load_scenario_text(text, "amber-fr")
     assert advise(loaded, "amber").summary.startswith("La caravane amber donnerait ")
     assert advise(loaded, "amber", lang="en").summary.startswith("The convoy amber would give ")
+
+
+def test_lookahead_advice_where_registered_and_a_clear_refusal_where_not() -> None:
+    from agents.policies import known_policies
+
+    loaded = load_scenario(str(EXAMPLES / "guild-griffon.state.toml"))
+    if "lookahead" in known_policies("guild"):
+        a = advise(loaded, "griffon", policy="lookahead", seed=2)
+        assert a.policy == "lookahead" and a.orders
+        assert any(o.rollouts for o in a.orders), "a look-ahead gives its rollout figures"
+        assert advise(loaded, "griffon", policy="lookahead", seed=2) == a
+    else:
+        with pytest.raises(AdviceError) as e:
+            advise(loaded, "griffon", policy="lookahead")
+        [p] = e.value.problems
+        assert p.path == "policy" and p.expected.startswith("a registered guild policy (heuristic, random")
+
+
+def test_a_linked_world_exports_and_is_advised() -> None:
+    """realm (every system, LINK): the exported state loads, and a kingdom and a nation are advised."""
+    from workers.state_export import export
+
+    text = export(scenario="realm", season=2)
+    loaded = load_scenario_text(text, "realm@2")
+    assert loaded.scenario.state is not None and loaded.scenario.state.season == 2
+    for faction in ("kingdom:avalon", "nation:tyria"):
+        a = advise(loaded, faction)
+        assert a.season == 2 and a.orders, faction
