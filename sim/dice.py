@@ -60,6 +60,7 @@ class SeededDice:
         self._randrange = self._rng.randrange
 
     def roll(self, sides: int, count: int = 1) -> list[int]:
+        # implements: GEN-01
         rr = self._randrange
         self.draws += count
         if count == 1:

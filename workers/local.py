@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workers.batch import BatchPlan
+from workers.options import default_workers
 from workers.child import DEFAULT_JOB_TIMEOUT, JobProcess
 from workers.job import decode
 
@@ -33,13 +34,6 @@ class Outcome:
     result: dict[str, Any] | None = None
     error: str = ""
     traceback: str = ""
-
-
-def default_workers() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def run_local(plan: BatchPlan, workers: int | None = None, *, on_progress: Callable[[int, int], None] | None = None,

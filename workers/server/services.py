@@ -18,7 +18,7 @@ from workers.server.store import Store
 
 log = logging.getLogger("realmsim.server")
 
-DEFAULT_MAX_BODY = 2 * 1024 * 1024
+from workers.options import DEFAULT_MAX_BODY
 
 
 @dataclass
