@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -101,19 +102,36 @@ def _check_config(cfg: Any) -> list[Problem]:
     return check_against(cfg, Config, "config")
 
 
+# Scenarios parsed once per process (issue 12): a worker or pool process gets the same scenario text
+# job after job; the parsed, validated scenario is kept, keyed by the text's digest and its label (the
+# label is in its error messages). The engine never mutates a Scenario (tests/core/test_scenario_cache.py
+# checks it after whole campaigns), so one object serves every job. Bounded: the oldest goes first.
+_PARSED: OrderedDict[tuple[str, str], LoadedScenario] = OrderedDict()
+PARSED_KEPT = 16
+
+
 def load_scenario(name_or_path: str) -> LoadedScenario:
     label, text = read_source(name_or_path)
-    sc = parse_scenario(text, label)
-    return LoadedScenario(sc, label, text, hashlib.sha256(text.encode()).hexdigest())
+    return load_scenario_text(text, label)
 
 
 def load_scenario_text(text: str, label: str = "<scenario>") -> LoadedScenario:
-    sc = parse_scenario(text, label)
-    return LoadedScenario(sc, label, text, hashlib.sha256(text.encode()).hexdigest())
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    key = (digest, label)
+    hit = _PARSED.get(key)
+    if hit is not None:
+        _PARSED.move_to_end(key)
+        return hit
+    loaded = LoadedScenario(parse_scenario(text, label), label, text, digest)
+    _PARSED[key] = loaded
+    if len(_PARSED) > PARSED_KEPT:
+        _PARSED.popitem(last=False)
+    return loaded
 
 
 def apply_overrides(config: Config, overrides: dict[str, Any] | None, label: str = "overrides") -> Config:
     """Config with dotted-key overrides applied (``{"cv.fatigued_penalty": 3}``), validated."""
+    # implements: GEN-05
     if not overrides:
         return config
     data = msgspec.to_builtins(config)

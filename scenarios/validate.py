@@ -208,8 +208,18 @@ def _walk(value: Any, t: mi.Type, path: str, out: list[Problem]) -> None:
         out.append(Problem(path, str(e), describe(value)))
 
 
+_TYPE_INFO: dict[Any, Any] = {}  # msgspec's type information, built once per type per process (issue 12)
+
+
+def type_info(typ: Any) -> Any:
+    info = _TYPE_INFO.get(typ)
+    if info is None:
+        info = _TYPE_INFO[typ] = mi.type_info(typ)
+    return info
+
+
 def check_against(value: Any, typ: Any, path: str = "") -> list[Problem]:
     """Every structural problem of ``value`` against the type ``typ``."""
     out: list[Problem] = []
-    _walk(value, mi.type_info(typ), path, out)
+    _walk(value, type_info(typ), path, out)
     return out

@@ -22,7 +22,10 @@ DEFAULT_SCENARIO = "realm"
 __all__ = ["UsageError", "main"]
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
+    """The whole command line; ``cmd``: the command asked for (``"*"`` every one). The options of
+    ``worker`` and ``serve`` are added only when that command is asked for: their modules import
+    redis and the HTTP server, which ``--help``, ``run`` and ``validate`` do without (a fast start)."""
     p = argparse.ArgumentParser(prog="realmsim", description="Simulate multi-faction tabletop campaigns.")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND")
 
@@ -54,6 +57,7 @@ def _parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="check a scenario file and report every problem")
     v.add_argument("file", help="built-in name or path")
+    v.add_argument("--faction", default=None, metavar="ID", help="also say what a (partial) state lacks for this faction")
 
     sub.add_parser("scenarios", help="list the built-in scenarios")
 
@@ -85,9 +89,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="where to write the batch manifest (default $REALMSIM_STATE_DIR/batches/BATCH.msgpack)")
 
     w = sub.add_parser("worker", help="work jobs from Redis until stopped (SIGTERM) or, with --burst, drained")
-    from workers.worker import add_arguments
+    if cmd in ("*", "worker"):
+        from workers.worker import add_arguments
 
-    add_arguments(w)
+        add_arguments(w)
 
     c = sub.add_parser("collect", help="wait for every result of a batch and write the results file")
     c.add_argument("batch", help="the batch id printed by submit")
@@ -102,9 +107,20 @@ def _parser() -> argparse.ArgumentParser:
                    help="the batch manifest to use when Redis lost the batch (default: the one submit wrote)")
     c.add_argument("--partial", action="store_true", help="write the file even when some results are missing")
     sv = sub.add_parser("serve", help="the HTTP server: API, live web page, campaigns and batches (docs/server.md)")
-    from workers.server.serve import add_arguments as serve_arguments
+    if cmd in ("*", "serve"):
+        from workers.server.serve import add_arguments as serve_arguments
 
-    serve_arguments(sv)
+        serve_arguments(sv)
+    ad = sub.add_parser("advise", help="the orders a faction would give now in a state, with reasons and odds")
+    if cmd in ("*", "advise"):
+        from workers.advise import add_arguments as advise_arguments
+
+        advise_arguments(ad)
+    st = sub.add_parser("state", help="state files: export the world at a season (docs/state-format.md)")
+    if cmd in ("*", "state"):
+        from workers.state_export import add_arguments as state_arguments
+
+        state_arguments(st)
     return p
 
 
@@ -115,13 +131,13 @@ def _scenario_seeds(p: argparse.ArgumentParser) -> None:
 
 
 def _redis_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
-    from workers.queue import add_redis_arguments
+    from workers.options import add_redis_arguments
 
     add_redis_arguments(p, required=required)
 
 
 def _queue_options(p: argparse.ArgumentParser) -> None:
-    from workers.queue import DEFAULT_PREFIX
+    from workers.options import DEFAULT_PREFIX
 
     p.add_argument("--queue", default=DEFAULT_PREFIX, metavar="PREFIX", help=f"Redis key prefix (default {DEFAULT_PREFIX})")
 
@@ -261,6 +277,11 @@ def write_ledger(path: Path, events: list[Any]) -> None:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from scenarios.loader import load_scenario
+
+    if args.faction:
+        from workers.partial import cmd_validate_faction
+
+        return cmd_validate_faction(args)
 
     loaded = load_scenario(args.file)
     sc = loaded.scenario
@@ -447,11 +468,18 @@ COMMANDS = {
     "worker": cmd_worker,
     "collect": cmd_collect,
     "serve": cmd_serve,
+    "advise": lambda args: __import__("workers.advise", fromlist=["cmd_advise"]).cmd_advise(args),
+    "state": lambda args: __import__("workers.state_export", fromlist=["cmd_state"]).cmd_state(args),
 }
 
 
+def _command_of(argv: list[str]) -> str | None:
+    """The command word of a command line (its first word that is not an option), if any."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
+    parser = _parser(_command_of(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     if not args.cmd:
         parser.print_help()

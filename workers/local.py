@@ -11,7 +11,6 @@ a child that dies takes only its current job with it (reported dead) and is repl
 
 from __future__ import annotations
 
-import os
 import selectors
 import time
 from collections import deque
@@ -22,6 +21,7 @@ from typing import Any
 from workers.batch import BatchPlan
 from workers.child import DEFAULT_JOB_TIMEOUT, JobProcess
 from workers.job import decode
+from workers.options import default_workers
 
 
 @dataclass
@@ -33,13 +33,6 @@ class Outcome:
     result: dict[str, Any] | None = None
     error: str = ""
     traceback: str = ""
-
-
-def default_workers() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def run_local(plan: BatchPlan, workers: int | None = None, *, on_progress: Callable[[int, int], None] | None = None,

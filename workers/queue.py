@@ -40,9 +40,9 @@ from redis.retry import Retry
 from workers import signing
 from workers.batch import BatchPlan, ServiceError, UsageError, default_manifest, read_manifest
 from workers.job import MAX_JOB_BYTES, decode
+from workers.options import DEFAULT_PREFIX, URL_ENV
 
 GROUP = "workers"
-DEFAULT_PREFIX = "realmsim"
 DEFAULT_TTL = 7 * 24 * 3600  # results and batch records live a week
 CONNECTION_ERRORS = (redis.ConnectionError, redis.TimeoutError, ConnectionError, OSError)
 
@@ -62,18 +62,6 @@ def redact(url: str) -> str:
     return url
 
 
-URL_ENV = "REALMSIM_REDIS_URL"
-
-
-def add_redis_arguments(p: argparse.ArgumentParser, *, env_default: bool = False, required: bool = True) -> None:
-    """``--redis URL`` and ``--redis-ca FILE`` (``env_default``: the URL may come from $REALMSIM_REDIS_URL,
-    which keeps a password off the command line)."""
-    hint = f" (default ${URL_ENV})" if env_default else ""
-    p.add_argument("--redis", default=None, required=required and not env_default, metavar="URL",
-                   help=f"Redis URL: redis://[USER:PASSWORD@]HOST:PORT/DB, rediss://… for TLS{hint}")
-    p.add_argument("--redis-ca", default=None, metavar="FILE",
-                   help="rediss://: the CA certificate (PEM) to check the server's certificate with "
-                        "(default: the system's)")
 
 
 def redis_url(args: argparse.Namespace) -> str:

@@ -24,9 +24,7 @@ log = logging.getLogger("realmsim.server")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from workers.local import default_workers
-    from workers.queue import DEFAULT_PREFIX
-    from workers.server.services import DEFAULT_MAX_BODY
+    from workers.options import DEFAULT_MAX_BODY, DEFAULT_PREFIX, default_workers
 
     cpus = default_workers()
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; another one needs --tokens)")
