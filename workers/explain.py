@@ -200,7 +200,8 @@ def faction_names(world: Any, lang: str = "en") -> dict[str, str]:
         st = getattr(world, attr, None)
         rows = getattr(st, table, None) if st is not None else None
         for ident, row in (rows or {}).items():
-            name = (lang == "fr" and getattr(row, "name_fr", "")) or getattr(row, "name", "") or ""
+            fr = str(getattr(row, "name_fr", "") or "") if lang == "fr" else ""
+            name = fr or str(getattr(row, "name", "") or "")
             out[f"{kind}:{ident}"] = f"{name} ({kind}:{ident})" if name and name != ident else f"{kind}:{ident}"
     cv = getattr(world, "cv", None)
     for c in getattr(cv, "convoys", None) or []:
