@@ -32,7 +32,7 @@ _WORDS = {
     "en": {
         "chose": "chose", "policy": "policy", "of": "of", "legal": "legal orders", "alternatives": "alternatives",
         "score": "score", "tie": "tie", "rollouts": "look-ahead", "won": "won {w} of {n} rollouts",
-        "mean": "mean score {m} {u}", "against": "against", "heuristic": "heuristic score {s}",
+        "mean": "mean score change {m} {u}", "against": "against", "heuristic": "heuristic score {s}",
         "cut": "cut short by max_ms after {n} rollout(s) per candidate", "diverged": "{n} rollout(s) did not reach the decision",
         "only": "the only order considered", "reason": "reason", "horizon": "over {h}", "colon": ":",
         "untold": "{n} orders tied at score {s} (the policy did not say how it chose)",
@@ -40,7 +40,7 @@ _WORDS = {
     "fr": {
         "chose": "a choisi", "policy": "politique", "of": "sur", "legal": "ordres légaux", "alternatives": "autres choix",
         "score": "score", "tie": "égalité", "rollouts": "anticipation", "won": "{w} parties gagnées sur {n}",
-        "mean": "score moyen {m} {u}", "against": "contre", "heuristic": "score heuristique {s}",
+        "mean": "variation moyenne du score {m} {u}", "against": "contre", "heuristic": "score heuristique {s}",
         "cut": "écourtée par max_ms après {n} partie(s) par candidat", "diverged": "{n} partie(s) n'ont pas atteint la décision",
         "only": "le seul ordre envisagé", "reason": "raison", "horizon": "sur {h}", "colon": " :",
         "untold": "{n} ordres à égalité au score {s} (la politique n'a pas dit comment elle a choisi)",

@@ -421,8 +421,8 @@ class Lookahead:
             m = means[ci]
             cand_rows.append({"order": lab, "mean": m, "wins": wins[ci], "n": n, "heuristic": hscore.get(lab)})
             terms = [Term("rollouts", m if m is not None else 0.0, unit,
-                          f"mean score {_signed(m)} {unit} after {_hours_en(b.horizon)} ({wins[ci]} of {n} rollouts won)",
-                          f"score moyen {_signed(m)} {_unit_fr(unit)} après {_hours_fr(b.horizon)} ({wins[ci]} parties gagnées sur {n})")]
+                          f"mean score change {_signed(m)} {unit} after {_hours_en(b.horizon)} ({wins[ci]} of {n} rollouts won)",
+                          f"variation moyenne du score {_signed(m)} {_unit_fr(unit)} après {_hours_fr(b.horizon)} ({wins[ci]} parties gagnées sur {n})")]
             old = next((a for a in h.alternatives if a.order == lab), None)
             if old is not None:
                 terms += old.terms

@@ -93,10 +93,10 @@ def test_rollout_figures_are_told() -> None:
     ev = Event(1, 0, "cv", "DecisionMade", "convoy:amber", ("RES-CV-24",), None, (), (), None, "travel",
                {"policy": "lookahead", "legal": 9, "scored": [["rest", 10.0], ["travel", 9.5]], "reason": "look-ahead", "rollouts": ro})
     en = explain_decision(ev, "en")
-    assert "    look-ahead (over 3 days): travel won 14 of 20 rollouts, mean score +3.1 points against +1.2" in en
-    assert "        rest: mean score +1.2 points, won 6 of 20 rollouts" in en
+    assert "    look-ahead (over 3 days): travel won 14 of 20 rollouts, mean score change +3.1 points against +1.2" in en
+    assert "        rest: mean score change +1.2 points, won 6 of 20 rollouts" in en
     fr = explain_decision(ev, "fr")
-    assert "    anticipation (sur 3 jours) : travel 14 parties gagnées sur 20, score moyen +3.1 points contre +1.2" in fr
+    assert "    anticipation (sur 3 jours) : travel 14 parties gagnées sur 20, variation moyenne du score +3.1 points contre +1.2" in fr
 
 
 def test_a_lookahead_run_explains_its_rollouts() -> None:
@@ -105,8 +105,8 @@ def test_a_lookahead_run_explains_its_rollouts() -> None:
     ev = next(e for e in res.ledger.events if e.kind == "DecisionMade" and "rollouts" in e.data)
     text = "\n".join(explain_decision(ev, "en", res.world.map))
     n = ev.data["rollouts"]["n"]
-    assert re.search(rf"look-ahead \(over 3 days\): .+ won \d of {n} rollouts, mean score [+-]\d+\.\d points against", text)
-    assert "mean score" in text and "rollouts won)" in text  # the chosen alternative's rollout term
+    assert re.search(rf"look-ahead \(over 3 days\): .+ won \d of {n} rollouts, mean score change [+-]\d+\.\d points against", text)
+    assert "mean score change" in text and "rollouts won)" in text  # the chosen alternative's rollout term
 
 
 def test_place_names_a_settlement_or_a_terrain() -> None:
