@@ -97,8 +97,9 @@ def replay_command(row: Any, scenario: str | None = None) -> str:
         m = SET_COL.match(str(c))
         if m and m.group(1) != "batch":
             v = row[c]
-            if v is None or (isinstance(v, float) and math.isnan(v)):
+            if v is None or str(v) in ("<NA>", "nan", "NaN"):
                 continue
+            v = v.item() if hasattr(v, "item") else v  # a numpy or pandas scalar
             v = int(v) if isinstance(v, float) and v.is_integer() else v
             text = json.dumps(v) if not isinstance(v, str) else v
             parts += ["--set", f"{m.group(1)}={text}"]

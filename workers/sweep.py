@@ -256,7 +256,8 @@ def sweep_figure(analysis: Any, metric: str, *, scenario: str = "", lang: str = 
 
 
 def write_sweep_report(table: Any, out: Path, *, lang: str = "en", stem: str = "sweep") -> list[Path]:
-    """``sweep.csv``/``.parquet`` (the analysis), ``sweep.md`` and one PNG per metric under ``sweep/``."""
+    """``sweep.csv``/``.parquet`` (the analysis), ``sweep.md`` and one PNG under ``sweep/`` per metric
+    that takes two values or more in the table."""
     from workers.report.draw import png_bytes
 
     analysis = sweep_analysis(table)
@@ -274,6 +275,8 @@ def write_sweep_report(table: Any, out: Path, *, lang: str = "en", stem: str = "
     md.write_text(head + markdown(analysis, lang), encoding="utf-8")
     written += [csv, parquet, md]
     for m in dict.fromkeys(analysis["metric"]):
+        if table[m].astype("Float64").nunique(dropna=True) <= 1:
+            continue  # the same value in every row: nothing to draw (the table says so)
         fig = sweep_figure(analysis, m, scenario=scenario, lang=lang)
         p = out / stem / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', m).strip('_')}.png"
         p.parent.mkdir(parents=True, exist_ok=True)
