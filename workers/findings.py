@@ -45,15 +45,15 @@ class Finding:
     kind: str  # anarchy | hoarding | idle | dominant | invariant | lopsided
     title: str
     detail: str
-    seeds: list[int]
+    seeds: list[int]  # the seeds of the campaigns that show it
     replay: str
-    count: int = 0  # seeds that show it
-    total: int = 0  # seeds looked at
+    count: int = 0  # campaigns (rows) that show it
+    total: int = 0  # campaigns looked at (a tournament has one per rotation and seed)
     subject: str = ""  # the faction, policy or metric it is about
 
     def markdown(self) -> str:
         shown = ", ".join(str(s) for s in self.seeds[:10]) + (" …" if len(self.seeds) > 10 else "")
-        return (f"- **{self.title}** — {self.detail} Seeds ({self.count} of {self.total}): {shown}. "
+        return (f"- **{self.title}** — {self.detail} In {self.count} of {self.total} campaigns; seeds: {shown}. "
                 f"Replay: `{self.replay}`")
 
 
@@ -122,7 +122,7 @@ def findings(table: Any, *, source: str = "", replay: Replay | None = None, stuc
         return out
 
     def seeds_where(mask: Any) -> list[int]:
-        return sorted(int(s) for s in table.loc[mask.fillna(False).astype(bool), "seed"])
+        return sorted({int(s) for s in table.loc[mask.fillna(False).astype(bool), "seed"]})
 
     def first_row(mask: Any) -> Any:
         rows = table.loc[mask.fillna(False).astype(bool)].sort_values("seed", kind="stable")
@@ -221,7 +221,7 @@ def findings(table: Any, *, source: str = "", replay: Replay | None = None, stuc
                 out.items.append(Finding("dominant", f"{kind} ({pol}) nearly always orders “{best}”",
                                          f"{share:.0%} of {total:.0f} decisions on the question of {q} (other orders "
                                          f"seen: {others}).", seeds, rp(first_row(mask)) if seeds else "",
-                                         len(seeds), n, f"{kind}/{pol}|{q}|{best}"))
+                                         int(mask.fillna(False).sum()), n, f"{kind}/{pol}|{q}|{best}"))
     else:
         out.not_checked.append("dominant orders (no 'decisions[…]' columns)")
 
