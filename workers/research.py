@@ -10,6 +10,7 @@ comparison (``comparison.csv``/``.md`` and plots, the first file the baseline) a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from workers.batch import UsageError
 from workers.report.tables import ReportError
@@ -50,7 +51,16 @@ def table_extras(path: Path, out: Path, *, lang: str = "en") -> list[Path]:
     written = []
     if swept_keys(table):
         written += write_sweep_report(table, out, lang=lang)
-    written += write_findings(findings(table, source=str(path)), out)
+    replay: Any = None
+    if "rotation" in table.columns:  # a tournament's results.parquet: replay the rotation's scenario file
+        here = path.parent / "scenarios"
+
+        def replay(row: Any) -> str:
+            import shlex
+
+            return f"realmsim run {shlex.quote(str(here / f'rotation-{int(row['rotation'])}.toml'))} --seed {int(row['seed'])}"
+
+    written += write_findings(findings(table, source=str(path), replay=replay), out)
     return written
 
 

@@ -60,7 +60,7 @@ SIGNAL_NAMES = ("idle_months", "anarchy_months", "anarchy_stuck_months", "money_
 def is_tally_column(column: str) -> bool:
     """A batch table's column that holds a tally or a ``--set`` value, not a metric (reports draw
     no distribution of it)."""
-    return (column.startswith(("set[", "decisions[")) or column in ("invariants", "invariant_first")
+    return (column.startswith(("set[", "decisions[")) or column in ("invariants", "invariant_first", "rotation")
             or column.split("[", 1)[0] in SIGNAL_NAMES)
 
 

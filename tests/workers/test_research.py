@@ -235,3 +235,29 @@ def test_win_share_and_ratings() -> None:
     r = ratings(always, ["A", "B"])
     assert r["A"][2] > r["B"][2] and r["A"][0] > 25 > r["B"][0]
     assert ratings(always, ["A", "B"]) == r  # the same matches, the same ratings
+
+
+# ---- figures: titles naming the system, legends ----------------------------------------------------
+def test_sweep_figure_names_the_system_and_has_legends() -> None:
+    from workers.sweep import sweep_figure
+
+    t = sweep_table().rename(columns={"m1": "cv.hazard_damage", "m2": "cv.arrived"})
+    fig = sweep_figure(sweep_analysis(t), "cv.hazard_damage", scenario="demo")
+    assert fig.get_suptitle() == "Caravans (CV) — Damage from hazards — demo"
+    top, bottom = fig.axes
+    assert top.get_legend() is not None and bottom.get_legend() is not None
+    assert [x.get_text() for x in bottom.get_legend().get_texts()] == ["significant shift"]
+    assert [x.get_text() for x in bottom.get_xticklabels()] == ["x=1", "x=2"]
+
+
+def test_tournament_figures_name_the_kind_and_have_legends() -> None:
+    from workers.tournament import ratings_figure, winrates_figure
+
+    ms = [(s, "k:a", {"A": 2.0, "B": 1.0}) for s in range(4)]
+    lb = pd.DataFrame([{"policy": p, "mu": r[0], "sigma": r[1], "ordinal": r[2]} for p, r in ratings(ms, ["A", "B"]).items()])
+    fig = ratings_figure(lb, "kingdom", "demo", 4)
+    assert fig.get_suptitle() == "Kingdoms (KM) — ratings — demo, 4 seeds"
+    assert fig.axes[0].get_legend() is not None
+    w = winrates_figure(win_matrix(ms, ["A", "B"]), ["A", "B"], "guild", "demo", 4)
+    assert w.get_suptitle() == "Guilds (GW) — win shares — demo, 4 seeds"
+    assert [x.get_text() for x in w.axes[0].get_xticklabels()] == ["A", "B"]

@@ -129,3 +129,13 @@ def test_batch_report_has_findings(tmp_path: Path) -> None:
     md = (rep / "findings.md").read_text(encoding="utf-8")
     assert md.startswith("## Findings")
     assert not (rep / "sweep.md").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.redis
+def test_sweep_on_redis_workers_gives_the_local_rows(tmp_path: Path, redis_server) -> None:  # type: ignore[no-untyped-def]
+    local, remote = tmp_path / "l.csv", tmp_path / "r.csv"
+    args = ["sweep", str(TINY), "--set", "cv.fatigued_penalty=2,8", "--seeds", "1..2", "--workers", "1"]
+    assert main([*args, "--out", str(local)]) == 0
+    assert main([*args, "--out", str(remote), "--redis", redis_server.url, "--timeout", "120"]) == 0
+    assert local.read_text(encoding="utf-8") == remote.read_text(encoding="utf-8")
