@@ -224,7 +224,7 @@ def sweep_figure(analysis: Any, metric: str, *, scenario: str = "", lang: str = 
     import numpy as np
 
     from workers.report.draw import legend_outside, new_figure
-    from workers.report.names import axis_label
+    from workers.report.names import axis_label, lookup
 
     a = analysis[analysis["metric"] == metric]
     cells_ = list(a["cell"])
@@ -246,8 +246,13 @@ def sweep_figure(analysis: Any, metric: str, *, scenario: str = "", lang: str = 
         if mask.any():
             bottom.errorbar(xo[mask], other["diff"].astype(float).to_numpy()[mask], yerr=np.nan_to_num(derr[:, mask]),
                             fmt="o", color=colour, capsize=4, label=label)
-    bottom.set_ylabel("Δ vs baseline" if lang == "en" else "Δ / référence")
-    bottom.set_xticks(x, cells_, rotation=20 if len(cells_) > 4 else 0, ha="right" if len(cells_) > 4 else "center", fontsize=8)
+    unit = lookup(metric).unit(lang)
+    delta = "Δ vs baseline" if lang == "en" else "Δ / référence"
+    bottom.set_ylabel(f"{delta} ({unit})" if unit else delta)
+    ticks = ["\n".join(c.split(", ")) + ("\n(baseline)" if i == 0 and lang == "en" else "\n(référence)" if i == 0 else "")
+             for i, c in enumerate(cells_)]
+    many = len(cells_) > 6
+    bottom.set_xticks(x, ticks, rotation=30 if many else 0, ha="right" if many else "center", fontsize=8)
     bottom.grid(alpha=0.3)
     legend_outside(bottom)
     sub = f" — {scenario}" if scenario else ""

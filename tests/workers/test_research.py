@@ -247,7 +247,8 @@ def test_sweep_figure_names_the_system_and_has_legends() -> None:
     top, bottom = fig.axes
     assert top.get_legend() is not None and bottom.get_legend() is not None
     assert [x.get_text() for x in bottom.get_legend().get_texts()] == ["significant shift"]
-    assert [x.get_text() for x in bottom.get_xticklabels()] == ["x=1", "x=2"]
+    assert [x.get_text() for x in bottom.get_xticklabels()] == ["x=1\n(baseline)", "x=2"]
+    assert bottom.get_ylabel() == "Δ vs baseline (HP)"
 
 
 def test_tournament_figures_name_the_kind_and_have_legends() -> None:
