@@ -3,9 +3,10 @@
 Columns: ``seed``, ``scenario``, ``ledger_sha256``, ``events`` first (the row's identity), then every
 summary metric, sorted by name, then per faction (in actor-key order) ``policy[KEY]``, ``score[KEY]``
 and each of its metrics ``NAME[KEY]`` (``treasury[kingdom:restov]``), sorted by name. Rows are sorted
-by seed. A metric a row lacks is left empty (null). Then, when the results carry them: ``set[KEY]`` per
-``--set`` value (a sweep's cell), and the tallies of :mod:`workers.signals` (``invariants``,
-``invariant_first``, ``idle_months[KEY]``… and ``decisions[KIND/POLICY|QUESTION|ORDER]``).
+by seed. A metric a row lacks is left empty (null). When the results carry them, ``set[KEY]`` per
+``--set`` value (a sweep's cell) come after the summary metrics, and the tallies of
+:mod:`workers.signals` (``decisions[KIND/POLICY|QUESTION|ORDER]``, ``idle_months[KEY]``…,
+``invariant_first``, ``invariants``), sorted by name, after the factions' columns.
 """
 
 from __future__ import annotations
