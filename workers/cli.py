@@ -49,7 +49,8 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
     rs.add_argument("--save", metavar="FILE", default=None, help="save again where it stops")
 
     rp = sub.add_parser("report", help="tables and plots of a run (ledger or save file) or of a batch (.csv/.parquet)")
-    rp.add_argument("input", metavar="RUN_OR_BATCH", help="a ledger from run --ledger, a save file, or a batch results file")
+    rp.add_argument("input", metavar="RUN_OR_BATCH", nargs="+",
+                    help="a ledger from run --ledger, a save file, or a batch results file; two batch files: compare them")
     rp.add_argument("--out", required=True, metavar="DIR", help="directory for the tables and PNG plots")
     rp.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the plots (default en)")
 
@@ -104,6 +105,14 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
     c.add_argument("--manifest", default=None, metavar="FILE",
                    help="the batch manifest to use when Redis lost the batch (default: the one submit wrote)")
     c.add_argument("--partial", action="store_true", help="write the file even when some results are missing")
+    sw = sub.add_parser("sweep", help="a grid of config values over the same seeds; one results file (docs/research.md)")
+    from workers.sweep import add_arguments as sweep_arguments
+
+    sweep_arguments(sw)
+    tn = sub.add_parser("tournament", help="policies against each other on every seat, ratings and win rates (docs/research.md)")
+    from workers.tournament import add_arguments as tournament_arguments
+
+    tournament_arguments(tn)
     sv = sub.add_parser("serve", help="the HTTP server: API, live web page, campaigns and batches (docs/server.md)")
     if cmd in ("*", "serve"):
         from workers.server.serve import add_arguments as serve_arguments
@@ -248,9 +257,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from workers.report import report
+    from workers.research import report_inputs
 
-    written = report(Path(args.input), Path(args.out), lang=args.lang)
+    written = report_inputs([Path(p) for p in args.input], Path(args.out), lang=args.lang)
     for p in written:
         print(p)
     return 0
@@ -464,6 +473,8 @@ COMMANDS = {
     "serve": cmd_serve,
     "advise": lambda args: __import__("workers.advise", fromlist=["cmd_advise"]).cmd_advise(args),
     "state": lambda args: __import__("workers.state_export", fromlist=["cmd_state"]).cmd_state(args),
+    "sweep": lambda a: __import__("workers.sweep").sweep.cmd_sweep(a),
+    "tournament": lambda a: __import__("workers.tournament").tournament.cmd_tournament(a),
 }
 
 

@@ -15,7 +15,12 @@ Result (a msgpack map)::
 
     {"v": 1, "job_key": "…", "scenario": "caravan-crossing", "seed": 7, "code_version": "…",
      "summary": {…}, "factions": {"convoy:amber": {"kind", "policy", "score", "unit", "terms",
-     "metrics"}, …}, "events": 1234, "ledger_sha256": "…", "ledger": <bytes> (only if asked)}
+     "metrics"}, …}, "events": 1234, "ledger_sha256": "…", "decisions": {…}, "signals": {…},
+     "invariants": {"count", "first"}, "overrides": {…} (only when the job has some),
+     "ledger": <bytes> (only if asked)}
+
+``decisions``, ``signals`` and ``invariants`` are tallied from the events as they come
+(:mod:`workers.signals`) for the findings of a report.
 
 A job is keyed by scenario, seed, overrides and code version (``job_key``), so a redelivered job can
 never count twice. A job's bytes are untrusted (anyone who can write to the queue can write one):
@@ -122,8 +127,9 @@ def run_job_dict(job: dict[str, Any]) -> dict[str, Any]:
     mine = code_version()
     if job.get("code_version") != mine:
         raise JobError(f"job was made for code version {job.get('code_version')!r}; this worker runs {mine!r}")
-    from agents.campaign import run_campaign
+    from agents.campaign import finish, prepare_campaign
     from scenarios.loader import load_scenario, load_scenario_text
+    from workers.signals import Signals
 
     sc = job.get("scenario") or {}
     if "text" in sc:
@@ -133,7 +139,12 @@ def run_job_dict(job: dict[str, Any]) -> dict[str, Any]:
     else:
         raise JobError("job names no scenario (expected scenario.name or scenario.text)")
     want = bool(job.get("want_ledger"))
-    res = run_campaign(loaded, int(job["seed"]), overrides=job.get("overrides") or None, keep_ledger=want, collect=False)
+    model = prepare_campaign(loaded, int(job["seed"]), overrides=job.get("overrides") or None, keep_ledger=want,
+                             collect=False)
+    tally = Signals(model)  # reads the events as they come; the ledger is unchanged (workers/signals.py)
+    model.ledger.subscribe(tally)
+    model.run()
+    res = finish(model)
     out = {
         "v": JOB_VERSION,
         "job_key": key,
@@ -144,7 +155,10 @@ def run_job_dict(job: dict[str, Any]) -> dict[str, Any]:
         "factions": res.factions(),
         "events": res.events,
         "ledger_sha256": res.ledger_sha256,
+        **tally.result(),
     }
+    if job.get("overrides"):
+        out["overrides"] = dict(job["overrides"])
     if want:
         out["ledger"] = res.ledger.encode()
     return out
