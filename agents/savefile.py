@@ -142,8 +142,8 @@ def world_problems(loaded: LoadedScenario, world: World, seed: int, overrides: d
     ]
     for what, mine, theirs in tables:
         if (mine is None) != (theirs is None):
-            out.append(f"its world {'has no' if mine is None else 'has'} {what} where the scenario "
-                       f"{'has' if mine is None else 'has none'}")
+            out.append(f"its world has no {what}, the scenario has" if mine is None
+                       else f"its world has {what}, the scenario has none")
         elif mine is not None and theirs is not None:
             missing = sorted(set(theirs) - set(mine))
             if missing:
@@ -169,7 +169,7 @@ def restore(path: Path, *, collect: bool = True) -> tuple[RealmModel, dict[str, 
     except ScenarioError as e:  # its overrides
         raise SaveFileError(f"{path}: the save's overrides do not fit its scenario:\n{e}") from None
     if bad:
-        raise SaveFileError(f"{path}: the saved world is not one of its scenario {loaded.name!r}'s: " + "; ".join(bad))
+        raise SaveFileError(f"{path}: the saved world is not one of its scenario's ({loaded.name}): " + "; ".join(bad))
     try:
         dice = DiceBox(seed)
         dice.setstate(data["dice"])
