@@ -503,15 +503,14 @@ class Worker:
         except JobError as exc:
             e.poison, e.reason = f"not a realmsim job: {exc}", "poison"
             return
-        why = refusal(job)  # a scenario name that is a path (issue 9: a job reads no file of the worker's)
-        if why:
-            e.poison, e.reason = why, "poison"
-            return
         if e.raw_key != key.encode():
             e.poison, e.reason = (f"the entry's key field {_show(e.raw_key)} is not its job's key {key} "
                                   f"(a forged or damaged entry)", "poison")
             return
         e.key = key
+        why = refusal(job)  # a scenario name that is a path (issue 9: a job reads no file of the worker's)
+        if why:
+            e.poison, e.reason = why, "poison"
 
     # ---- running -----------------------------------------------------------------------------
     def _work(self, entries: list[Entry]) -> None:
