@@ -74,7 +74,7 @@ class ConvoySpec(Spec):
     origin: Place
     destination: Place
     name: str = ""
-    policy: str = "heuristic"
+    policy: str = "heuristic"  # heuristic, random, an installed policy, or pkg.mod:Class allowed by --allow-policies
     via: list[Place] = []
     path: list[Coord] = []  # an explicit route (optional): from origin through every waypoint to destination
     route: Literal["fast", "safe"] = "fast"

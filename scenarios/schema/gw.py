@@ -72,7 +72,7 @@ class GuildSpec(Spec):
     id: str
     name: str = ""
     leader: str = ""  # default: "chef <id>"
-    policy: str = "heuristic"
+    policy: str = "heuristic"  # heuristic, random, an installed policy, or pkg.mod:Class allowed by --allow-policies
     solars: NonNeg = 0
     victuals: NonNeg = 0
     notoriety: int = 0

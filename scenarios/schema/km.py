@@ -122,7 +122,7 @@ class ExpeditionSpec(Spec):
     travelers: list[ExpeditionTravelerSpec] = []
     feats: list[str] = []
     gp: NonNeg = 0
-    policy: str = "heuristic"
+    policy: str = "heuristic"  # a convoy policy: heuristic, random, an installed policy, or pkg.mod:Class allowed by --allow-policies
 
 
 class KmSettlementSpec(Spec):
@@ -171,7 +171,7 @@ class SpecialSpec(Spec):
     new_id: str = ""
     name: str = ""
     alignment: Alignment | None = None
-    policy: str = ""
+    policy: str = ""  # the new vassal's policy (default: vassal_policy)
     viceroy_ability: int = 0
 
 
@@ -238,7 +238,7 @@ class KingdomSpec(Spec):
     alignment: Alignment
     name: str = ""
     name_fr: str = ""
-    policy: str = "heuristic"
+    policy: str = "heuristic"  # scripted, heuristic, random, an installed policy, or pkg.mod:Class allowed by --allow-policies
     government: Government = "autocracy"
     capital: str = ""
     treasury: int = 0
@@ -266,12 +266,12 @@ class KingdomSpec(Spec):
     consumption_mod: int = 0
     deposition_shift: int = 0
     milestone_choice: Literal["fame", "infamy"] = "fame"
-    vassal_policy: str = "heuristic"
+    vassal_policy: str = "heuristic"  # policy of the vassals it creates, as policy
     vassal_leaders: dict[str, str | LeaderSpec] = {}
     vassal_attrs: VassalAttrsSpec | None = None
     expedition: ExpeditionSpec | None = None
     orders: list[TurnOrdersSpec] = []
-    orders_file: str = ""
+    orders_file: str = ""  # TOML [[orders]]; a path relative to this file, inside its folder
 
 
 class KmRelationSpec(Spec):

@@ -67,7 +67,7 @@ class NationSpec(Spec):
     name: str = ""
     name_fr: str = ""
     treasury: NonNeg | None = None
-    policy: str = "heuristic"
+    policy: str = "heuristic"  # heuristic, random, an installed policy, or pkg.mod:Class allowed by --allow-policies
     provinces: list[str] = []
     ambassadors: NonNeg = 0
 
