@@ -276,3 +276,29 @@ def test_a_batch_key_of_the_wrong_type_costs_its_job_not_the_worker(procs: Procs
     assert letter["batch"] == "p-wrong-type" and letter["reason"] == "poison"
     assert letter["error"].startswith("Redis refused to store its outcome (ResponseError: WRONGTYPE")
     assert w.poll() is None and q.r.xpending(q.keys.stream, GROUP)["pending"] == 0
+
+
+def test_a_worker_builds_an_outside_policy_only_of_a_module_its_own_command_line_allows(
+        procs: Procs, redis_server, tmp_path: Path) -> None:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "mypolicies_h9a.py").write_text(
+        "from agents.policies import Decision, Policy\n\n\nclass First(Policy):\n"
+        "    def decide(self, obs, legal, rng):\n        return Decision(legal[0], [], 'the first')\n", encoding="utf-8")
+    env = {"PYTHONPATH": f"{procs.src}:{lib}"}
+    q = RedisQueue(redis_server.url, prefix="t")
+    refused = BatchPlan.make(caravan("mypolicies_h9a:First"), [1], name=NAME, batch_id="p-not-allowed")
+    q.submit(refused)
+    w1 = procs.worker(redis_server.url, "w1", "--block", "0.2", "--max-deliveries", "1", env=env)
+    (seed, error), = wait_batch(q, refused, timeout=120).dead_seeds()
+    assert "module mypolicies_h9a is not allowed by --allow-policies" in error, error
+    w1.terminate()
+    assert w1.wait(30) == 0
+    allowed = BatchPlan.make(caravan("mypolicies_h9a:First"), [2], name=NAME, batch_id="p-allowed")
+    q.submit(allowed)
+    w2 = procs.worker(redis_server.url, "w2", "--block", "0.2", "--allow-policies", "mypolicies_h9a", env=env)
+    st = wait_batch(q, allowed, timeout=120)
+    assert st.complete, st.dead_seeds()
+    (res,) = st.results.values()
+    assert res["factions"]["convoy:amber"]["policy"] == "mypolicies_h9a:First"
+    assert w2.poll() is None
