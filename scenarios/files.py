@@ -68,6 +68,8 @@ def file_names(raw: Any) -> list[str]:
 def gather(text: str, base: Path) -> dict[str, Carried]:
     """Read the files a scenario's ``text`` names, relative to ``base`` (the scenario file's folder).
     A name that is not a safe relative path is not opened (the validator reports it at its field)."""
+    if "orders_file" not in text:
+        return {}  # names no other file (a scenario loaded again costs no second TOML parse)
     try:
         raw = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError):

@@ -153,3 +153,12 @@ def test_validate_checks_policies_as_run_does(tmp_path: Path) -> None:
     assert r.returncode == 2 and "not allowed by --allow-policies" in r.stderr and "Traceback" not in r.stderr
     r = _cli("run", str(f), "--json", "--allow-policies", "tests.*")
     assert r.returncode == 0, r.stderr
+
+
+def test_the_fast_path_names_exactly_the_registered_built_ins() -> None:
+    from agents.policies import _BUILTIN_NAMES, KINDS, known_policies
+
+    for kind in KINDS:
+        assert set(_BUILTIN_NAMES[kind]) <= set(known_policies(kind)), kind
+        for name in _BUILTIN_NAMES[kind]:
+            assert isinstance(make_policy(kind, name), Policy)

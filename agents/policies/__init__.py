@@ -82,6 +82,8 @@ class Policy(abc.ABC):
 _REGISTRY: dict[tuple[str, str], Callable[[], Policy]] = {}
 
 KINDS = ("kingdom", "nation", "guild", "convoy")
+_BUILTIN_NAMES = {"kingdom": ("heuristic", "random", "scripted"), "nation": ("heuristic", "random"),
+                  "guild": ("heuristic", "random"), "convoy": ("heuristic", "random")}  # tests check them
 ENTRY_POINT_GROUP = "realmsim.policies"
 ALLOW_ENV = "REALMSIM_ALLOW_POLICIES"
 EXPECTED_HINT = "an installed one, or a module allowed by --allow-policies"
@@ -250,6 +252,9 @@ def make_policy(kind: str, spec: str, allow: str | Iterable[str] | None = None) 
 def policy_problem(kind: str, spec: str) -> tuple[str, str] | None:
     """(expected, found) when ``spec`` does not resolve for ``kind`` in this process, else None (the
     scenario validator's check, installed below)."""
+    if spec in _BUILTIN_NAMES.get(kind, ()):
+        return None  # the built-ins every kind has: known without importing the agents (mesa), so that
+        # validate and the server check a scenario fast; any other name goes through resolve_policy
     try:
         resolve_policy(kind, spec)
     except PolicyError as e:
