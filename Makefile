@@ -8,7 +8,7 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: demo test install lint bench clean
+.PHONY: demo test install lint bench clean clause-gate
 
 $(STAMP): pyproject.toml
 	@PYBIN=$$(tools/find-python) || exit 1; \
@@ -24,6 +24,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# the clause coverage gate: every RULES.md clause executed by a test that names it (tests/clause_gate.py)
+clause-gate: $(STAMP)
+	$(PY) -m pytest -q -p tests.clause_gate -m rule
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check sim agents scenarios workers tests bench

@@ -187,12 +187,14 @@ def _build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = 
     config = msgspec.convert(sc.config, Config)
     config = apply_overrides(config, overrides, label)
     systems: list[str] = [s for s in SYSTEM_ORDER if s in sc.scenario.systems]
+    end = duration_hours(sc.scenario.duration)
+    start = state_start(sc, end, label)
     world = World(
         scenario=sc.scenario.name,
         seed=int(seed),
-        start=0,
-        end=duration_hours(sc.scenario.duration),
-        now=0,
+        start=start,
+        end=end,
+        now=start,
         systems=systems,
         config=config,
         map=hm,
@@ -201,3 +203,16 @@ def _build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = 
         SYSTEM_MODULES[name].build(sc, world)
     link.build(sc, world)  # LINK (§5.5): joins the enabled systems
     return world
+
+
+def state_start(sc: Scenario, end: int, label: str) -> int:
+    """The hour a state file stands at (``[state] season``; 0 for a scenario), before the end."""
+    from sim.calendar import HOURS_PER_SEASON
+
+    if sc.state is None or sc.state.season == 0:
+        return 0
+    start = sc.state.season * HOURS_PER_SEASON
+    if start >= end:
+        raise ScenarioError(label, [Problem("state.season", f"a season before the campaign's end (season {-(-end // HOURS_PER_SEASON)}, "
+                                                            "from scenario.duration)", str(sc.state.season))])
+    return start

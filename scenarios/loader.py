@@ -151,6 +151,7 @@ def load_scenario_text(text: str, label: str = "<scenario>", files: Mapping[str,
 
 def apply_overrides(config: Config, overrides: dict[str, Any] | None, label: str = "overrides") -> Config:
     """Config with dotted-key overrides applied (``{"cv.fatigued_penalty": 3}``), validated."""
+    # implements: GEN-05
     if not overrides:
         return config
     data = msgspec.to_builtins(config)

@@ -60,6 +60,7 @@ class SeededDice:
         self._randrange = self._rng.randrange
 
     def roll(self, sides: int, count: int = 1) -> list[int]:
+        # implements: GEN-01
         rr = self._randrange
         self.draws += count
         if count == 1:
@@ -104,6 +105,14 @@ class DiceBox:
         if s is None:
             s = SeededDice(derive_seed(self.root_seed, system, entity), key)
             self._streams[key] = s
+        return s
+
+    def reseed(self, system: str, entity: str, root_seed: int) -> SeededDice:
+        """Replace the stream of ``(system, entity)`` by the one root seed ``root_seed`` gives it
+        (advice seeds the advised faction's policy apart from the world: workers/advise.py)."""
+        key = f"{system}/{entity}"
+        s = SeededDice(derive_seed(int(root_seed), system, entity), key)
+        self._streams[key] = s
         return s
 
     @property

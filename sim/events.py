@@ -242,6 +242,7 @@ def check(
     """
     nat = dice.roll(sides)[0]
     total = nat + sum(v for _, v in mods)
+    # implements: GEN-03
     ok = total >= dc
     if natural_1_fails and nat == 1:
         ok = False

@@ -6,7 +6,8 @@ A clause is tied to the code that implements it in one of two ways, both read fr
   ``IllegalOrderError("GW-DEP-04", …)``): the innermost statement holding the string implements it;
 - its ID in a function's docstring ("KM-DIP-06: per axis 0 / +5 / +15"): the function's first statement
   (the function implements it whenever it runs);
-- a comment ``# implements: SC-GW-08, GEN-02`` at the end of a line or on a line of its own (then it
+- a comment that names it (``# step 3 (SC-KM-11) is not simulated (RES-KM-33)``), or says so
+  explicitly: ``# implements: SC-GW-08, GEN-02`` at the end of a line or on a line of its own (then it
   names the statement that follows): for clauses whose code names no ID (validation constraints,
   the dice contract).
 
@@ -78,12 +79,14 @@ def index_file(path: Path) -> dict[str, list[Span]]:
     lines = text.splitlines()
     for i, line in enumerate(lines, start=1):
         m = _MARKER.search(line)
-        if not m:
+        comment = line.split("#", 1)[1] if "#" in line else ""
+        ids = [c.strip() for c in m.group(1).split(",")] if m else _IN_TEXT.findall(comment)
+        if not ids or (not m and ('"' in comment or "'" in comment)):
             continue
         target = next((starts[j] for j in range(i, len(lines) + 1) if j in starts), None)
         if target is None:
             raise ValueError(f"{rel}:{i}: '# implements:' names no statement after it")
-        for cid in (c.strip() for c in m.group(1).split(",")):
+        for cid in ids:
             if cid:
                 if not CLAUSE_ID.match(cid):
                     raise ValueError(f"{rel}:{i}: {cid!r} is not a clause ID")

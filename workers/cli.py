@@ -55,6 +55,7 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="check a scenario file and report every problem")
     v.add_argument("file", help="built-in name or path")
+    v.add_argument("--faction", default=None, metavar="ID", help="also say what a (partial) state lacks for this faction")
 
     sub.add_parser("scenarios", help="list the built-in scenarios")
 
@@ -108,9 +109,19 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
         from workers.server.serve import add_arguments as serve_arguments
 
         serve_arguments(sv)
+    ad = sub.add_parser("advise", help="the orders a faction would give now in a state, with reasons and odds")
+    if cmd in ("*", "advise"):
+        from workers.advise import add_arguments as advise_arguments
+
+        advise_arguments(ad)
+    st = sub.add_parser("state", help="state files: export the world at a season (docs/state-format.md)")
+    if cmd in ("*", "state"):
+        from workers.state_export import add_arguments as state_arguments
+
+        state_arguments(st)
     from workers.options import add_allow_policies  # issue 9 (worker and serve add theirs)
 
-    for sp in (r, rs, v, b, s):
+    for sp in (r, rs, v, b, s, ad, st):
         add_allow_policies(sp)
     return p
 
@@ -267,6 +278,11 @@ def write_ledger(path: Path, events: list[Any]) -> None:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from scenarios.loader import load_scenario
+
+    if args.faction:
+        from workers.partial import cmd_validate_faction
+
+        return cmd_validate_faction(args)
 
     loaded = load_scenario(args.file)
     sc = loaded.scenario
@@ -453,6 +469,8 @@ COMMANDS = {
     "worker": cmd_worker,
     "collect": cmd_collect,
     "serve": cmd_serve,
+    "advise": lambda args: __import__("workers.advise", fromlist=["cmd_advise"]).cmd_advise(args),
+    "state": lambda args: __import__("workers.state_export", fromlist=["cmd_state"]).cmd_state(args),
 }
 
 

@@ -780,7 +780,7 @@ class Worker:
 # command line (also ``realmsim worker``)
 # --------------------------------------------------------------------------------------------
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from workers.queue import add_redis_arguments
+    from workers.options import add_redis_arguments
 
     add_redis_arguments(p, env_default=True)
     p.add_argument("--burst", action="store_true", help="exit when the queue has nothing left")

@@ -301,6 +301,7 @@ def build(sc: Any, world: World) -> None:
     gw = GwWorld()
     world.gw = gw
     hm = world.map
+    # implements: SC-GW-04
     for i, cell in enumerate(hm.hexes):
         if cell.province and cell.region:
             prov = gw.provinces.get(cell.province)
@@ -314,6 +315,7 @@ def build(sc: Any, world: World) -> None:
     gw.bonus_rules = [
         BonusRule(b.source, b.value, b.guild or None, b.kind or None, b.army or None, b.domain or None) for b in sc.unit_bonuses
     ]
+    # implements: SC-GW-02
     for g in sc.guilds:
         guild = Guild(
             id=g.id,
@@ -333,6 +335,7 @@ def build(sc: Any, world: World) -> None:
         for s in g.seals:
             region = s.region or gw.provinces[s.province].region
             gw.seals[s.id] = Seal(s.id, s.kind, g.id, s.province, region)
+    # implements: SC-GW-05
     for d in sc.domains:
         h = hm.index(*d.at)
         owner = gw.guilds[d.owner]

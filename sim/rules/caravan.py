@@ -145,6 +145,7 @@ DEFAULT_JOB_BONUSES: dict[str, dict[str, int]] = {"scout": {"security": 1}}  # S
 
 
 def wagon_type(kind: str, cfg: CvConfig) -> WagonType:
+    # implements: RES-CV-21
     wt = WAGON_TYPES[kind]
     if kind == "supply":  # RES-CV-21
         return WagonType(cfg.supply_wagon_cost_gp, cfg.supply_wagon_hp, wt.travelers, wt.cargo, wt.limit, wt.consumption, wt.french)
@@ -204,6 +205,7 @@ def feat_count(c: Convoy, feat: str) -> int:
 
 def speed_mpd(c: Convoy, cfg: CvConfig) -> int:
     """RES-CV-01: base + horse trains up to their limit + Fast Caravan + axles on every wagon."""
+    # implements: CV-TRAV-01, CV-TRAV-02
     s = cfg.base_speed_mpd + HORSE_TRAIN_MPD * counted(c, "horse_train")
     if feat_count(c, "fast_caravan"):
         s += cfg.fast_caravan_mpd
@@ -263,6 +265,7 @@ def drivers(c: Convoy, now: int) -> int:
 def consumption(c: Convoy, now: int, cfg: CvConfig | None = None) -> int:
     """RES-CV-22 with SC-CV-12: Σ wagon consumption + travelers − 2 per cook (while stores are
     carried) − 2 per Efficient Consumption (not below the number of wagons), minimum 0."""
+    # implements: SC-CV-08
     base = sum(WAGON_TYPES[w.kind].consumption for w in c.wagons) + len(c.travelers)
     if c.provisions > 0:
         base -= COOK_REDUCTION * len(active(c, "cook", now))
@@ -398,6 +401,7 @@ def set_unrest(c: Convoy, new: int, ledger: Ledger, clauses: Sequence[str], why:
     """Change Unrest (CV-UNR-02: never negative, no maximum) and announce it. ``cause`` is one of
     check, calming, hazard, event, gift, level (for the chronicle), ``ref`` the trigger, hazard or
     action concerned."""
+    # implements: CV-UNR-01
     new = max(0, new)
     old = c.unrest
     if new == old:
@@ -1194,7 +1198,16 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
     out: list[DayPlan] = []
     combos = [(a, "") for a in assigns] + [("", ab) for ab in abandons if ab]
     for assign, abandon in combos:
+        after = c
+        if abandon:  # the wagon is abandoned before the day's purchase (ENG-CV-13): offer what is still legal
+            after = msgspec.msgpack.decode(msgspec.msgpack.encode(c), type=Convoy)
+            after.wagons.remove([x for x in after.wagons if x.kind == abandon][-1])
         for buy in buys:
+            if buy and abandon:
+                try:
+                    _check_purchase(cfg, after, buy, DayPlan(buy=buy, abandon=abandon))
+                except IllegalOrderError:
+                    continue
             ok = mobility(c, now, DayPlan(assign=assign, buy=buy, abandon=abandon), cfg)[0]
             mv = (travel_moves if ok else []) + [("rest", False, 0, False)]
             if repair_ok and (c.cargo.get("repair", 0) > 0 or buy.startswith("repair:")):
@@ -1250,7 +1263,11 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
             raise IllegalOrderError("RES-CV-11", "purchases are made in a settlement", order=plan.label(), actor=c.key)
         # RES-CV-15: a day may hold several purchases, made in order: each is checked on the caravan as
         # the earlier ones leave it (a copy: nothing is bought here)
-        sim = c if len(purchases) == 1 else msgspec.msgpack.decode(msgspec.msgpack.encode(c), type=Convoy)
+        copy = len(purchases) > 1 or bool(plan.abandon)
+        sim = msgspec.msgpack.decode(msgspec.msgpack.encode(c), type=Convoy) if copy else c
+        if plan.abandon:
+            # the abandoned wagon is gone before the day's purchases (ENG-CV-13): axles are not fitted to it
+            sim.wagons.remove([x for x in sim.wagons if x.kind == plan.abandon][-1])
         scratch = Ledger(keep=False)
         for i, buy in enumerate(purchases):
             _check_purchase(cfg, sim, buy, plan)

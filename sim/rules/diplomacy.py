@@ -825,13 +825,16 @@ def test_modifiers(mn: MnWorld, cfg: MnConfig, nation: str, home_province: str, 
         for i in mn.invasions
     ):
         mods.append(Modifier(f"{people} province invaded within the year by {home_province}", "MN-MOD-02", INVADED_MOD))
+    # implements: RES-MN-10
     repulses = [i.turn for i in mn.invasions if i.repelled and i.attacker == home_province and i.defender == prov.id and i.turn <= t]
     if any(x >= year_from for x in repulses):
         mods.append(Modifier(f"{prov.id} repelled {home_province} within the year", "MN-MOD-04", REPULSE_1Y_MOD))
     elif any(x >= four_from for x in repulses):
         mods.append(Modifier(f"{prov.id} repelled {home_province} within four years", "MN-MOD-03", REPULSE_4Y_MOD))
+    # implements: RES-MN-11
     if any(i.repelled and i.defender == prov.id and year_from <= i.turn <= t and me in i.enemies for i in mn.invasions):
         mods.append(Modifier(f"{prov.id} just repelled an enemy of {home_province}", "MN-MOD-05", ENEMY_REPULSE_MOD))
+    # implements: RES-MN-18
     if renewal_of is not None:
         e = get_embassy(mn, renewal_of)
         if e is not None and t - e.installed_turn >= 2 * tpy:
@@ -843,6 +846,7 @@ def test_modifiers(mn: MnWorld, cfg: MnConfig, nation: str, home_province: str, 
 
 def outcome_band(natural: int, score: int, threshold: int) -> tuple[Band, int]:
     """RES-MN-15: the first band that matches, and the treaty's duration in turns for ``limited``."""
+    # implements: MN-OUT-05
     if natural >= DISASTER_FACE:
         return "disaster", 0
     if score - threshold >= BLUNDER_MARGIN:
@@ -867,6 +871,7 @@ def band_probabilities(threshold: int, favourable: int) -> dict[tuple[Band, int]
 def roll_test(dice: Dice, threshold: int, favourable: int, interference: Sequence[int | None] = ()) -> tuple[Band, int, int, list[int]]:
     """The bare test: d100, then one d20 per interfering nation (``sign`` +1/−1; None abstains),
     none on a natural 96–00 (RES-MN-16). Returns (band, duration, score, d20s)."""
+    # implements: GEN-04
     nat = dice.roll(100)[0]
     score = nat - favourable
     d20s: list[int] = []
@@ -944,6 +949,7 @@ def resolve_test(mn: MnWorld, m: Mission, dice: Dice, ledger: Ledger, cfg: MnCon
     amb = mn.ambassadors[m.ambassador]
     threshold = THRESHOLDS[m.treaty]
     mods = test_modifiers(mn, cfg, m.nation, m.home_province, m.city, m.gift, m.renewal_of)
+    # implements: GEN-04
     favourable = sum(x.value for x in mods)
     nat = dice.roll(100)[0]
     score = nat - favourable
@@ -1085,6 +1091,7 @@ def record_invasion(mn: MnWorld, ledger: Ledger, attacker: str, defender: str, r
                     clauses: Sequence[str] = ()) -> Invasion:
     """SEAM (SC-MN-07, LINK-07): enter an invasion (``repelled`` False) or a repulse in the log that
     MN-MOD-02…05 read. Standalone MN calls it for scenario events; the GW link calls it for attacks."""
+    # implements: RES-MN-10
     for p in (attacker, defender):
         if p not in mn.provinces:
             raise InvalidOrderError(f"unknown province {p!r}")

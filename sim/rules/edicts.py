@@ -198,6 +198,7 @@ def diplomatic_dc(
 def _skill_mods(world: World, k: Kingdom, skill: str, *, counter: bool = False) -> list[tuple[str, int]]:
     """A skill roll's modifiers: the leader's skill, plus (RES-KM-47) the Fame bonus on Diplomacy or
     the Infamy bonus on Intimidate."""
+    # implements: SC-KM-35
     table = k.counter_skills if counter else k.skills
     mods = [(SKILL_NAMES[skill], table.get(skill, 0))]
     if skill == "diplomacy":
@@ -1359,6 +1360,7 @@ def _route_prerequisites(world: World, k: Kingdom, origin: str, typ: str) -> Non
 
 def type_bonus(world: World, k: Kingdom, origin: str, typ: str) -> int:
     """KM-TRADE-16…19: the route type's Economy bonus."""
+    # implements: KM-TRADE-19
     if typ in ROUTE_BUILDINGS:
         return count_buildings(k, ROUTE_BUILDINGS[typ], origin) // 10
     if typ == "food":
@@ -1787,6 +1789,7 @@ def resolve_vassalage(world: World, kid: str, o: VassalageEdict, dice: Dice, led
         km.relation(kid, vid).embassy = True
         ledger.emit(SYS, "EmbassyEstablished", actor(kid), ("KM-VAS-04", "RES-KM-43"), outcome="embassy", target=vid, via="vassalage")
     elif o.relation in ("treaty", "alliance"):
+        # implements: KM-VAS-04, RES-KM-44
         sign_agreement(world, kid, vid, o.relation, kid, o.balance == "balanced", dice, ledger, via="vassalage")
     return vid
 
@@ -1798,6 +1801,7 @@ def resolve_vassalage(world: World, kid: str, o: VassalageEdict, dice: Dice, led
 
 def check_special(world: World, kid: str, o: SpecialEdict) -> None:
     """Raise IllegalOrderError (naming the clause) if ``kid`` may not issue ``o`` now."""
+    # implements: KM-DIP-01
     km = _km(world)
     k = _kingdom(km, kid)
     if k.anarchy:

@@ -211,6 +211,7 @@ def control_dc(k: Kingdom) -> int:
 
 def special_size(k: Kingdom) -> int:
     """KM-DIP-05: Size / 5, rounded down (GEN-02, OQ-KM-08)."""
+    # implements: GEN-02
     return size_of(k) // 5
 
 
@@ -240,6 +241,7 @@ def alignment_base(al: str) -> tuple[int, int, int]:
 
 def settlement_mods(world: World, k: Kingdom, s: Settlement) -> dict[str, int]:
     """RES-KM-38: Σ buildings + government (+ scenario extras, + SC-KM-30 size modifiers when on)."""
+    # implements: SC-KM-29
     out = dict.fromkeys(SETTLEMENT_MODS, 0)
     for kind in sorted(s.buildings):
         n = s.buildings[kind]
@@ -395,6 +397,7 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     add("stability", "Roads", roads // 8 + highways // 8)
     add("economy", "Foundry-linked Mines", linked_mines(world, k))
     # edicts (SC-KM-14/15/16)
+    # implements: SC-KM-14, SC-KM-15, SC-KM-16
     hol_loy, hol_cons = HOLIDAY[k.holiday]
     if vacant(k, "councilor") and hol_loy > 0:
         hol_loy = 0  # SC-KM-23: no Holiday benefit
@@ -416,6 +419,7 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
             add("stability", f"{role} vacant", stab)
     # Viceroy (SC-KM-24)
     if k.overlord is not None and "viceroy" in k.leaders and not k.leaders["viceroy"].neglects:
+        # implements: RES-KM-36
         add("economy", "Viceroy", k.leaders["viceroy"].ability // 2)
     # agreements (KM-REL-09/11, RES-KM-11/46)
     for rel in _relations_of(km, k.id):
@@ -442,6 +446,7 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
             farms += farm_reduction(world, k, h, reach)
     add("consumption", "Farms", -farms)
     add("consumption", "Fisheries", -held.get("fishery", 0))
+    # implements: SC-KM-06, RES-KM-32
     raw = sum(v for _, v in parts["consumption"])
     # Fame and Infamy (SC-KM-26, RES-KM-37)
     lore_soc = soc_extra
@@ -450,6 +455,7 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
         m = settlement_mods(world, k, s)
         lore_soc += m["lore"] + m["society"]
         corr_crime += m["corruption"] + m["crime"]
+    # implements: SC-KM-26, RES-KM-37
     fame = max(0, k.fame + bf + max(0, lore_soc) // 10)
     infamy = max(0, k.infamy + max(0, corr_crime) // 10)
     districts = districts_of(k)

@@ -107,6 +107,7 @@ def faction_of(world: World, ident: str | None) -> tuple[str | None, str | None]
 
 def affiliation_of(world: World, gid: str) -> tuple[str | None, str | None]:
     """(kingdom, nation) a guild is affiliated with; (None, None): independent (LINK-03)."""
+    # implements: LINK-09
     gw = world.gw
     if gw is None or gid not in gw.guilds:
         return None, None

@@ -101,6 +101,7 @@ def gw_of(world: World) -> GwWorld:
 
 def season_hours(cfg: GwConfig) -> int:
     """Length of a season in hours (SC-GW-01)."""
+    # implements: GEN-07
     return HOURS_PER_YEAR // cfg.seasons_per_year
 
 
@@ -154,6 +155,7 @@ def owned_domains(gw: GwWorld, guild: str) -> list[Domain]:
 
 def capped_bonus(u: Unit, cfg: GwConfig) -> int:
     """Σ non-fortification bonuses, capped at +1 (GW-CMB-03); any further bonus is lost."""
+    # implements: RES-GW-07
     return min(sum(b.value for b in u.bonuses), cfg.bonus_cap)
 
 
@@ -164,6 +166,7 @@ def toughness(u: Unit, cfg: GwConfig, fort: int = 0, bonus: bool = True) -> int:
 
 def effective_cs(u: Unit, cfg: GwConfig, fort: int = 0, bonus: bool = True) -> int:
     """Effective CS (RES-GW-08): base + capped bonus + fortification − damage taken, minimum 0."""
+    # implements: SC-GW-06
     return max(0, toughness(u, cfg, fort, bonus) - u.damage)
 
 
@@ -577,6 +580,7 @@ def _check_deploy(world: World, gw: GwWorld, o: Deploy, pend: _Pending | None) -
             have = gar.get(k, 0) - taken.get(k, 0)
             if n > have:
                 raise _fail("GW-DEP-07", f"requisition of {n} {k} from {dom.id}, whose garrison has {max(have, 0)}", o)
+    # implements: GW-DEP-06
     n_units = sum(o.units.values()) + sum(o.requisition.values())
     if n_units < 1:
         raise _fail("GW-DEP-07", "no unit is handed in or requisitioned", o)
@@ -738,6 +742,7 @@ def _check_attack_domain(world: World, gw: GwWorld, o: AttackDomain, pend: _Pend
         raise _fail("SC-GW-09", f"domain {dom.id} belongs to the army's own guild", o)
     if any(gw.armies[a].owner == o.guild for a in dom.occupied_by if a in gw.armies):
         raise _fail("GW-ATK-04", f"domain {dom.id} is already occupied by guild {o.guild}", o)
+    # implements: GW-SIEGE-01
     if not may_assault(world, army, dom):
         empty = " even though it has no garrison (GW-SIEGE-01)" if not dom.garrison else ""
         raise _fail(
@@ -1997,6 +2002,7 @@ def collect_yields(world: World, ledger: Ledger) -> None:
         g = gw.guilds[gid]
         n = len(per[gid])
         g.solars += n * cfg.domain_solars
+        # implements: SC-GW-11
         g.victuals += n * cfg.domain_victuals
         ledger.emit(
             SYS, "YieldCollected", f"guild:{gid}", ("SC-GW-14",), total=n * cfg.domain_solars, outcome="collected",
