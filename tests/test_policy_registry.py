@@ -162,3 +162,18 @@ def test_the_fast_path_names_exactly_the_registered_built_ins() -> None:
         assert set(_BUILTIN_NAMES[kind]) <= set(known_policies(kind)), kind
         for name in _BUILTIN_NAMES[kind]:
             assert isinstance(make_policy(kind, name), Policy)
+
+
+def test_the_server_takes_an_outside_policy_only_of_a_module_its_command_line_allowed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from workers.server.inputs import network_problems
+
+    raw = {"convoys": [{"id": "amber", "policy": "tests.test_policy_registry:Careful"}]}
+    monkeypatch.delenv(ALLOW_ENV, raising=False)
+    (p,) = network_problems(raw)
+    assert p.path == "convoys[0].policy" and "only of a module the server allows (--allow-policies)" in p.expected
+    assert network_problems({"convoys": [{"policy": "os:fork"}]})
+    monkeypatch.setenv(ALLOW_ENV, "tests.*")  # what realmsim serve --allow-policies 'tests.*' sets
+    assert network_problems(raw) == []
+    assert network_problems({"convoys": [{"policy": "os:fork"}]})  # still not os
+    assert network_problems({"convoys": [{"policy": "a/b"}]})
