@@ -60,7 +60,7 @@ def prepare_campaign(
     loaded = load_scenario(scenario) if isinstance(scenario, str) else scenario
     sc = loaded.scenario
     seed = sc.scenario.seed if seed is None else int(seed)
-    world = build_world(sc, seed, overrides=overrides, label=loaded.label)
+    world = build_world(sc, seed, overrides=overrides, label=loaded.label, files=loaded.carried)
     ledger = Ledger(keep=keep_ledger)
     for fn in listeners:
         ledger.subscribe(fn)

@@ -6,10 +6,12 @@ checks its own tables against the map and fills its part of the world.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
+from scenarios.files import Carried, carrying
 from scenarios.schema import Scenario, cv, gw, km, link, mn
 from scenarios.schema.common import Coord, Duration, ProvinceSpec
 from sim.calendar import hours
@@ -168,7 +170,14 @@ def semantic_problems(sc: Scenario) -> list[Problem]:
     return out
 
 
-def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = None, label: str = "scenario") -> World:
+def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = None, label: str = "scenario",
+                files: Mapping[str, Carried] | None = None) -> World:
+    """The initial world; ``files``: the other files the scenario carries (its orders files)."""
+    with carrying(files):
+        return _build_world(sc, seed, overrides=overrides, label=label)
+
+
+def _build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = None, label: str = "scenario") -> World:
     from scenarios.loader import apply_overrides
 
     out: list[Problem] = []

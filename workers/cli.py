@@ -128,6 +128,10 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
         from workers.state_export import add_arguments as state_arguments
 
         state_arguments(st)
+    from workers.options import add_allow_policies  # issue 9 (worker and serve add theirs)
+
+    for sp in (r, rs, v, b, s, ad, st):
+        add_allow_policies(sp)
     return p
 
 
@@ -187,7 +191,7 @@ def parse_until(text: str | None) -> int | None:
 
 
 def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str, save_text: str,
-             overrides: dict[str, Any] | None) -> int:
+             overrides: dict[str, Any] | None, save_files: dict[str, str] | None = None) -> int:
     from agents.campaign import finish
     from agents.chronicle import summary_lines
     from agents.savefile import save
@@ -200,7 +204,8 @@ def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str
     res = finish(model)
     stopped_early = model.world.now < model.world.end
     if args.save:
-        save(model, Path(args.save), scenario_label=save_label, scenario_text=save_text, overrides=overrides)
+        save(model, Path(args.save), scenario_label=save_label, scenario_text=save_text, overrides=overrides,
+             files=save_files)
     if args.ledger:
         write_ledger(Path(args.ledger), res.ledger.events)
     if args.json:
@@ -237,7 +242,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     if writer:
         writer.attach(model)
-    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=overrides)
+    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=overrides,
+                   save_files=loaded.files)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -253,7 +259,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
         writer = ChronicleWriter(sys.stdout, lang)
         writer.attach(model)
         model.ledger.subscribe(writer)
-    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=meta["overrides"])
+    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=meta["overrides"],
+                   save_files=loaded.files)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -490,6 +497,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        from workers.options import apply_allow_policies
+
+        apply_allow_policies(args)
         return COMMANDS[args.cmd](args)
     except RealmsimError as e:
         print(f"realmsim {args.cmd}: {e}", file=sys.stderr)
