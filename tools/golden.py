@@ -34,10 +34,11 @@ def header(name: str, seed: int, lang: str) -> str:
 def render(name: str, lang: str) -> str:
     from agents.chronicle import transcript
     from scenarios.loader import load_scenario
+    from workers.report.names import metric_name
 
     loaded = load_scenario(name)
     seed = loaded.scenario.scenario.seed
-    return header(name, seed, lang) + transcript(loaded, seed, lang)
+    return header(name, seed, lang) + transcript(loaded, seed, lang, metric_name)
 
 
 def targets(names: list[str]) -> list[tuple[str, str]]:

@@ -167,6 +167,7 @@ def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str
     from agents.chronicle import summary_lines
     from agents.savefile import save
     from sim.calendar import date_of
+    from workers.report.names import metric_name
 
     until = parse_until(args.until)
     if until is not None and until <= model.world.now:
@@ -186,8 +187,9 @@ def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str
     else:
         print()
         if stopped_early:
-            print(f"Stopped at {date_of(model.world.now).format(lang)} (hour {model.world.now} of {model.world.end}).")
-        print("\n".join(summary_lines(res)))
+            print(f"Stopped at {date_of(model.world.now).format(lang)} (hour {model.world.now} of {model.world.end})." if lang != "fr"
+                  else f"Arrêt le {date_of(model.world.now).format(lang)} (heure {model.world.now} sur {model.world.end}).")
+        print("\n".join(summary_lines(res, lang, metric_name)))
         if args.save:
             print(f"Saved to {args.save}; continue with: realmsim resume {args.save}")
     return 0

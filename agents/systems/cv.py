@@ -19,25 +19,32 @@ if TYPE_CHECKING:
 
 
 class ConvoyCollector(mesa.DataCollector):
-    """A DataCollector whose agent table has one row per convoy agent (not every agent of the
-    model, which may hold kingdoms or guilds too), in ascending convoy id: a row a day while the
-    convoy travels, and one last row on the day it arrives or is destroyed (a finished convoy does
-    not change; recording it every day for years cost more than the rules themselves)."""
+    """The daily table of the caravans: the model reporters, and a table (Mesa's ``tables``) with
+    one row per convoy agent (not every agent of the model, which may hold kingdoms or guilds too),
+    in ascending convoy id: a row a day while the convoy travels, and one last row on the day it
+    arrives or is destroyed (a finished convoy does not change; recording it every day for years
+    cost more than the rules themselves). ``model.frames()["cv.agents"]`` reads that table."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    TABLE = "convoys"
+
+    def __init__(self, *, model_reporters: dict[str, Any], agent_reporters: dict[str, Any]) -> None:
+        super().__init__(model_reporters=model_reporters, tables={self.TABLE: ["Step", "AgentID", *agent_reporters]})
+        self.row_reporters = agent_reporters
         self._finished: set[str] = set()
 
-    def _record_agents(self, model: Any) -> Any:
-        rep_funcs = list(self.agent_reporters.values())
-        rows = []
+    def collect(self, model: Any) -> None:
+        super().collect(model)
         for a in sorted((a for a in model.agents if getattr(a, "kind", "") == "convoy"), key=lambda a: a.cid):
             if a.convoy.status != "travelling":
                 if a.cid in self._finished:
                     continue
                 self._finished.add(a.cid)
-            rows.append((model.time, a.unique_id, *(f(a) for f in rep_funcs)))
-        return rows
+            row = {"Step": model.time, "AgentID": a.unique_id}
+            row.update((name, f(a)) for name, f in self.row_reporters.items())
+            self.add_table_row(self.TABLE, row)
+
+    def agents_frame(self) -> Any:
+        return self.get_table_dataframe(self.TABLE).set_index(["Step", "AgentID"])
 
 
 AGENT_REPORTERS = {
@@ -198,6 +205,9 @@ class _Driver(SystemDriver):
         return out
 
     # ---- chronicle -----------------------------------------------------------------------------
+    def chronicle_kinds(self) -> frozenset[str]:
+        return frozenset(_LINES)
+
     def chronicle(self, ev: Event, lang: str, model: RealmModel) -> str | None:
         fn = _LINES.get(ev.kind)
         if fn is None:
@@ -238,6 +248,7 @@ TRIGGERS = {  # CV-UNR-04 (a)–(d)
     "fr": {"(a)": "un chariot perdu", "(b)": "un voyageur tué", "(c)": "pv réduits à 25 % ou moins",
            "(d)": "immobilisé par un évènement contraire"},
 }
+POLICY_FR = {"heuristic": "heuristique", "random": "aléatoire", "scripted": "scriptée"}  # the seeds' terms
 ACTIONS_FR = {"full rest day": "une journée complète de repos", "double consumption": "des rations doubles",
               "wagon added": "l'ajout d'un chariot", "wagon upgraded": "l'amélioration d'un chariot"}
 
@@ -267,7 +278,7 @@ def _l_setout(ev: Event, lang: str, c: Any, m: Any) -> str:
     if lang == "fr":
         return (f"Le convoi {c.name} quitte {d['origin']} pour {d['destination']} ({len(d['wagons'])} chariots, "
                 f"{d['travelers']} voyageurs, {d['hp']} pv, {d['provisions']} unités de provisions, "
-                f"vitesse {d['speed']} miles/jour, politique {ev.outcome}).")
+                f"vitesse {d['speed']} miles/jour, politique {POLICY_FR.get(ev.outcome, ev.outcome)}).")
     return (f"The {c.name} sets out from {d['origin']} for {d['destination']} ({len(d['wagons'])} wagons, "
             f"{d['travelers']} travelers, {d['hp']} HP, {d['provisions']} provisions, {d['speed']} miles/day, "
             f"{ev.outcome} policy).")
@@ -416,11 +427,13 @@ def _l_unrest_rose(ev: Event, lang: str, c: Any, m: Any) -> str:
 
 def _l_left(ev: Event, lang: str, c: Any, m: Any) -> str:
     d = ev.data
+    # an unpaid traveler's event names no job (SC-CV-03): the line then names the traveler alone
+    who = f"{d.get('traveler', '?')} ({_job(d['job'], lang)})" if "job" in d else str(d.get("traveler", "?"))
     if lang == "fr":
         why = {"unpaid": "faute de solde", "no room": "faute de place"}.get(ev.outcome, ev.outcome)
-        return f"{d['traveler']} ({_job(d['job'], lang)}) quitte {c.name} ({why})."
+        return f"{who} quitte {c.name} ({why})."
     why = {"unpaid": "unpaid", "no room": "no room left"}.get(ev.outcome, ev.outcome)
-    return f"{d['traveler']} ({_job(d['job'], lang)}) leaves {c.name} ({why})."
+    return f"{who} leaves {c.name} ({why})."
 
 
 def _l_wagon_lost(ev: Event, lang: str, c: Any, m: Any) -> str:

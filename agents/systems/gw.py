@@ -160,6 +160,9 @@ class _Driver(SystemDriver):
         return check_invariants(model.world)
 
     # ---- chronicle ----------------------------------------------------------------------------
+    def chronicle_kinds(self) -> frozenset[str]:
+        return frozenset(_LINES)
+
     def chronicle(self, ev: Event, lang: str, model: RealmModel) -> str | None:
         fn = _LINES.get(ev.kind)
         if fn is None:

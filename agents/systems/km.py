@@ -12,6 +12,7 @@ The process keeps nothing between wake-ups: the next turn is ``world.km.turn + 1
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agents.envoy import ensure_envoys
@@ -95,7 +96,7 @@ def run_turn(model: RealmModel, turn: int) -> None:
     # Income (SC-KM-18) and Event (SC-KM-19, RES-KM-35), kingdoms existing at each phase's start
     for kid in km.ids():
         agent = model.by_key[f"kingdom:{kid}"]
-        on_err = agent._rejected
+        on_err: Callable[[str, Any], None] = agent._rejected
         orders = scripted.get(kid) or []
         o = orders[0] if orders else None
         if o is not None and agent.scripted:
@@ -104,7 +105,6 @@ def run_turn(model: RealmModel, turn: int) -> None:
         E.income_phase(w, kid, o, dice_for(model, kid), led, on_err)
     for kid in km.ids():
         E.event_phase(w, kid, dice_for(model, kid), led)
-    model.collect_now("km")
 
 
 class _Driver(SystemDriver):
@@ -183,6 +183,9 @@ class _Driver(SystemDriver):
 
     def invariants(self, model: RealmModel) -> list[str]:
         return invariant_problems(model)
+
+    def chronicle_kinds(self) -> frozenset[str]:
+        return KINDS
 
     def chronicle(self, ev: Event, lang: str, model: RealmModel) -> str | None:
         return render(ev, lang, _km(model))
@@ -322,6 +325,27 @@ def _check_text(ev: Event, lang: str) -> str:
 IMPROVEMENTS_FR = {"farm": "ferme", "fishery": "pêcherie", "mine": "mine", "quarry": "carrière", "sawmill": "scierie",
                    "road": "route", "highway": "grand-route", "canal": "canal"}
 
+# the kinds render() tells (a line of the if-chain below each)
+KINDS: frozenset[str] = frozenset({
+    "AgreementRebalanced", "AgreementRefused", "AgreementRenegotiated", "AgreementSigned", "AidRefused",
+    "AlliedArmyStationed", "AnarchyBegan", "AnarchyEnded", "AttackLoyaltyCheckRolled",
+    "BuildingConstructed", "CloseEmbassyLoyaltyCheckRolled", "ConsumptionPaid", "DiplomacyCheckRolled",
+    "DiplomaticEdictIssued", "DistrictAdded", "EdictsSet", "EmbassyBuildingBought", "EncounterMet",
+    "EncounterResolvedByPCs", "EnforcerLoyaltyCheckRolled", "EnvoyArrived", "EnvoyRecalled", "EnvoySent",
+    "ExplorationEdictIssued", "ExplorerStabilityCheckRolled", "ExplorerStealthCheckRolled",
+    "ExplorersReturned", "HexAbandoned", "HexClaimed", "HexExplored", "HexLostToUnrest",
+    "HiddenFeatureCheckRolled", "IntimidateCheckRolled", "KingdomAttacked", "KingdomConquered",
+    "KingdomTurnBegan", "OpposedCheckRolled", "OrderRejected", "PeaceMade",
+    "RenegotiationLoyaltyCheckRolled", "ScenarioUnrest", "SettlementFounded", "SizeMilestoneReached",
+    "StandInRulerLoyaltyCheckRolled", "SubjugationFrictionCheckRolled", "TaxesCollected",
+    "TaxesNotCollected", "TerrainImprovementBuilt", "TradeCaravanArrived", "TradeCaravanSetOut",
+    "TradeCheckRolled", "TradeEdictIssued", "TradeExpeditionLost", "TradeGoodsSoldElsewhere",
+    "TradeRouteEstablished", "TradeRouteExpired", "UnrestFromNegativeAttributes",
+    "UpkeepStabilityCheckRolled", "VacancyUnrestRose", "VassalConstructionBudgetGranted",
+    "VassalageEdictIssued", "WithdrawalLoyaltyCheckRolled",
+})
+
+
 def render(ev: Event, lang: str, km: KmWorld) -> str | None:  # noqa: C901 - one line per event kind
     fr = lang == "fr"
     d = ev.data
@@ -452,11 +476,11 @@ def render(ev: Event, lang: str, km: KmWorld) -> str | None:  # noqa: C901 - one
         return (f"{me}, {attn} avec {nm(d['target'])} — test de {skill}{n} : {_check_text(ev, lang)} ({dcw} = {terms}){tail}." if fr else
                 f"{me}, {attn} with {nm(d['target'])} — {skill} check{n}: {_check_text(ev, lang)} ({dcw} = {terms}){tail}.")
     if k == "OpposedCheckRolled":
-        e, t = d["totals"][-1]
+        ours, theirs = d["totals"][-1]
         who = me if ev.outcome == "envoy wins" else nm(d["target"])
-        return (f"Test opposé ({_MOD_FR.get(d['skill'], d['skill'])} contre {_MOD_FR.get(d['target_skill'], d['target_skill'])}) : {me} {e}, {nm(d['target'])} {t} → avantage {who} "
+        return (f"Test opposé ({_MOD_FR.get(d['skill'], d['skill'])} contre {_MOD_FR.get(d['target_skill'], d['target_skill'])}) : {me} {ours}, {nm(d['target'])} {theirs} → avantage {who} "
                 f"({d['envoy_wins']}–{d['target_wins']})." if fr else
-                f"Opposed check ({d['skill']} vs {d['target_skill']}): {me} {e}, {nm(d['target'])} {t} → {who} "
+                f"Opposed check ({d['skill']} vs {d['target_skill']}): {me} {ours}, {nm(d['target'])} {theirs} → {who} "
                 f"({d['envoy_wins']}–{d['target_wins']}).")
     if k == "AgreementSigned":
         kind = ev.outcome.split()[-1]

@@ -41,6 +41,9 @@ class _Driver(SystemDriver):
     def invariants(self, model: RealmModel) -> list[str]:
         return invariant_problems(model.world)
 
+    def chronicle_kinds(self) -> frozenset[str]:
+        return frozenset(_LINES)
+
     def chronicle(self, ev: Event, lang: str, model: RealmModel) -> str | None:
         fn = _LINES.get(ev.kind)
         return None if fn is None else fn(ev, lang, model.world)

@@ -160,7 +160,6 @@ def run_turn(model: RealmModel, turn: int) -> None:
     # (6) end of turn: income, expiries, overdue obligations
     dip.end_of_turn(mn, lambda nid: model.dice.stream("mn", f"nation:{nid}"), led, cfg)
     settle("income")
-    model.collect_now("mn")
 
 
 class _Driver(SystemDriver):
@@ -224,6 +223,9 @@ class _Driver(SystemDriver):
     def invariants(self, model: RealmModel) -> list[str]:
         return dip.invariant_problems(_mn(model))
 
+    def chronicle_kinds(self) -> frozenset[str]:
+        return KINDS
+
     def chronicle(self, ev: Event, lang: str, model: RealmModel) -> str | None:
         return render(ev, lang, _mn(model))
 
@@ -272,6 +274,15 @@ def _de(name: str) -> str:
 
 def _sign(v: int) -> str:
     return f"+{v}" if v >= 0 else str(v)
+
+
+# the kinds render() tells (a line of the if-chain below each)
+KINDS: frozenset[str] = frozenset({
+    "AmbassadorBought", "AmbassadorExecuted", "AmbassadorExpelled", "AmbassadorImprisoned", "ArmyRaised",
+    "DiplomacyTestRolled", "HostChose", "InterferenceRolled", "InvasionRecorded", "MissionLaunched",
+    "PactBroken", "PactHonoured", "PactObligationArose", "PeaceMade", "RansomPaid", "RenewalLaunched",
+    "RepulseRecorded", "TreatyBroken", "TreatyEnded", "TreatyRenewed", "TreatySigned", "WarDeclared",
+})
 
 
 def render(ev: Event, lang: str, mn: MnWorld) -> str | None:
