@@ -126,7 +126,8 @@ def summary_lines(result: Any, lang: str = "en", metric_name: Callable[[str, str
 
 
 def transcript(
-    scenario: Any, seed: int | None = None, lang: str = "en", metric_name: Callable[[str, str], str] | None = None
+    scenario: Any, seed: int | None = None, lang: str = "en", metric_name: Callable[[str, str], str] | None = None,
+    listeners: Any = (),
 ) -> str:
     """The whole readable account of a run: every chronicle line, then the summary block.
 
@@ -138,8 +139,17 @@ def transcript(
 
     buf = io.StringIO()
     writer = ChronicleWriter(buf, lang)
-    model = prepare_campaign(scenario, seed, keep_ledger=False, collect=False, listeners=[writer])
+    model = prepare_campaign(scenario, seed, keep_ledger=False, collect=False, listeners=[writer, *listeners])
     writer.attach(model)
     model.run()
     res = finish(model)
     return buf.getvalue() + "\n" + "\n".join(summary_lines(res, lang, metric_name)) + "\n"
+
+
+def ledger_line(ev: Event) -> str:
+    """One event as one readable line (the golden ledger files, tests/golden/*.ledger.txt): hour,
+    kind, actor, dice (``d20=12``), total against DC, outcome, clauses. A rules change shows there as
+    a diff of these lines."""
+    dice = " ".join(f"d{s}={f}" for s, f in ev.dice)
+    total = "" if ev.total is None else (f"{ev.total} vs DC {ev.dc}" if ev.dc is not None else str(ev.total))
+    return "\t".join((str(ev.t), ev.kind, ev.actor, dice, total, ev.outcome, " ".join(ev.clauses))).rstrip("\t")
