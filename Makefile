@@ -8,7 +8,7 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: demo test install lint bench clean
+.PHONY: demo test test-fast install lint bench clean
 
 $(STAMP): pyproject.toml
 	@PYBIN=$$(tools/find-python) || exit 1; \
@@ -24,6 +24,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# the edit loop: tests not marked slow (full campaigns, servers, long property runs), stop at the first failure
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow" -x -q $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check sim agents scenarios workers tests bench

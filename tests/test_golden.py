@@ -23,6 +23,7 @@ def test_every_builtin_scenario_has_a_golden_transcript(name: str) -> None:
     assert p.exists(), f"{name} has no golden transcript: run .venv/bin/python tools/golden.py --update {name} and review it"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "lang"), golden.targets([]))
 def test_replaying_a_scenario_gives_its_golden_transcript(name: str, lang: str) -> None:
     p = golden.path_of(name, lang)

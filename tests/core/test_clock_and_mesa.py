@@ -69,6 +69,7 @@ def test_keyword_constructor_takes_overrides_as_keywords() -> None:
     assert m.ledger.events[0].data["overrides"] == {"cv.fatigued_penalty": 3}
 
 
+@pytest.mark.slow
 def test_the_datacollector_has_a_row_a_season_and_each_faction_kind() -> None:
     m = RealmModel(scenario="realm", seed=3)
     for _ in range(2):
@@ -84,6 +85,7 @@ def test_the_datacollector_has_a_row_a_season_and_each_faction_kind() -> None:
                                                                    if k.startswith("kingdom:")}
 
 
+@pytest.mark.slow
 def test_mesa_batch_run_gives_the_summaries_of_realmsim_batch() -> None:
     seeds = [1, 2, 3]
     rows = mesa.batch_run(RealmModel, parameters={"scenario": "caravan-crossing", "seed": seeds},
