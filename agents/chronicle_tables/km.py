@@ -295,12 +295,12 @@ def render(ev: Event, lang: str, km: KmWorld) -> str | None:  # noqa: C901 - one
     if k == "AgreementRenegotiated":
         return (f"{me} renégocie avec {nm(d['target'])} : {ev.outcome}." if fr else f"{me} renegotiates with {nm(d['target'])}: {ev.outcome}.")
     if k in ("CloseEmbassyLoyaltyCheckRolled", "WithdrawalLoyaltyCheckRolled", "RenegotiationLoyaltyCheckRolled", "AttackLoyaltyCheckRolled"):
-        what = {"CloseEmbassyLoyaltyCheckRolled": ("fermer l'ambassade", "closing the embassy"),
+        acts = {"CloseEmbassyLoyaltyCheckRolled": ("fermer l'ambassade", "closing the embassy"),
                 "WithdrawalLoyaltyCheckRolled": ("se retirer du traité", "withdrawing from the agreement"),
                 "RenegotiationLoyaltyCheckRolled": ("renégocier", "renegotiating"),
                 "AttackLoyaltyCheckRolled": ("attaquer", "attacking")}[k]
-        return (f"{me}, {what[0]} ({nm(d['target'])}) — test de Loyauté : {_check_text(ev, lang)}." if fr else
-                f"{me}, {what[1]} ({nm(d['target'])}) — Loyalty check: {_check_text(ev, lang)}.")
+        return (f"{me}, {acts[0]} ({nm(d['target'])}) — test de Loyauté : {_check_text(ev, lang)}." if fr else
+                f"{me}, {acts[1]} ({nm(d['target'])}) — Loyalty check: {_check_text(ev, lang)}.")
     if k == "ExplorationEdictIssued":
         faces = ", ".join(str(f) for _, f in ev.dice)
         return (f"{me} promulgue un édit spécial : édit d'exploration, {ev.outcome.replace('month(s)', 'mois')} — {len(d['route'])} "
