@@ -72,7 +72,7 @@ class RealmModel(mesa.Model):
                                            keep_ledger=keep_ledger, listeners=listeners)
             dice = DiceBox(world.seed)
         super().__init__(rng=world.seed)
-        del self.step  # Mesa wraps step() in its own event list and time: ours runs a season of SimPy
+        self.__dict__.pop("step", None)  # Mesa wraps step() in its own event list and time: ours runs a season of SimPy
         self.world = world
         self.dice = dice
         self.ledger = ledger
