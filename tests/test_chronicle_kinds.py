@@ -121,3 +121,14 @@ def test_run_tells_an_unpaid_traveler_leaving(lang: str) -> None:
     left = [s for s in text.splitlines() if ("leaves" in s and "(unpaid)" in s) or ("quitte" in s and "faute de solde" in s)]
     assert left, "no unpaid traveler left in the targeted scenario"
     assert "?" not in left[0]
+
+
+def test_realmsim_run_narrates_the_unpaid_traveler_and_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from workers.cli import main
+
+    text = builtin_path("caravan-crossing").read_text(encoding="utf-8").replace("gp = 900", "gp = 5", 1)
+    p = tmp_path / "poor.toml"
+    p.write_text(text, encoding="utf-8")
+    assert main(["run", str(p)]) == 0
+    out = capsys.readouterr().out
+    assert "leaves Amber Caravan (unpaid)." in out and out.rstrip().splitlines()[-1].startswith("  ")
