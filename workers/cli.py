@@ -190,6 +190,16 @@ def parse_until(text: str | None) -> int | None:
     return int(num) * (unit or HOURS_PER_SEASON)
 
 
+def _metric_names(lang: str) -> Any:
+    """The metrics' names in ``lang`` (French: the seeds' terms); English prints the keys. Imported
+    only then: the report package loads matplotlib, which a plain run never needs."""
+    if lang == "en":
+        return None
+    from workers.report.names import metric_name
+
+    return metric_name
+
+
 def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str, save_text: str,
              overrides: dict[str, Any] | None, save_files: dict[str, str] | None = None) -> int:
     from agents.campaign import finish
@@ -216,8 +226,9 @@ def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str
     else:
         print()
         if stopped_early:
-            print(f"Stopped at {date_of(model.world.now).format(lang)} (hour {model.world.now} of {model.world.end}).")
-        print("\n".join(summary_lines(res)))
+            print(f"Stopped at {date_of(model.world.now).format(lang)} (hour {model.world.now} of {model.world.end})." if lang != "fr"
+                  else f"Arrêt le {date_of(model.world.now).format(lang)} (heure {model.world.now} sur {model.world.end}).")
+        print("\n".join(summary_lines(res, lang, _metric_names(lang))))
         if args.save:
             print(f"Saved to {args.save}; continue with: realmsim resume {args.save}")
     return 0

@@ -19,6 +19,8 @@ from sim.calendar import HOURS_PER_MONTH, HOURS_PER_YEAR
 from sim.errors import ScenarioError
 from sim.state.km import ExplorationEdict
 
+pytestmark = pytest.mark.slow  # full campaigns: `make test-fast` leaves them to `make test`
+
 ROOT = Path(__file__).resolve().parents[2]
 
 BASE = """
