@@ -205,6 +205,7 @@ class KingdomHeuristic:
             what = ("of use over a year", "d'usage sur un an")
         t.add("yield", per * 12, *what)
         t.add("cost", -cost * c.cost_w, f"cost ({cost} BP, weighed by the treasury)", f"de coût ({cost} PC, pesé selon le trésor)")
+        t.add("holdings", 0.5 * cost, "added to the kingdom's holdings", "ajoutés au patrimoine du royaume")
         self._affordable(c, cost, t, 10)
 
     def score_building(self, c: _Ctx, o: BuildOrder | EmbassyBuildingOrder | None, t: Terms) -> None:
@@ -228,6 +229,7 @@ class KingdomHeuristic:
         t.add("settlement", 12 * (0.05 * sm.get("productivity", 0) - 0.05 * sm.get("corruption", 0) - 0.03 * sm.get("crime", 0)),
               "settlement modifiers over a year", "de modificateurs de colonie sur un an")
         t.add("cost", -b.bp * c.cost_w, f"cost ({b.bp} BP, weighed by the treasury)", f"de coût ({b.bp} PC, pesé selon le trésor)")
+        t.add("holdings", 0.5 * b.bp, "added to the kingdom's holdings", "ajoutés au patrimoine du royaume")
         t.add("unrest", -b.unrest * c.unrest_value, "Unrest it brings", "d'Insatisfaction qu'il apporte")
         s = K.settlement(c.k, o.settlement)
         have = s.buildings if s is not None else {}
@@ -493,12 +495,12 @@ class _Ctx:
 
     @functools.cached_property
     def cost_w(self) -> float:
-        """How much a BP spent weighs: 1 while the treasury holds up to two years of income, less
-        above (a full treasury lowers the weight of cost, issue 13), never under 0.3."""
+        """How much a BP spent weighs: 1 while the treasury holds up to two years of income, ½ above
+        (a full treasury lowers the weight of cost, issue 13)."""
         income = max(1.0, (10.5 + self.st.economy - self.k.unrest) / 3)
         two_years = 24 * income
-        tre = self.k.treasury
-        return 1.0 if tre <= two_years else max(0.3, two_years / tre)
+        # the score counts BP above two years of income at half (docs/scoring.md, the reserve rule)
+        return 1.0 if self.k.treasury <= two_years else 0.5
 
     @functools.cached_property
     def capital(self) -> str | None:
@@ -511,10 +513,10 @@ class _Ctx:
 
     @functools.cached_property
     def lost_land(self) -> bool:
-        """It lost hexes (below a Size milestone it reached), its capital, or has domains occupied."""
+        """It lost its capital or every settlement, or has domains occupied by guilds (LINK-08)."""
         k = self.k
         lost_cap = k.capital is not None and K.settlement(k, k.capital) is None
-        return bool(k.occupied) or lost_cap or bool(k.milestones and K.size_of(k) < max(k.milestones))
+        return bool(k.occupied) or lost_cap or (bool(k.hexes) and not k.settlements)
 
     def stability_terms(self, t: Terms, ds: int, dcdc: int = 0) -> None:
         """The terms of moving Stability by ``ds`` and the Control DC by ``dcdc``: the expected Unrest of
