@@ -34,7 +34,7 @@ def fmt_value(v: float) -> str:
 def term(name: str, value: float, unit: str, en: str, fr: str) -> Term:
     """A term whose words read ``+12 BP income over a year`` / ``+12 PC de revenu sur un an``:
     ``en``/``fr`` are the words after the figure and its unit."""
-    v = round(float(value), 4)
+    v = float(value)
     fu = UNITS_FR.get(unit, unit)
     head_en = f"{fmt_value(v)} {unit}".rstrip()
     head_fr = f"{fmt_value(v)} {fu}".rstrip()
@@ -56,7 +56,7 @@ class Terms:
 
     @property
     def total(self) -> float:
-        return round(sum(t.value for t in self.items), 4)
+        return sum((t.value for t in self.items), 0.0)
 
 
 def tie_words(n: int, score: float, how: str) -> str:
