@@ -294,7 +294,7 @@ class NationHeuristic:
         verb = ("help", "aider") if stance > 0 else ("hinder", "gêner")
         t.add("band", stake * gain / 4, f"{verb[0]} {what} (worth {stake:g} PO; the d20 moves its band)",
               f"{verb[1]} {what_fr} (vaut {stake:g} PO ; le d20 change sa bande)")
-        t.add("exposure", -(1 / 20) * (5.0 + 30.0 * mine), "1 in 20 of being exposed", "1 chance sur 20 d'être démasqué")
+        t.add("exposure", -(1 / 20) * (5.0 + 30.0 * mine), f"1 in 20 of being exposed in {what}", f"1 chance sur 20 d'être démasqué dans {what_fr}")
 
     def _slot_interference_sign(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
         ctx = obs.subject
