@@ -133,6 +133,12 @@ class _Situation:
             value = 40 + 2 * len(d.buildings) + 6 * d.fortification - dist - defence / 6
             if best is None or value > best[0]:
                 best = (value, d.hex)
+        for d in self.own_domains:  # free an occupied domain of ours from weaker occupiers
+            occ = [self.gw.armies[x] for x in d.occupied_by if x in self.gw.armies and self.hostile(self.gw.armies[x].owner)]
+            if occ and s > sum(wf.army_strength(self.world, x) for x in occ) and wf.reachable(self.world, a.hex, d.hex):
+                value = 60 - self.world.map.distance(a.hex, d.hex)
+                if best is None or value > best[0]:
+                    best = (value, d.hex)
         for lt in self.gw.loot:
             if lt.season < self.gw.season and wf.reachable(self.world, a.hex, lt.hex):
                 dist = self.world.map.distance(a.hex, lt.hex)
@@ -163,6 +169,31 @@ def threat_to(sit: _Situation, d: Domain) -> int:
         )
         sit._defence[key] = got
     return got
+
+
+def _deploy_target(sit: _Situation, origin: int, strength: int) -> str | None:
+    """The hostile domain an army of ``strength`` raised at ``origin`` could take: reachable, not
+    already ours to occupy, defended by less (a keep: one it can besiege); the nearest, then by id."""
+    w, gw = sit.world, sit.gw
+    best: tuple[int, str] | None = None
+    for d in sit.own_domains:  # an occupied domain of ours comes first
+        occ = [gw.armies[x] for x in d.occupied_by if x in gw.armies and sit.hostile(gw.armies[x].owner)]
+        if occ and strength > sum(wf.army_strength(w, x) for x in occ) and wf.reachable(w, origin, d.hex):
+            key = (w.map.distance(origin, d.hex) - 100, d.id)
+            if best is None or key < best:
+                best = key
+    for did in sorted(gw.domains):
+        d = gw.domains[did]
+        if not sit.hostile(d.owner_guild) or not wf.reachable(w, origin, d.hex):
+            continue
+        if strength <= sit.defence(d) and not wf.is_keep(w, d):
+            continue
+        if wf.is_keep(w, d) and strength <= sit.defence(d) // 2:
+            continue
+        key = (w.map.distance(origin, d.hex), did)
+        if best is None or key < best:
+            best = key
+    return None if best is None else best[1]
 
 
 def score_order(sit: _Situation, o: Any) -> Terms:
@@ -221,21 +252,31 @@ def score_order(sit: _Situation, o: Any) -> Terms:
         n_pool = sum(o.units.values())
         n_req = sum(o.requisition.values())
         n = n_pool + n_req
-        feed = (sit.army_units + n) * cfg.army_upkeep_solars * 2
-        if sit.solars < feed or n < 5:
-            t.add("unfed", -5.0, "too few units or no solars to feed them", "trop peu d'unités ou de solars pour les nourrir")
+        year = (sit.army_units + n) * cfg.army_upkeep_solars * cfg.seasons_per_year
+        if n < 5:
+            t.add("too_few", -5.0, "too few units for an army", "trop peu d'unités pour une armée")
             return t
         if n_req:
             # a garrison stripped is a domain left open (issue 13: heuristic guilds lost theirs)
             t.add("garrison_stripped", -100.0 - 3.0 * n_req, f"{n_req} units taken from the garrison of {_dom(sit, o.domain)}",
                   f"{n_req} unités retirées de la garnison de {_dom(sit, o.domain)}")
         d = gw.domains[o.domain]
-        if threat_to(sit, d) or sit.guild.solars < sit.reserve + 200:
-            t.add("needed_home", -20.0, "the units are needed at home, or the coffer cannot pay an army",
-                  "les unités manquent chez soi, ou le coffre ne peut payer une armée")
-        else:
-            t.add("army", 40.0 + n / 2, f"an army of {n} units", f"une armée de {n} unités")
-            t.add("upkeep", -float(n * cfg.army_upkeep_solars * cfg.seasons_per_year), "its upkeep over a year", "son entretien sur un an")
+        if threat_to(sit, d):
+            t.add("needed_home", -20.0, f"hostile armies near {_dom(sit, o.domain)}: the units are needed at home",
+                  f"armées hostiles près de {_dom(sit, o.domain)} : les unités manquent chez soi")
+            return t
+        if sit.solars < year:
+            t.add("unpaid", -5.0, f"the coffer cannot pay its armies a year ({year} solars)",
+                  f"le coffre ne peut payer ses armées un an ({year} solars)")
+            return t
+        strength = sum(cfg.units[k].cs * m for k, m in (*o.units.items(), *o.requisition.items()) if k in cfg.units)
+        tgt = _deploy_target(sit, d.hex, strength)
+        if tgt is None:
+            t.add("no_target", -5.0, f"no hostile domain within reach weaker than {strength}",
+                  f"aucun domaine hostile à portée plus faible que {strength}")
+            return t
+        t.add("army", 40.0 + n / 2, f"an army of {n} units (strength {strength}) against {_dom(sit, tgt)}",
+              f"une armée de {n} unités (force {strength}) contre {_dom(sit, tgt)}")
         t.add("seals", -len(o.seals) * 0.1, "seals engaged", "sceaux engagés")
         return t
     if isinstance(o, Recruit):
@@ -273,7 +314,7 @@ def score_order(sit: _Situation, o: Any) -> Terms:
         n = sum(o.units.values())
         threat = threat_to(sit, d)
         defence = sit.defence(d)
-        t.add("garrison", 3.0 * n, f"{n} units into the garrison of {_dom(sit, o.domain)}",
+        t.add("garrison", (3.0 if threat else 1.0) * n, f"{n} units into the garrison of {_dom(sit, o.domain)}",
               f"{n} unités dans la garnison de {_dom(sit, o.domain)}")
         if threat:
             t.add("threat", min(40.0, 10.0 + 20.0 * threat / max(1, defence)), f"hostile armies of strength {threat} within reach",
