@@ -246,6 +246,21 @@ class KingdomHeuristic:
             t.add("spread", 6.0, f"builds up {s.name} beyond the capital", f"développe {s.name} au-delà de la capitale")
         self._affordable(c, b.bp, t, 10)
 
+    def score_district(self, c: _Ctx, name: str | None, t: Terms) -> None:
+        """An extra district (SC-KM-28): room for 36 lots of buildings, at the preparation cost of the
+        settlement's terrain and +1 Control DC (SC-KM-04)."""
+        if name is None:
+            return
+        s = K.settlement(c.k, name)
+        if s is None:
+            return
+        cost = K.TERRAIN[K.km_terrain(c.w.map.hexes[s.hex].terrain)][1] or 0
+        t.add("room", 24.0, f"room for new buildings in {name} (36 lots)", f"de place pour de nouveaux bâtiments à {name} (36 lots)")
+        t.add("cost", -cost * c.cost_w, f"cost ({cost} BP, weighed by the treasury)", f"de coût ({cost} PC, pesé selon le trésor)")
+        t.add("holdings", 0.5 * cost, "added to the kingdom's holdings", "ajoutés au patrimoine du royaume")
+        c.stability_terms(t, 0, 1)
+        self._affordable(c, cost, t, 10)
+
     def score_relation(self, c: _Ctx, o: RelationOrder | None, t: Terms) -> None:
         if o is None:
             return
@@ -395,7 +410,7 @@ class KingdomHeuristic:
         est = p2 * (rm + 5 * blocks + (1 + tb) * 12 * 0.3) + p3 * (rm + 5 * blocks + (2 + tb) * 12 * 0.3 + 1.5)
         t.add("returns", est + p1 * 2.5 * blocks, f"expected returns of the route to {o.destination}", f"de retours attendus de la route vers {o.destination}")
         t.add("failure", -p0 * 2.5, "what a failed expedition costs", "ce que coûte une expédition ratée")
-        t.add("investment", -float(o.investment), "invested", "investis")
+        t.add("investment", -float(o.investment) * c.cost_w, "invested (weighed by the treasury)", "investis (pesés selon le trésor)")
 
     def _vassalage(self, c: _Ctx, o: VassalageEdict, t: Terms) -> None:
         k = c.k
