@@ -30,7 +30,8 @@ from sim.rules import diplomacy as dip
 from sim.state.mn import MnWorld
 
 WANT_AMBASSADORS = 3
-MAX_AMBASSADORS = 12  # a rich nation keeps up to this many
+MAX_AMBASSADORS = 20  # a rich nation keeps up to this many
+TREATY_WORTH = {"commercial": 50.0, "alliance": 75.0, "pact": 150.0}  # docs/scoring.md
 HORIZON_TURNS = 12  # how far ahead a permanent treaty is valued
 RF_POINT_PO = 3  # what one point of racial factor is worth, in PO
 SHOWN = 12  # alternatives recorded in the ledger per decision
@@ -99,8 +100,9 @@ class NationHeuristic:
         live = sum(1 for a in mn.ambassadors.values() if a.nation == obs.nation and a.state != "dead")
         idle = any(a.nation == obs.nation and a.state == "home" for a in mn.ambassadors.values())
         # more ambassadors while the treasury can pay their missions (issue 13: no stop at 6)
-        want = min(WANT_AMBASSADORS + n.treasury // 250, MAX_AMBASSADORS)
-        if idle:
+        want = min(WANT_AMBASSADORS + n.treasury // 150, MAX_AMBASSADORS)
+        rich = n.treasury > 2 * _income_year(obs)
+        if idle and not rich:
             t.add("idle", -1.0, "an ambassador is already waiting at home", "un ambassadeur attend déjà au pays")
         elif live >= want:
             t.add("enough", -1.0, f"{live} ambassadors are enough for a treasury of {n.treasury} PO",
@@ -145,14 +147,20 @@ class NationHeuristic:
         w = self._cost_w(obs)
         t.add("fee", -float(dip.MISSION_FEE_PO + gift) * w, f"fee and gift ({dip.MISSION_FEE_PO + gift} PO" + (", at half: a full treasury)" if w < 1 else ")"),
               f"de frais et cadeau ({dip.MISSION_FEE_PO + gift} PO" + (", à moitié : trésor plein)" if w < 1 else ")"))
-        good = bad = 0.0
+        good = bad = standing = 0.0
         p_good = 0.0
+        # what an embassy and its treaty add to the score (docs/scoring.md): a permanent embassy 75 PO,
+        # a limited one 50 × its turns ÷ a year; the treaty 50/75/150 likewise (no second pact)
+        pact_held = kind == "pact" and dip.pact_of(mn, obs.nation) is not None and treaty is None
+        worth = 0.0 if pact_held else TREATY_WORTH.get(kind, 50.0)
         for band, dur, p in _odds(dip.THRESHOLDS[kind], favourable):
             if band == "very_warm":
                 good += p * self._treaty_value(obs, city, kind, HORIZON_TURNS, treaty)
+                standing += p * (75.0 + worth)
                 p_good += p
             elif band == "limited":
                 good += p * self._treaty_value(obs, city, kind, dur + 1, treaty)
+                standing += p * min(1.0, (dur + 1) / cfg.turns_per_year) * (50.0 + worth)
                 p_good += p
             elif band == "blunder":
                 bad += p * -float(dip.BLUNDER_RANSOM_PO + 15)
@@ -161,6 +169,8 @@ class NationHeuristic:
             else:
                 bad += p * -5.0
         t.add("treaty", good, f"{kind} at {city} won {p_good:.0%} (exact d100 odds)", f"{_KIND_FR.get(kind, kind)} à {city} obtenu à {p_good:.0%} (chances exactes du d100)")
+        t.add("standing", standing, f"the embassy and treaty at {city} as the score counts them",
+              f"l'ambassade et le traité à {city} tels que le score les compte")
         t.add("risk", bad, "blunder, disaster or failure", "bévue, désastre ou échec")
 
     def _slot_ambassador(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
