@@ -7,7 +7,9 @@ file, the path of each bad value, what was expected and what was found.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import re
 import tomllib
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -126,7 +128,27 @@ def with_lines(problems: list[Problem], text: str) -> list[Problem]:
     from scenarios.toml_lines import key_lines, line_of
 
     lines = key_lines(text)
-    return [p if p.line is not None else replace(p, line=line_of(p.path, lines)) for p in problems]
+    return [_suggest(p if p.line is not None else replace(p, line=line_of(p.path, lines))) for p in problems]
+
+
+_KNOWN = re.compile(r"\(([^()]*)\)")
+_QUOTED = re.compile(r'^"([^"]*)"$')
+
+
+def _suggest(p: Problem) -> Problem:
+    """A reference to an unknown id, with the closest known one (the ids its message lists)."""
+    m = _QUOTED.match(p.found)
+    if not m or "did you mean" in p.found:
+        return p
+    for group in reversed(_KNOWN.findall(p.expected)):
+        known = [k.strip() for k in group.split(",") if k.strip()]
+        if len(known) < 1 or any(" " in k and not k.startswith('"') for k in known[:3]):
+            continue
+        close = difflib.get_close_matches(m.group(1), [k.strip('"') for k in known], n=1)
+        if close and close[0] != m.group(1):
+            return replace(p, found=f'{p.found} (did you mean "{close[0]}"?)')
+        return p
+    return p
 
 
 def _check_config(cfg: Any) -> list[Problem]:

@@ -143,6 +143,8 @@ def parse_overrides(items: list[str]) -> dict[str, Any]:
         key, eq, raw = item.partition("=")
         if not eq or not key:
             raise UsageError(f"--set {item!r}: expected KEY=VALUE, e.g. cv.fatigued_penalty=3")
+        if key.strip() in out:
+            raise UsageError(f"--set {item!r}: {key.strip()} is set twice (give each key once)")
         try:
             value: Any = json.loads(raw)
         except json.JSONDecodeError:
