@@ -89,8 +89,8 @@ def _semantic_of_sound_parts(raw: dict[str, Any], structural: list[Problem]) -> 
     """The semantic problems of every structurally sound part (issue 10: validation in one round).
 
     The semantic checks read a copy where each bad value is dropped (a field with a default) or
-    replaced by a placeholder (see ``scenarios.validate.conform``); what they find inside a table
-    that had a structural problem is left out, as it may only echo that problem."""
+    replaced by a placeholder (see ``scenarios.validate.conform``); what they find at a bad value or
+    at a table holding one is left out, as it may only echo that problem."""
     from scenarios.build import semantic_problems
 
     if not structural:
@@ -113,14 +113,14 @@ def _prefixes(path: str) -> list[str]:
 
 
 def _outside(found: list[Problem], structural: list[Problem]) -> list[Problem]:
-    scopes: set[str] = set()
+    """``found`` less the problems at or inside a structurally bad value, or at a table holding one
+    (a convoy whose Offense was bad cannot be said to break the sum of its statistics)."""
+    bad: set[str] = set()
     ancestors: set[str] = set()
     for p in structural:
-        pre = _prefixes(p.path)
-        items = [x for x in pre if x.endswith("]")]
-        scopes.add(items[-1] if items else p.path)
-        ancestors.update(pre)
-    return [q for q in found if q.path not in ancestors and not any(x in scopes for x in _prefixes(q.path))]
+        bad.add(p.path)
+        ancestors.update(_prefixes(p.path))
+    return [q for q in found if q.path not in ancestors and not any(x in bad for x in _prefixes(q.path))]
 
 
 def with_lines(problems: list[Problem], text: str) -> list[Problem]:
