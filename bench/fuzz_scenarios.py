@@ -77,6 +77,16 @@ def _nodes(v: Any, path: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:
             _nodes(x, (*path, i), out)
 
 
+def _at(doc: Any, path: tuple[Any, ...]) -> Any:
+    for k in path:
+        doc = doc[k]
+    return doc
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 REPLACEMENTS: list[tuple[str, Any]] = [
     ("zero", 0), ("minus one", -1), ("1e9", 10**9), ("1e9 float", 1e9), ("2**63-1", 2**63 - 1), ("-2**63", -(2**63)),
     ("string", "x"), ("empty string", ""), ("unicode", "Ωμέγα 🙂 \u200b ñ"), ("long string", "y" * 5000),
@@ -89,15 +99,22 @@ def mutate(doc: dict[str, Any], rng: random.Random, n: int | None = None) -> tup
     """A mutated deep copy of ``doc`` and what was done to it."""
     doc = copy.deepcopy(doc)
     done: list[str] = []
+    parent: Any
     for _ in range(n if n is not None else rng.randint(1, 3)):
         nodes: list[tuple[Any, ...]] = []
         _nodes(doc, (), nodes)
         if not nodes:
             break
+        numbers = [p for p in nodes if _is_int(_at(doc, p))]
+        if numbers and rng.random() < 0.5:  # a nudged number: often still valid, so the engine runs it
+            path = rng.choice(numbers)
+            parent = _at(doc, path[:-1])
+            v = parent[path[-1]]
+            parent[path[-1]] = rng.choice([0, 1, -1, 2 * v, 10 * v, v + 1, v - 1, 99, 100, 1000, 10_000])
+            done.append(f"{'.'.join(str(p) for p in path)} = {parent[path[-1]]} (was {v})")
+            continue
         path = rng.choice(nodes)
-        parent: Any = doc
-        for k in path[:-1]:
-            parent = parent[k]
+        parent = _at(doc, path[:-1])
         key = path[-1]
         kind = rng.choice(["delete", "replace", "replace", "replace", "duplicate", "swap", "deep", "key"])
         where = ".".join(str(p) for p in path)
