@@ -60,7 +60,7 @@ FIELD_LIMITS: dict[str, Limit] = {
     "Header.title_fr": _lim(chars=200),
     "Header.description": _lim(chars=4000),
     "Header.systems": _lim(items=4),
-    "Header.seed": _lim(lo=-(2**62), hi=2**62),
+    "Header.seed": _lim(lo=0, hi=2**63 - 1),  # numpy seeds are non-negative
     "Duration.years": _lim(lo=0, hi=MAX_YEARS),
     "Duration.seasons": _lim(lo=0, hi=4 * MAX_YEARS),
     "Duration.months": _lim(lo=0, hi=12 * MAX_YEARS),
