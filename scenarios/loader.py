@@ -21,7 +21,7 @@ import msgspec
 from scenarios.schema import Scenario
 from scenarios.validate import check_against, conformed, describe
 from sim.config import Config
-from sim.errors import Problem, ScenarioError
+from sim.errors import MAX_PROBLEMS_SHOWN, Problem, ScenarioError
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -128,7 +128,8 @@ def with_lines(problems: list[Problem], text: str) -> list[Problem]:
     from scenarios.toml_lines import key_lines, line_of
 
     lines = key_lines(text)
-    return [_suggest(p if p.line is not None else replace(p, line=line_of(p.path, lines))) for p in problems]
+    located = [p if p.line is not None else replace(p, line=line_of(p.path, lines)) for p in problems]
+    return [_suggest(p) if i < MAX_PROBLEMS_SHOWN else p for i, p in enumerate(located)]  # suggestions for those shown
 
 
 _KNOWN = re.compile(r"\(([^()]*)\)")
