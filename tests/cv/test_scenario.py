@@ -257,7 +257,7 @@ kind = "hazard"
 hazard = "meteor"
 """
     assert problems(text) == [
-        't.toml: cv_events[0].convoy: expected the id of a convoy (amber), found "umber"',
+        't.toml: cv_events[0].convoy: expected the id of a convoy (amber), found "umber" (did you mean "amber"?)',
         "t.toml: cv_events[0].day: expected a day of the campaign (1–10), found 12",
         't.toml: cv_events[1].hazard: expected the id of a hazard of [[hazards]], found "meteor"',
     ]
