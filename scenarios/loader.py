@@ -127,7 +127,7 @@ def with_lines(problems: list[Problem], text: str) -> list[Problem]:
     """Each problem with the line where its value stands."""
     from scenarios.toml_lines import key_lines, line_of
 
-    lines = key_lines(text)
+    lines = key_lines(text, [p.path for p in problems])
     located = [p if p.line is not None else replace(p, line=line_of(p.path, lines)) for p in problems]
     return [_suggest(p) if i < MAX_PROBLEMS_SHOWN else p for i, p in enumerate(located)]  # suggestions for those shown
 

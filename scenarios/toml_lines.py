@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
+_STOP = re.compile(r"[\"'#\[\]{}]")
 
 
 class _Scanner:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, want: set[str] | None = None) -> None:
+        self.want = want  # the paths worth a line and their ancestors; None: every path
         self.s = text
         self.i = 0
         self.line = 1
@@ -91,7 +93,40 @@ class _Scanner:
         return out
 
     # -- values ------------------------------------------------------------------------------
+    def skip(self) -> None:
+        """Past one value without noting anything inside it (a value no problem points into)."""
+        c = self.peek()
+        if c in "\"'":
+            self.string()
+            return
+        if c not in "[{":
+            while self.i < len(self.s) and self.s[self.i] not in ",]}\n#":
+                self.i += 1
+            return
+        depth = 0
+        while self.i < len(self.s):
+            m = _STOP.search(self.s, self.i)
+            if m is None:
+                self.adv(len(self.s) - self.i)
+                return
+            self.line += self.s.count("\n", self.i, m.start())
+            self.i = m.start()
+            ch = self.s[self.i]
+            if ch in "\"'":
+                self.string()
+            elif ch == "#":
+                end = self.s.find("\n", self.i)
+                self.i = len(self.s) if end < 0 else end
+            else:
+                depth += 1 if ch in "[{" else -1
+                self.i += 1
+                if depth == 0:
+                    return
+
     def value(self, path: str) -> None:
+        if self.want is not None and path not in self.want:
+            self.skip()
+            return
         self.note(path)
         c = self.peek()
         if c in "\"'":
@@ -182,9 +217,16 @@ class _Scanner:
         return self.lines
 
 
-def key_lines(text: str) -> dict[str, int]:
-    """Path → line (1-based) of every table, key and array item of a valid TOML text."""
-    sc = _Scanner(text)
+def key_lines(text: str, paths: list[str] | None = None) -> dict[str, int]:
+    """Path → line (1-based) of every table, key and array item of a valid TOML text (with ``paths``:
+    of those paths and their ancestors only, which is faster on large arrays)."""
+    want = None
+    if paths is not None:
+        want = set()
+        for p in paths:
+            cuts = [i for i, ch in enumerate(p) if ch in ".["] + [len(p)]
+            want.update(p[:i] for i in cuts if i > 0)
+    sc = _Scanner(text, want)
     try:
         return sc.run()
     except (IndexError, ValueError, RecursionError):
