@@ -206,3 +206,11 @@ def test_set_refuses_a_key_twice_and_a_value_out_of_range(capsys: pytest.Capture
 def test_config_out_of_range_in_a_file() -> None:
     got = problems_of(MINI + "\n[config.cv]\nfatigued_penalty = -50\n")
     assert got == ["t.toml: config.cv.fatigued_penalty: expected an integer >= 0, found -50 (an integer) (line 23)"]
+
+
+def test_lines_of_chosen_paths_only() -> None:
+    lines = key_lines(LINES, ["kingdoms[1].hexes[1][0]", "kingdoms[1].settlements[0].districts"])
+    assert lines["kingdoms[1].hexes[1][0]"] == 17
+    assert lines["kingdoms[1].settlements[0].districts"] == 26
+    assert "kingdoms[1].leaders.grand diplomat.ability" not in lines  # skipped: no problem points there
+    assert "kingdoms[1].hexes[0]" not in lines
