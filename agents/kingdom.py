@@ -249,14 +249,14 @@ class KingdomAgent(RealmAgent):
             if h is None or not self._do(f"claims[{i}]", K.claim_hex, w, self.kid, h, led):
                 break
         for i in range(imps):
-            opts = self.improvement_options()
-            o = self.choose("improvement", [None, *opts], clauses=("SC-KM-32", "SC-KM-17"))
+            imp_opts = self.improvement_options()
+            o = self.choose("improvement", [None, *imp_opts], clauses=("SC-KM-32", "SC-KM-17"))
             if o is None or not self._do(f"improvements[{i}]", K.build_improvement, w, self.kid, o.hex, o.kind, led):
                 break
         n = builds if builds is not None else 25
         for i in range(n + 1):  # +1: the free Mansion/Noble Villa of SC-KM-17
-            opts = self.building_options()
-            o = self.choose("building", [None, *opts], clauses=("SC-KM-28", "SC-KM-31", "SC-KM-17", "KM-REL-03"))
+            build_opts = self.building_options()
+            o = self.choose("building", [None, *build_opts], clauses=("SC-KM-28", "SC-KM-31", "SC-KM-17", "KM-REL-03"))
             if o is None:
                 break
             if isinstance(o, EmbassyBuildingOrder):

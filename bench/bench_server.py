@@ -1,7 +1,8 @@
 """The server under load: ``GET /v1/campaigns/{id}`` latency with 100 concurrent clients, and 100 SSE
-clients following one campaign.
+clients following one campaign; advice latency (``POST /v1/advise``) on a stolen-lands state.
 
-Targets: p99 of ``GET /v1/campaigns/{id}`` <= 50 ms with 100 concurrent clients; every one of 100 SSE
+Targets: advice with ``heuristic`` p50 <= 300 ms reading the state included (``lookahead``, when
+registered, within its budget: 20 times the heuristic's p50, or ``REALMSIM_LOOKAHEAD_BUDGET_MS``); p99 of ``GET /v1/campaigns/{id}`` <= 50 ms with 100 concurrent clients; every one of 100 SSE
 clients receives every event of the campaign it follows, in order, then the end event.
 
 A real ``realmsim serve`` (uvicorn, local mode) is started on a free port with a temporary data
@@ -10,6 +11,7 @@ time is part of the figures. The GET figures are taken twice: with the server id
 campaign) and while a campaign runs in its worker process.
 
     .venv/bin/python bench/bench_server.py [--clients 100] [--requests 20] [--scenario realm] [--until 6]
+                                           [--advice 30] [--advice-only]
 """
 
 from __future__ import annotations
@@ -132,17 +134,84 @@ def measure(label: str, proc: subprocess.Popen[bytes], url: str, cid: str, args:
           f"{cpu / len(ms) * 1e6:,.0f} µs/request; load average {load:.1f} ({verdict} the p99 <= 50 ms target)")
 
 
+def advice_state() -> str:
+    """A stolen-lands state in its third year (realmsim state export), as a game master would send it."""
+    from workers.state_export import export
+
+    return export(scenario="stolen-lands", season=8)
+
+
+def measure_advice(url: str, text: str, policy: str, n: int, budget_ms: float, budget: str) -> float:
+    """``n`` POST /v1/advise one after the other (the server reads and builds the state each time),
+    and the same advice in this process from a state file on disk (``realmsim advise`` without its
+    interpreter start): p50 and p99 of each."""
+    import tempfile as tf
+
+    from scenarios.loader import load_scenario
+    from workers.advise import advise
+
+    body = {"faction": "kingdom:restov", "state": text, "policy": policy}
+    http: list[float] = []
+    with httpx.Client(base_url=url, timeout=120) as c:
+        r = c.post("/v1/advise", json=body)  # one warm-up
+        if r.status_code != 200:
+            print(f"advice ({policy}): HTTP {r.status_code}: {r.text[:300]}")
+            return float("nan")
+        orders = len(r.json()["orders"])
+        for _ in range(n):
+            t0 = time.perf_counter()
+            r = c.post("/v1/advise", json=body)
+            http.append((time.perf_counter() - t0) * 1000)
+            assert r.status_code == 200, r.text
+    local: list[float] = []
+    with tf.NamedTemporaryFile("w", suffix=".toml", encoding="utf-8", delete=False) as f:
+        f.write(text)
+    try:
+        for _ in range(n):
+            t0 = time.perf_counter()
+            advise(load_scenario(f.name), "kingdom:restov", policy=policy)
+            local.append((time.perf_counter() - t0) * 1000)
+    finally:
+        os.unlink(f.name)
+    verdict = "meets" if pct(http, 0.5) <= budget_ms else "MISSES"
+    print(f"advice {policy} (stolen-lands state, season 8, kingdom:restov, {orders} orders): POST /v1/advise p50 "
+          f"{pct(http, 0.5):.1f} ms, p99 {pct(http, 0.99):.1f} ms over {n}; in process from the file p50 "
+          f"{pct(local, 0.5):.1f} ms, p99 {pct(local, 0.99):.1f} ms; load average {os.getloadavg()[0]:.1f} "
+          f"({verdict} the p50 <= {budget_ms:.0f} ms target{budget}, reading the state included)")
+    return pct(http, 0.5)
+
+
+def advice_figures(url: str, n: int) -> None:
+    from agents.policies import known_policies
+
+    text = advice_state()
+    heuristic = measure_advice(url, text, "heuristic", n, 300, "")
+    if "lookahead" in known_policies("kingdom"):
+        # its budget: issue 13's "at most 20 times the heuristic's time", or REALMSIM_LOOKAHEAD_BUDGET_MS
+        given = os.environ.get("REALMSIM_LOOKAHEAD_BUDGET_MS")
+        budget = float(given) if given else 20 * heuristic
+        why = " (REALMSIM_LOOKAHEAD_BUDGET_MS)" if given else " (20x the heuristic's p50)"
+        measure_advice(url, text, "lookahead", max(3, n // 10), budget, why)
+    else:
+        print("advice lookahead: not registered in this tree (agents.policies); skipped")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clients", type=int, default=100)
     ap.add_argument("--requests", type=int, default=20, help="GETs per client")
     ap.add_argument("--scenario", default="realm", help="the campaign the SSE clients follow")
     ap.add_argument("--until", type=int, default=6, help="its last season")
+    ap.add_argument("--advice", type=int, default=30, help="advice requests per policy")
+    ap.add_argument("--advice-only", action="store_true", help="measure only the advice")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-server-") as tmp:
         proc, url = start_server(Path(tmp) / "data")
         try:
             print(f"server {url}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+            advice_figures(url, args.advice)
+            if args.advice_only:
+                return 0
             first = httpx.post(f"{url}/v1/campaigns", json={"scenario": "mare-nostrum", "seed": 1}, timeout=30).json()["id"]
             wait(url, first)
             measure("server idle", proc, url, first, args)

@@ -6,10 +6,12 @@ checks its own tables against the map and fills its part of the world.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
+from scenarios.files import Carried, carrying
 from scenarios.limits import MAX_YEARS
 from scenarios.schema import Scenario, cv, gw, km, link, mn
 from scenarios.schema.common import Coord, Duration, ProvinceSpec
@@ -172,7 +174,14 @@ def semantic_problems(sc: Scenario) -> list[Problem]:
     return out
 
 
-def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = None, label: str = "scenario") -> World:
+def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = None, label: str = "scenario",
+                files: Mapping[str, Carried] | None = None) -> World:
+    """The initial world; ``files``: the other files the scenario carries (its orders files)."""
+    with carrying(files):
+        return _build_world(sc, seed, overrides=overrides, label=label)
+
+
+def _build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = None, label: str = "scenario") -> World:
     from scenarios.loader import apply_overrides
 
     out: list[Problem] = []
@@ -182,12 +191,14 @@ def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = N
     config = msgspec.convert(sc.config, Config)
     config = apply_overrides(config, overrides, label)
     systems: list[str] = [s for s in SYSTEM_ORDER if s in sc.scenario.systems]
+    end = duration_hours(sc.scenario.duration)
+    start = state_start(sc, end, label)
     world = World(
         scenario=sc.scenario.name,
         seed=int(seed),
-        start=0,
-        end=duration_hours(sc.scenario.duration),
-        now=0,
+        start=start,
+        end=end,
+        now=start,
         systems=systems,
         config=config,
         map=hm,
@@ -196,3 +207,16 @@ def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = N
         SYSTEM_MODULES[name].build(sc, world)
     link.build(sc, world)  # LINK (§5.5): joins the enabled systems
     return world
+
+
+def state_start(sc: Scenario, end: int, label: str) -> int:
+    """The hour a state file stands at (``[state] season``; 0 for a scenario), before the end."""
+    from sim.calendar import HOURS_PER_SEASON
+
+    if sc.state is None or sc.state.season == 0:
+        return 0
+    start = sc.state.season * HOURS_PER_SEASON
+    if start >= end:
+        raise ScenarioError(label, [Problem("state.season", f"a season before the campaign's end (season {-(-end // HOURS_PER_SEASON)}, "
+                                                            "from scenario.duration)", str(sc.state.season))])
+    return start

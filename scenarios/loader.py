@@ -12,14 +12,16 @@ import hashlib
 import re
 import tomllib
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from scenarios.files import Carried, carrying, gather, texts
 from scenarios.schema import Scenario
-from scenarios.validate import check_against, conformed, describe
+from scenarios.validate import check_against, conformed, describe, policy_check_token
 from sim.config import Config
 from sim.errors import MAX_PROBLEMS_SHOWN, Problem, ScenarioError
 
@@ -40,6 +42,12 @@ class LoadedScenario:
     label: str  # what error messages call the file
     text: str  # the TOML source (what a job ships to a remote worker)
     sha256: str
+    carried: Mapping[str, Carried] = field(default_factory=dict)  # its other files (orders files), read once
+
+    @property
+    def files(self) -> dict[str, str]:
+        """``{name: text}`` of the other files it carries (what a job or a save ships with the text)."""
+        return texts(self.carried)
 
     @property
     def name(self) -> str:
@@ -64,7 +72,12 @@ def read_source(name_or_path: str) -> tuple[str, str]:
     raise ScenarioError(name_or_path, [Problem("(scenario)", f"a built-in scenario name ({known}) or a path to a .toml file", found)])
 
 
-def parse_scenario(text: str, label: str) -> Scenario:
+def parse_scenario(text: str, label: str, files: Mapping[str, Carried] | None = None) -> Scenario:
+    with carrying(files):  # its orders files are found among the texts it carries, never opened (issue 9)
+        return _parse_scenario(text, label)
+
+
+def _parse_scenario(text: str, label: str) -> Scenario:
     raw = _read_toml(text, label)
     structural = check_against(raw, Scenario)
     structural += _check_config(raw.get("config"))
@@ -162,23 +175,30 @@ def _check_config(cfg: Any) -> list[Problem]:
 # job after job; the parsed, validated scenario is kept, keyed by the text's digest and its label (the
 # label is in its error messages). The engine never mutates a Scenario (tests/core/test_scenario_cache.py
 # checks it after whole campaigns), so one object serves every job. Bounded: the oldest goes first.
-_PARSED: OrderedDict[tuple[str, str], LoadedScenario] = OrderedDict()
+_PARSED: OrderedDict[tuple[str, str, str, str], LoadedScenario] = OrderedDict()
 PARSED_KEPT = 16
 
 
 def load_scenario(name_or_path: str) -> LoadedScenario:
+    """A built-in or a file; the files it names are read relative to it (a built-in's in the built-in
+    folder), once, and carried from then on."""
     label, text = read_source(name_or_path)
-    return load_scenario_text(text, label)
+    base = DATA_DIR if name_or_path in builtin_names() else Path(name_or_path).parent
+    return load_scenario_text(text, label, gather(text, base))
 
 
-def load_scenario_text(text: str, label: str = "<scenario>") -> LoadedScenario:
+def load_scenario_text(text: str, label: str = "<scenario>", files: Mapping[str, Carried] | None = None) -> LoadedScenario:
+    """A scenario from its text and the files it carries (``files``: from :func:`scenarios.files.gather`
+    or :func:`scenarios.files.from_texts`; a name it does not carry is a problem, never a path read)."""
     digest = hashlib.sha256(text.encode()).hexdigest()
-    key = (digest, label)
+    carried = dict(files or {})
+    key = (digest, label, policy_check_token(),
+           hashlib.sha256(repr(sorted((n, c) for n, c in carried.items())).encode()).hexdigest() if carried else "")
     hit = _PARSED.get(key)
     if hit is not None:
         _PARSED.move_to_end(key)
         return hit
-    loaded = LoadedScenario(parse_scenario(text, label), label, text, digest)
+    loaded = LoadedScenario(parse_scenario(text, label, carried), label, text, digest, carried)
     _PARSED[key] = loaded
     if len(_PARSED) > PARSED_KEPT:
         _PARSED.popitem(last=False)

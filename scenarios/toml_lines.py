@@ -220,9 +220,9 @@ class _Scanner:
 def key_lines(text: str, paths: list[str] | None = None) -> dict[str, int]:
     """Path → line (1-based) of every table, key and array item of a valid TOML text (with ``paths``:
     of those paths and their ancestors only, which is faster on large arrays)."""
-    want = None
+    want: set[str] | None = None
     if paths is not None:
-        want = set()
+        want = set[str]()
         for p in paths:
             cuts = [i for i, ch in enumerate(p) if ch in ".["] + [len(p)]
             want.update(p[:i] for i in cuts if i > 0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -394,3 +395,42 @@ def conform(value: Any, t: mi.Type, lim: Limit = DEFAULT) -> Any:
 def conformed(value: Any, typ: Any) -> Any:
     """:func:`conform` against a type (a Struct class)."""
     return conform(value, type_info(typ))
+# ---- policy names (issue 9) -----------------------------------------------------------------------
+# Which policies exist is the agents layer's knowledge (its registry, installed entry points, the
+# modules a person allowed): ``agents.policies`` installs its check here when imported. Without it only
+# the basic built-in names pass, so nothing that names anything else is ever taken for valid.
+PolicyCheck = Callable[[str, str], "tuple[str, str] | None"]
+_BASIC_POLICIES = {"kingdom": ("heuristic", "random", "scripted"), "nation": ("heuristic", "random"),
+                   "guild": ("heuristic", "random"), "convoy": ("heuristic", "random")}
+_policy_check: list[tuple[PolicyCheck, Callable[[], str]]] = []
+
+
+def set_policy_check(check: PolicyCheck, token: Callable[[], str]) -> None:
+    """Install the policy resolver's check (``check(kind, spec) -> (expected, found) | None``) and what
+    its answer depends on (``token()``: the allowed modules), which keys the parsed-scenario cache."""
+    _policy_check[:] = [(check, token)]
+
+
+def policy_check_token() -> str:
+    return _policy_check[0][1]() if _policy_check else ""
+
+
+def check_policy(kind: str, spec: str, path: str, out: list[Problem], *, refuse: Sequence[str] = ()) -> None:
+    """Add a problem at ``path`` when ``spec`` is not a policy an agent of ``kind`` can be played by
+    here (``refuse``: names the field may not take, e.g. "scripted" for a convoy)."""
+    if spec in refuse:
+        allowed = [n for n in _BASIC_POLICIES.get(kind, ()) if n not in refuse]
+        out.append(Problem(path, f"a {kind} policy ({', '.join(allowed)}, …), not {', '.join(refuse)}", describe(spec)))
+        return
+    if _policy_check:
+        bad = _policy_check[0][0](kind, spec)
+        if bad is not None:
+            out.append(Problem(path, bad[0], bad[1]))
+        return
+    basic = list(_BASIC_POLICIES.get(kind, ("heuristic", "random")))
+    if spec not in basic:
+        found = describe(spec)
+        close = difflib.get_close_matches(str(spec), basic, n=1)
+        if close:
+            found += f' (did you mean "{close[0]}"?)'
+        out.append(Problem(path, f"a built-in {kind} policy ({', '.join(basic)})", found))

@@ -107,6 +107,14 @@ class DiceBox:
             self._streams[key] = s
         return s
 
+    def reseed(self, system: str, entity: str, root_seed: int) -> SeededDice:
+        """Replace the stream of ``(system, entity)`` by the one root seed ``root_seed`` gives it
+        (advice seeds the advised faction's policy apart from the world: workers/advise.py)."""
+        key = f"{system}/{entity}"
+        s = SeededDice(derive_seed(int(root_seed), system, entity), key)
+        self._streams[key] = s
+        return s
+
     @property
     def draws(self) -> int:
         """Dice drawn by the rules streams (every system but ``policy``) — what the ledger must record."""

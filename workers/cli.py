@@ -49,12 +49,14 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
     rs.add_argument("--save", metavar="FILE", default=None, help="save again where it stops")
 
     rp = sub.add_parser("report", help="tables and plots of a run (ledger or save file) or of a batch (.csv/.parquet)")
-    rp.add_argument("input", metavar="RUN_OR_BATCH", help="a ledger from run --ledger, a save file, or a batch results file")
+    rp.add_argument("input", metavar="RUN_OR_BATCH", nargs="+",
+                    help="a ledger from run --ledger, a save file, or a batch results file; two batch files: compare them")
     rp.add_argument("--out", required=True, metavar="DIR", help="directory for the tables and PNG plots")
     rp.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the plots (default en)")
 
     v = sub.add_parser("validate", help="check a scenario file and report every problem")
     v.add_argument("file", help="built-in name or path")
+    v.add_argument("--faction", default=None, metavar="ID", help="also say what a (partial) state lacks for this faction")
 
     sub.add_parser("scenarios", help="list the built-in scenarios")
 
@@ -103,11 +105,33 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
     c.add_argument("--manifest", default=None, metavar="FILE",
                    help="the batch manifest to use when Redis lost the batch (default: the one submit wrote)")
     c.add_argument("--partial", action="store_true", help="write the file even when some results are missing")
+    sw = sub.add_parser("sweep", help="a grid of config values over the same seeds; one results file (docs/research.md)")
+    from workers.sweep import add_arguments as sweep_arguments
+
+    sweep_arguments(sw)
+    tn = sub.add_parser("tournament", help="policies against each other on every seat, ratings and win rates (docs/research.md)")
+    from workers.tournament import add_arguments as tournament_arguments
+
+    tournament_arguments(tn)
     sv = sub.add_parser("serve", help="the HTTP server: API, live web page, campaigns and batches (docs/server.md)")
     if cmd in ("*", "serve"):
         from workers.server.serve import add_arguments as serve_arguments
 
         serve_arguments(sv)
+    ad = sub.add_parser("advise", help="the orders a faction would give now in a state, with reasons and odds")
+    if cmd in ("*", "advise"):
+        from workers.advise import add_arguments as advise_arguments
+
+        advise_arguments(ad)
+    st = sub.add_parser("state", help="state files: export the world at a season (docs/state-format.md)")
+    if cmd in ("*", "state"):
+        from workers.state_export import add_arguments as state_arguments
+
+        state_arguments(st)
+    from workers.options import add_allow_policies  # issue 9 (worker and serve add theirs)
+
+    for sp in (r, rs, v, b, s, ad, st):
+        add_allow_policies(sp)
     return p
 
 
@@ -179,8 +203,18 @@ def parse_until(text: str | None) -> int | None:
     return int(num) * (unit or HOURS_PER_SEASON)
 
 
+def _metric_names(lang: str) -> Any:
+    """The metrics' names in ``lang`` (French: the seeds' terms); English prints the keys. Imported
+    only then: the report package loads matplotlib, which a plain run never needs."""
+    if lang == "en":
+        return None
+    from workers.report.names import metric_name
+
+    return metric_name
+
+
 def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str, save_text: str,
-             overrides: dict[str, Any] | None) -> int:
+             overrides: dict[str, Any] | None, save_files: dict[str, str] | None = None) -> int:
     from agents.campaign import finish
     from agents.chronicle import summary_lines
     from agents.savefile import save
@@ -193,7 +227,8 @@ def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str
     res = finish(model)
     stopped_early = model.world.now < model.world.end
     if args.save:
-        save(model, Path(args.save), scenario_label=save_label, scenario_text=save_text, overrides=overrides)
+        save(model, Path(args.save), scenario_label=save_label, scenario_text=save_text, overrides=overrides,
+             files=save_files)
     if args.ledger:
         write_ledger(Path(args.ledger), res.ledger.events)
     if args.json:
@@ -204,8 +239,9 @@ def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str
     else:
         print()
         if stopped_early:
-            print(f"Stopped at {date_of(model.world.now).format(lang)} (hour {model.world.now} of {model.world.end}).")
-        print("\n".join(summary_lines(res)))
+            print(f"Stopped at {date_of(model.world.now).format(lang)} (hour {model.world.now} of {model.world.end})." if lang != "fr"
+                  else f"Arrêt le {date_of(model.world.now).format(lang)} (heure {model.world.now} sur {model.world.end}).")
+        print("\n".join(summary_lines(res, lang, _metric_names(lang))))
         if args.save:
             print(f"Saved to {args.save}; continue with: realmsim resume {args.save}")
     return 0
@@ -230,7 +266,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     if writer:
         writer.attach(model)
-    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=overrides)
+    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=overrides,
+                   save_files=loaded.files)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -246,13 +283,14 @@ def cmd_resume(args: argparse.Namespace) -> int:
         writer = ChronicleWriter(sys.stdout, lang)
         writer.attach(model)
         model.ledger.subscribe(writer)
-    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=meta["overrides"])
+    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=meta["overrides"],
+                   save_files=loaded.files)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from workers.report import report
+    from workers.research import report_inputs
 
-    written = report(Path(args.input), Path(args.out), lang=args.lang)
+    written = report_inputs([Path(p) for p in args.input], Path(args.out), lang=args.lang)
     for p in written:
         print(p)
     return 0
@@ -273,6 +311,11 @@ def write_ledger(path: Path, events: list[Any]) -> None:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from scenarios.loader import load_scenario
+
+    if args.faction:
+        from workers.partial import cmd_validate_faction
+
+        return cmd_validate_faction(args)
 
     loaded = load_scenario(args.file)
     sc = loaded.scenario
@@ -459,6 +502,10 @@ COMMANDS = {
     "worker": cmd_worker,
     "collect": cmd_collect,
     "serve": cmd_serve,
+    "advise": lambda args: __import__("workers.advise", fromlist=["cmd_advise"]).cmd_advise(args),
+    "state": lambda args: __import__("workers.state_export", fromlist=["cmd_state"]).cmd_state(args),
+    "sweep": lambda a: __import__("workers.sweep").sweep.cmd_sweep(a),
+    "tournament": lambda a: __import__("workers.tournament").tournament.cmd_tournament(a),
 }
 
 
@@ -474,6 +521,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        from workers.options import apply_allow_policies
+
+        apply_allow_policies(args)
         return COMMANDS[args.cmd](args)
     except RealmsimError as e:
         print(f"realmsim {args.cmd}: {e}", file=sys.stderr)

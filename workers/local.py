@@ -11,7 +11,6 @@ a child that dies takes only its current job with it (reported dead) and is repl
 
 from __future__ import annotations
 
-import os
 import selectors
 import time
 from collections import deque
@@ -20,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from workers.batch import BatchPlan
-from workers.options import default_workers
 from workers.child import DEFAULT_JOB_TIMEOUT, JobProcess
 from workers.job import decode
+from workers.options import default_workers
 
 
 @dataclass

@@ -38,9 +38,9 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from workers import signing
-from workers.options import DEFAULT_PREFIX, URL_ENV, add_redis_arguments
 from workers.batch import BatchPlan, ServiceError, UsageError, default_manifest, read_manifest
 from workers.job import MAX_JOB_BYTES, decode
+from workers.options import DEFAULT_PREFIX, URL_ENV
 
 GROUP = "workers"
 DEFAULT_TTL = 7 * 24 * 3600  # results and batch records live a week

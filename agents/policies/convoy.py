@@ -22,7 +22,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from agents.policies import Decision, RandomPolicy, register
+from agents.policies import Decision, Policy, RandomPolicy, register
 from sim.state.cv import DayPlan, RouteChoice
 
 TOP_SCORED = 6
@@ -44,7 +44,7 @@ def p_success(bonus: int, dc: int) -> float:
 
 
 @register("convoy", "heuristic")
-class HeuristicConvoyPolicy:
+class HeuristicConvoyPolicy(Policy):
     name = "heuristic"
 
     def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.guild import END, GuildView
-from agents.policies import Decision, register
+from agents.policies import Decision, Policy, register
 from sim.rules import warfare as wf
 from sim.state.gw import (
     Annex,
@@ -45,7 +45,7 @@ SHOWN = 8  # alternatives recorded per decision (best first)
 
 
 @register("guild", "random")
-class GuildRandom:
+class GuildRandom(Policy):
     """Uniform over the legal orders, "end of orders" included."""
 
     name = "random"
@@ -232,7 +232,7 @@ def _score(sit: _Situation, o: Any) -> float:
 
 
 @register("guild", "heuristic")
-class GuildHeuristic:
+class GuildHeuristic(Policy):
     """Scores every legal order; gives the best while it beats "end of orders"."""
 
     name = "heuristic"

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.kingdom import KingdomObs, label
-from agents.policies import Decision, register
+from agents.policies import Decision, Policy, register
 from sim.rules import edicts as E
 from sim.rules import kingdom as K
 from sim.state.km import (
@@ -33,7 +33,7 @@ from sim.state.km import (
 
 
 @register("kingdom", "random")
-class KingdomRandom:
+class KingdomRandom(Policy):
     """Uniform over the legal alternatives of each decision."""
 
     name = "random"
@@ -45,7 +45,7 @@ class KingdomRandom:
 
 
 @register("kingdom", "scripted")
-class KingdomScripted:
+class KingdomScripted(Policy):
     """A person's orders come from the scenario or an order file (``agents.kingdom``); the few
     choices they leave open (the target side's balance, KM-REL-08) take the first alternative."""
 
@@ -74,7 +74,7 @@ def p_at_least(p: float, n: int, need: int) -> float:
 
 
 @register("kingdom", "heuristic")
-class KingdomHeuristic:
+class KingdomHeuristic(Policy):
     name = "heuristic"
 
     def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from agents.policies import Decision, RandomPolicy, register
+from agents.policies import Decision, Policy, RandomPolicy, register
 from sim.rules import diplomacy as dip
 from sim.state.mn import MnWorld
 
@@ -70,7 +70,7 @@ def _friends(mn: MnWorld, nation: str) -> set[str]:
 
 
 @register("nation", "heuristic")
-class NationHeuristic:
+class NationHeuristic(Policy):
     name = "heuristic"
 
     def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:

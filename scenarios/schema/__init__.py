@@ -13,6 +13,7 @@ import msgspec
 
 from scenarios.schema import cv, gw, km, link, mn
 from scenarios.schema.common import Coord, Duration, Header, MapSpec, Spec
+from scenarios.schema.state import StateSpec
 
 
 class Scenario(Spec):
@@ -51,6 +52,8 @@ class Scenario(Spec):
     mn_events: list[mn.MnEventSpec] = []  # scripted wars, invasions and repulses (SC-MN-07)
     # --- LINK: where the systems meet (factions that are both kingdom and nation, nations' levies)
     factions: list[link.FactionSpec] = []  # LINK-03: a kingdom that is also a nation, levies for nation armies
+    # --- a state file: the world at a later season (docs/state-format.md)
+    state: StateSpec | None = None  # the season the file stands at (written by realmsim state export)
 
 
 __all__ = ["Scenario", "Header", "Duration", "MapSpec"]

@@ -74,7 +74,7 @@ class ConvoySpec(Spec):
     origin: Place
     destination: Place
     name: str = ""
-    policy: str = "heuristic"
+    policy: str = "heuristic"  # heuristic, random, an installed policy, or pkg.mod:Class allowed by --allow-policies
     via: list[Place] = []
     path: list[Coord] = []  # an explicit route (optional): from origin through every waypoint to destination
     route: Literal["fast", "safe"] = "fast"
@@ -260,8 +260,9 @@ def check(sc: Any, mi: Any) -> list[Problem]:
         if c.id in convoy_ids:
             out.append(Problem(f"{p}.id", "a convoy id used once", f'"{c.id}" again'))
         convoy_ids.add(c.id)
-        if c.policy not in POLICIES_BUILTIN and ":" not in c.policy:
-            out.append(Problem(f"{p}.policy", 'a policy name ("random", "heuristic") or package.module:Class', f'"{c.policy}"'))
+        from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
+
+        check_policy("convoy", c.policy, f"{p}.policy", out)
         if c.level == 1 and c.offense + c.defense + c.mobility + c.morale != 7:
             total = c.offense + c.defense + c.mobility + c.morale
             out.append(Problem(p, "primary statistics summing to 7 at level 1 (each starts at 1, plus 3 points, SC-CV-01)",

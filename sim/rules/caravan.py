@@ -1198,7 +1198,16 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
     out: list[DayPlan] = []
     combos = [(a, "") for a in assigns] + [("", ab) for ab in abandons if ab]
     for assign, abandon in combos:
+        after = c
+        if abandon:  # the wagon is abandoned before the day's purchase (ENG-CV-13): offer what is still legal
+            after = msgspec.msgpack.decode(msgspec.msgpack.encode(c), type=Convoy)
+            after.wagons.remove([x for x in after.wagons if x.kind == abandon][-1])
         for buy in buys:
+            if buy and abandon:
+                try:
+                    _check_purchase(cfg, after, buy, DayPlan(buy=buy, abandon=abandon))
+                except IllegalOrderError:
+                    continue
             ok = mobility(c, now, DayPlan(assign=assign, buy=buy, abandon=abandon), cfg)[0]
             mv = (travel_moves if ok else []) + [("rest", False, 0, False)]
             if repair_ok and (c.cargo.get("repair", 0) > 0 or buy.startswith("repair:")):
@@ -1254,7 +1263,11 @@ def check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
             raise IllegalOrderError("RES-CV-11", "purchases are made in a settlement", order=plan.label(), actor=c.key)
         # RES-CV-15: a day may hold several purchases, made in order: each is checked on the caravan as
         # the earlier ones leave it (a copy: nothing is bought here)
-        sim = c if len(purchases) == 1 else msgspec.msgpack.decode(msgspec.msgpack.encode(c), type=Convoy)
+        copy = len(purchases) > 1 or bool(plan.abandon)
+        sim = msgspec.msgpack.decode(msgspec.msgpack.encode(c), type=Convoy) if copy else c
+        if plan.abandon:
+            # the abandoned wagon is gone before the day's purchases (ENG-CV-13): axles are not fitted to it
+            sim.wagons.remove([x for x in sim.wagons if x.kind == plan.abandon][-1])
         scratch = Ledger(keep=False)
         for i, buy in enumerate(purchases):
             _check_purchase(cfg, sim, buy, plan)

@@ -112,3 +112,14 @@ def test_dice_expression_sums_dice_and_constants_in_order() -> None:
 def test_bad_dice_expressions_are_rejected(text: str) -> None:
     with pytest.raises(ValueError):
         DiceExpr.parse(text)
+
+
+def test_reseed_gives_one_stream_another_root_seed_and_leaves_the_others() -> None:
+    from sim.dice import DiceBox
+
+    box = DiceBox(7)
+    other = box.stream("cv", "convoy:amber").roll(20, 5)
+    mine = box.reseed("policy", "kingdom:restov", 3)
+    assert box.stream("policy", "kingdom:restov") is mine
+    assert mine.roll(20, 8) == DiceBox(3).stream("policy", "kingdom:restov").roll(20, 8)
+    assert other == DiceBox(7).stream("cv", "convoy:amber").roll(20, 5)

@@ -155,3 +155,20 @@ def test_stores_price_is_configurable() -> None:
     led = ledger_at()
     cr.resolve_day(w, "amber", DayPlan(buy="stores:3"), ScriptedDice([]), led)
     assert c.gp == 0 and led.of_kind("StoresBought")[0].data["gp"] == 60
+
+
+@pytest.mark.rule("RES-CV-01", "RES-CV-15", "RES-CV-24")
+def test_axles_are_not_bought_for_the_wagon_abandoned_that_day() -> None:
+    """ENG-CV-13: the abandoned wagon is gone before the day's purchases. When it is the only wagon
+    without improved axles, "abandon it and buy axles" is neither offered nor accepted (it used to be
+    both, and the purchase then failed with a StopIteration)."""
+    hm = line_map(4, villages={0: "Millbrook"})
+    c = convoy(["covered", "supply"], travelers(4), hm=hm, gp=5000)
+    c.wagons[0].axles = True  # only the supply wagon lacks axles
+    w = world_of(c, hm)
+    plan = DayPlan(move="rest", buy="axles", abandon="supply")
+    with pytest.raises(IllegalOrderError, match="RES-CV-01.*every wagon already has improved axles"):
+        cr.check_plan(w, c, plan)
+    offered = cr.legal_orders(w, c.id)
+    assert not [p for p in offered if p.abandon == "supply" and "axles" in p.purchases]
+    assert [p for p in offered if not p.abandon and "axles" in p.purchases]  # without the abandon, still offered

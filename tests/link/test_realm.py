@@ -19,6 +19,8 @@ from scenarios.loader import load_scenario
 from sim.calendar import hours
 from sim.world import decode_world, encode_world
 
+pytestmark = pytest.mark.slow  # full campaigns: `make test-fast` leaves them to `make test`
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -21,12 +21,12 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin, YamlRenderPlugin
 
 from sim.version import code_version
-from workers.server import batches_api, campaigns_api, pages, scenarios_api
+from workers.server import advise_api, batches_api, campaigns_api, pages, scenarios_api
 from workers.server.auth import TokenAuth
 from workers.server.errors import HANDLERS
 from workers.server.services import Services, Settings
 
-ROUTERS: list[Any] = [scenarios_api.router, campaigns_api.router, batches_api.router, pages.router]
+ROUTERS: list[Any] = [scenarios_api.router, campaigns_api.router, batches_api.router, advise_api.router, pages.router]
 
 
 @get("/healthz", summary="Liveness: 200 while the server takes work, 503 while it stops", include_in_schema=False)

@@ -14,11 +14,10 @@ from typing import Any
 
 from litestar import Request
 
+from workers.options import DEFAULT_MAX_BODY
 from workers.server.store import Store
 
 log = logging.getLogger("realmsim.server")
-
-from workers.options import DEFAULT_MAX_BODY
 
 
 @dataclass

@@ -1,0 +1,52 @@
+"""tools/mutate.py: every mutant it makes is valid Python that differs from the source in one place,
+and its sample is a function of the seed alone (issue 10)."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+import mutate  # noqa: E402
+
+sys.path.pop(0)
+
+SRC = '''
+def f(a, b):
+    """Doc 7."""
+    x = a + 2
+    if a < b and not b:
+        x -= 1
+    g(x)
+    return x == 3 or a in (1, 2)
+'''
+
+
+def test_each_operator_makes_the_mutant_it_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mutate, "ROOT", tmp_path)
+    (tmp_path / "m.py").write_text(SRC, encoding="utf-8")
+    made = {}
+    for m in mutate.candidates("m.py"):
+        new = SRC[:m.start] + m.new + SRC[m.end:]
+        ast.parse(new)  # valid Python
+        made[m.op] = new
+    assert "    x = a - 2\n" in made["+ → - (line 4)"]
+    assert "if a <= b and not b:" in made["< → <= (line 5)"]
+    assert "if a < b or not b:" in made["and → or (line 5)"]
+    assert "if a < b and  b:" in made["not x → x (line 5)"]
+    assert "    x -= 0\n" in made["1 → 0 (line 6)"]
+    assert "    pass\n    return" in made["statement dropped (line 7)"]
+    assert "return x != 3 or" in made["== → != (line 8)"]
+    assert "a not in (1, 2)" in made["in → not in (line 8)"]
+    assert not any("Doc" in op for op in made)  # docstrings are not mutated
+
+
+def test_the_sample_depends_on_the_seed_only() -> None:
+    a = mutate.sample("mn", 20, 1)
+    assert a == mutate.sample("mn", 20, 1)
+    assert a != mutate.sample("mn", 20, 2)
+    assert len(a) == 20 and all(m.path == "sim/rules/diplomacy.py" for m in a)
