@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from scenarios.files import Carried, carrying
+from scenarios.limits import MAX_YEARS
 from scenarios.schema import Scenario, cv, gw, km, link, mn
 from scenarios.schema.common import Coord, Duration, ProvinceSpec
 from sim.calendar import hours
@@ -154,6 +155,9 @@ def semantic_problems(sc: Scenario) -> list[Problem]:
     out: list[Problem] = []
     if duration_hours(sc.scenario.duration) <= 0:
         out.append(Problem("scenario.duration", "a positive duration (years, seasons, months or days)", "zero"))
+    elif duration_hours(sc.scenario.duration) > hours(years=MAX_YEARS):
+        out.append(Problem("scenario.duration", f"a campaign of at most {MAX_YEARS} years (the limit of this field)",
+                           f"{duration_hours(sc.scenario.duration) // hours(days=1)} days"))
     seen: set[str] = set()
     for i, s in enumerate(sc.scenario.systems):
         if s in seen:

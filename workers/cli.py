@@ -31,7 +31,7 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="run one campaign and print its chronicle and summary")
     r.add_argument("scenario", nargs="?", default=DEFAULT_SCENARIO, help=f"built-in name or path (default {DEFAULT_SCENARIO})")
-    r.add_argument("--seed", type=int, default=None, help="root seed (default: the scenario's)")
+    r.add_argument("--seed", type=_seed, default=None, help="root seed (default: the scenario's)")
     r.add_argument("--json", action="store_true", help="print one JSON object instead of the chronicle")
     r.add_argument("--ledger", metavar="FILE", help="write the event ledger (msgpack stream; .jsonl for JSON lines)")
     r.add_argument("--lang", choices=["en", "fr"], default=None, help="chronicle language (default: the scenario's)")
@@ -161,12 +161,25 @@ def _size_option(p: argparse.ArgumentParser) -> None:
                         f"dead-letter larger ones unread)")
 
 
+def _seed(text: str) -> int:
+    """A root seed: an integer from 0 to 2**63 - 1 (the dice's generator takes no negative seed)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 2**63 - 1, found {text!r}") from None
+    if not 0 <= v < 2**63:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 2**63 - 1, found {v}")
+    return v
+
+
 def parse_overrides(items: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in items:
         key, eq, raw = item.partition("=")
         if not eq or not key:
             raise UsageError(f"--set {item!r}: expected KEY=VALUE, e.g. cv.fatigued_penalty=3")
+        if key.strip() in out:
+            raise UsageError(f"--set {item!r}: {key.strip()} is set twice (give each key once)")
         try:
             value: Any = json.loads(raw)
         except json.JSONDecodeError:

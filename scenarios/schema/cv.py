@@ -414,13 +414,42 @@ def _route_problems(c: ConvoySpec, p: str, mi: Any, hm: Any, out: list[Problem])
         return
     if any(s is None for s in stops):
         return
-    steps = [None if not cr.passable(hm, i) else 1.0 for i in range(len(hm.hexes))]
+    comp = _land_components(mi)
     for j, (a, b) in enumerate(zip(stops, stops[1:])):
         assert a is not None and b is not None
-        if cr.least_cost(hm, a, b, steps) is None:
+        if comp[a] != comp[b]:  # no land route (as cr.least_cost would find, in time linear in the map once)
             out.append(Problem(f"{p}.via[{j}]" if j < len(vias) else f"{p}.destination",
                                f"a place a caravan can reach by land from {hm.label(a)}",
                                f"{hm.label(b)} (no land route: water or caverns in the way)"))
+
+
+def _land_components(mi: Any) -> list[int]:
+    """The connected part of the land a caravan can travel that each hex belongs to (-1: impassable),
+    computed once per map index: route checks cost one pass over the map, not a search per convoy."""
+    from sim.rules import caravan as cr
+
+    got: list[int] | None = getattr(mi, "_cv_land_components", None)
+    if got is not None:
+        return got
+    hm = mi.map
+    nbrs = hm.neighbor_table()
+    comp = [-1] * len(hm.hexes)
+    ok = [cr.passable(hm, i) for i in range(len(hm.hexes))]
+    label = 0
+    for start in range(len(hm.hexes)):
+        if not ok[start] or comp[start] >= 0:
+            continue
+        comp[start] = label
+        todo = [start]
+        while todo:
+            h = todo.pop()
+            for n in nbrs[h]:
+                if n >= 0 and ok[n] and comp[n] < 0:
+                    comp[n] = label
+                    todo.append(n)
+        label += 1
+    mi._cv_land_components = comp
+    return comp
 
 
 def _config_problems(cfg: Any) -> list[Problem]:
