@@ -8,7 +8,7 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: demo test install lint bench clean clause-gate
+.PHONY: demo test test-fast install lint bench clean clause-gate
 
 $(STAMP): pyproject.toml
 	@PYBIN=$$(tools/find-python) || exit 1; \
@@ -28,6 +28,10 @@ test: $(STAMP)
 # the clause coverage gate: every RULES.md clause executed by a test that names it (tests/clause_gate.py)
 clause-gate: $(STAMP)
 	$(PY) -m pytest -q -p tests.clause_gate -m rule
+
+# the edit loop: tests not marked slow (full campaigns, servers, long property runs), stop at the first failure
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow" -x -q $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check sim agents scenarios workers tests bench

@@ -16,22 +16,20 @@ if TYPE_CHECKING:
 class RealmAgent(mesa.Agent):
     """An agent holds identity and a policy; its state lives in the world.
 
-    ``key`` is its stable id in the ledger (``convoy:amber``); ``rng`` is its policy's own random
-    stream, derived from the run's seed and the key.
+    ``key`` is its stable id in the ledger (``convoy:amber``); ``policy_rng`` is its policy's own
+    random stream, derived from the run's seed and the key (Mesa's ``Agent.rng``, the model's numpy
+    generator, is left as Mesa defines it and is not used by the rules or the policies).
     """
 
     kind = "agent"
     system = ""
-    # Mesa 3.5's Agent.rng is a read-only property (the model's numpy generator); ours is the
-    # policy's own seeded stream, set per agent in __init__.
-    rng: Any = None
 
     def __init__(self, model: RealmModel, key: str, policy: str) -> None:
         super().__init__(model)
         self.key = key
         self.policy_name = policy
         self.policy = make_policy(self.kind, policy)
-        self.rng = model.dice.stream("policy", key)
+        self.policy_rng = model.dice.stream("policy", key)
         bind = getattr(self.policy, "bind", None)
         if bind is not None:  # a policy that needs its agent (lookahead: the model it forks)
             bind(self)
@@ -42,7 +40,7 @@ class RealmAgent(mesa.Agent):
 
     def decide(self, obs: Any, legal: Sequence[Any], *, clauses: Sequence[str] = (), label: Any = str) -> Decision:
         """Ask the policy, then record the decision and the alternatives it scored in the ledger."""
-        d = self.policy.decide(obs, legal, self.rng.rng)
+        d = self.policy.decide(obs, legal, self.policy_rng.rng)
         extra: dict[str, Any] = {}
         if d.alternatives:  # recorded only when the policy explains itself (ledgers without stay as they were)
             extra["alternatives"] = [

@@ -48,19 +48,19 @@ class CampaignResult:
         }
 
 
-def prepare_campaign(
+def build_campaign(
     scenario: LoadedScenario | str,
     seed: int | None = None,
     *,
     overrides: dict[str, Any] | None = None,
     keep_ledger: bool = True,
-    collect: bool = True,
     listeners: Iterable[Callable[[Event], None]] = (),
-) -> RealmModel:
+) -> tuple[World, Ledger]:
+    """The campaign's initial world and its ledger, which opens with ``CampaignStarted``."""
     loaded = load_scenario(scenario) if isinstance(scenario, str) else scenario
     sc = loaded.scenario
     seed = sc.scenario.seed if seed is None else int(seed)
-    world = build_world(sc, seed, overrides=overrides, label=loaded.label)
+    world = build_world(sc, seed, overrides=overrides, label=loaded.label, files=loaded.carried)
     ledger = Ledger(keep=keep_ledger)
     for fn in listeners:
         ledger.subscribe(fn)
@@ -75,7 +75,20 @@ def prepare_campaign(
         end=world.end,
         overrides=dict(sorted((overrides or {}).items())),
     )
-    return RealmModel(world, dice=DiceBox(seed), ledger=ledger, collect=collect)
+    return world, ledger
+
+
+def prepare_campaign(
+    scenario: LoadedScenario | str,
+    seed: int | None = None,
+    *,
+    overrides: dict[str, Any] | None = None,
+    keep_ledger: bool = True,
+    collect: bool = True,
+    listeners: Iterable[Callable[[Event], None]] = (),
+) -> RealmModel:
+    world, ledger = build_campaign(scenario, seed, overrides=overrides, keep_ledger=keep_ledger, listeners=listeners)
+    return RealmModel(world, dice=DiceBox(world.seed), ledger=ledger, collect=collect)
 
 
 def run_campaign(
@@ -103,4 +116,6 @@ def finish(model: RealmModel) -> CampaignResult:
     if w.now >= w.end and not model.ended:
         model.ended = True
         model.ledger.emit("link", "CampaignEnded", "world", ("LINK-01",), factions=model.season_metrics(), summary=summary)
+        model.running = False
+        model.collect_season()
     return CampaignResult(w.scenario, w.seed, w, model.ledger, summary, model)

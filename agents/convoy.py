@@ -211,7 +211,9 @@ class ConvoyAgent(RealmAgent):
             "resolve": cr.stat_value(c, "resolve", cfg, w.now, bon),
         }  # fmt: skip
 
-    def observe(self, legal: list[DayPlan]) -> dict[str, Any]:
+    # the caravan day asks one question, with its legal plans, not the (decision, context) pair of the
+    # turn functions' Decider (agents.base.RealmAgent.observe): CV's turn is not a turn function yet (issue 11 item 1)
+    def observe(self, legal: list[DayPlan]) -> dict[str, Any]:  # type: ignore[override]
         """What the day's policy sees: the convoy's own state and what lies ahead (no other convoy)."""
         c = self.convoy
         w = self.realm.world

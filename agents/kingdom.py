@@ -249,14 +249,20 @@ class KingdomAgent(RealmAgent):
             if h is None or not self._do(f"claims[{i}]", K.claim_hex, w, self.kid, h, led):
                 break
         for i in range(imps):
-            opts = self.improvement_options()
-            o = self.choose("improvement", [None, *opts], clauses=("SC-KM-32", "SC-KM-17"))
+            imp_opts = self.improvement_options()
+            o = self.choose("improvement", [None, *imp_opts], clauses=("SC-KM-32", "SC-KM-17"))
             if o is None or not self._do(f"improvements[{i}]", K.build_improvement, w, self.kid, o.hex, o.kind, led):
                 break
+        # an extra district (SC-KM-28) where a settlement runs out of lots: one a turn at most
+        dopts = self.district_options()
+        if dopts:
+            d = self.choose("district", [None, *dopts], clauses=("SC-KM-28", "SC-KM-04"))
+            if d is not None:
+                self._do("districts[0]", K.buy_district, w, self.kid, d, led)
         n = builds if builds is not None else 25
         for i in range(n + 1):  # +1: the free Mansion/Noble Villa of SC-KM-17
-            opts = self.building_options()
-            o = self.choose("building", [None, *opts], clauses=("SC-KM-28", "SC-KM-31", "SC-KM-17", "KM-REL-03"))
+            build_opts = self.building_options()
+            o = self.choose("building", [None, *build_opts], clauses=("SC-KM-28", "SC-KM-31", "SC-KM-17", "KM-REL-03"))
             if o is None:
                 break
             if isinstance(o, EmbassyBuildingOrder):
@@ -326,6 +332,20 @@ class KingdomAgent(RealmAgent):
                     except RulesError:
                         continue
                 out.append(ImprovementOrder(h, kind))
+        return out
+
+    def district_options(self) -> list[str]:
+        """Settlements that have fewer than 6 free lots and whose district the kingdom can pay."""
+        w = self.realm.world
+        k = self.state
+        if K.ruler_vacant(k):
+            return []
+        funds = self._funds()
+        out = []
+        for s in k.settlements:
+            cost = K.TERRAIN[K.km_terrain(w.map.hexes[s.hex].terrain)][1] or 0
+            if 36 * s.districts - K.lots_used(s) < 6 and cost <= funds:
+                out.append(s.name)
         return out
 
     def building_options(self) -> list[BuildOrder | EmbassyBuildingOrder]:

@@ -8,7 +8,7 @@ from typing import Any
 import mesa
 import simpy
 
-from agents.clock import At
+from agents.clock import At, WorldEnvironment
 from agents.systems import SystemDriver, get_driver
 from sim.calendar import HOURS_PER_SEASON, Phase, priority
 from sim.dice import DiceBox
@@ -25,18 +25,60 @@ SNAPSHOT_PRIORITY = 5  # before every phase of LINK-01
 
 
 class RealmModel(mesa.Model):
-    """One campaign. SimPy is the only clock; Mesa's scheduler is not used and ``model.time``
-    mirrors ``env.now`` whenever data is collected."""
+    """One campaign, as a Mesa model: ``RealmModel(scenario="realm", seed=3, **overrides)``.
+
+    ``step()`` runs one season (to the next season boundary, or the campaign's end); ``running``
+    turns false at the end, where the campaign's result is recorded (``CampaignEnded``), so
+    ``mesa.batch_run`` and ``run_model()`` work as with any Mesa model. ``datacollector`` holds
+    one row per season (the summary metrics so far, collected at every season boundary and at the
+    end) and, per faction kind, each faction's season metrics (``get_agenttype_vars_dataframe``).
+
+    The clock is SimPy's: ``env.now`` is the one source of truth; ``world.now``, ``ledger.now``
+    and ``model.time`` read it (see :class:`agents.clock.WorldEnvironment`). Mesa's own event list
+    and step schedule are not used.
+
+    ``seed`` is taken as a keyword from ``**kwargs`` (not a named parameter) because
+    ``mesa.batch_run`` overwrites a model's ``seed`` parameter with its ``rng`` values; ``rng``,
+    when an integer and no ``seed`` is given, is the seed. Other keywords are config overrides
+    (``**{"cv.stores_cost_gp": 12}``), as ``overrides=`` is. An already built world is passed as
+    ``RealmModel(world, dice=..., ledger=...)`` (save files, forks, tests).
+    """
 
     def __init__(
-        self, world: World, *, dice: DiceBox, ledger: Ledger, collect: bool = True, check_invariants: bool | None = None
+        self,
+        scenario: Any,
+        *,
+        rng: Any = None,
+        dice: DiceBox | None = None,
+        ledger: Ledger | None = None,
+        collect: bool = True,
+        check_invariants: bool | None = None,
+        overrides: dict[str, Any] | None = None,
+        keep_ledger: bool = True,
+        listeners: Any = (),
+        **kwargs: Any,
     ) -> None:
+        if isinstance(scenario, World):
+            if dice is None or ledger is None or kwargs or overrides:
+                raise TypeError("RealmModel(world, ...) takes dice= and ledger= and no seed or overrides")
+            world = scenario
+        else:
+            from agents.campaign import build_campaign
+
+            seed = kwargs.pop("seed", None)
+            if seed is None and isinstance(rng, int):
+                seed = rng
+            world, ledger = build_campaign(scenario, seed, overrides={**(overrides or {}), **kwargs},
+                                           keep_ledger=keep_ledger, listeners=listeners)
+            dice = DiceBox(world.seed)
         super().__init__(rng=world.seed)
+        self.__dict__.pop("step", None)  # Mesa wraps step() in its own event list and time: ours runs a season of SimPy
         self.world = world
         self.dice = dice
         self.ledger = ledger
         self.collect = collect
-        self.env = simpy.Environment(initial_time=world.now)
+        self.env = WorldEnvironment(world)
+        ledger.clock = self.env
         self.collectors: dict[str, mesa.DataCollector] = {}
         self.drivers: list[SystemDriver] = [get_driver(s) for s in world.systems]
         self.by_key: dict[str, Any] = {}
@@ -44,26 +86,75 @@ class RealmModel(mesa.Model):
         if check_invariants is None:
             check_invariants = os.environ.get("REALMSIM_CHECK_INVARIANTS") == "1"
         self.check_invariants = check_invariants
-        ledger.now = world.now
         for d in self.drivers:
             d.setup(self)
         self.env.process(self._season_snapshots())
+        self._rows: dict[str, dict[str, int | float]] = {}
+        self._summary: dict[str, int | float] = {}
+        self.datacollector = self._season_collector()
+        self.running = world.now < world.end
+
+    # ---- Mesa --------------------------------------------------------------------------------
+    @property  # type: ignore[override]
+    def time(self) -> float:
+        """Mesa's ``model.time`` is the campaign hour (``env.now``): it cannot be set."""
+        env = self.__dict__.get("env")
+        return 0.0 if env is None else float(env.now)
+
+    @time.setter
+    def time(self, value: float) -> None:
+        if "env" in self.__dict__:  # Mesa's __init__ sets 0.0 before the clock exists
+            raise AttributeError("model.time is the SimPy clock (env.now): advance it with step() or run()")
+
+    def step(self) -> None:
+        """Run one season: up to the next season boundary (or the end, where the campaign's result
+        is recorded and ``running`` turns false)."""
+        if not self.running:
+            return
+        now = int(self.env.now)
+        self.run((now // HOURS_PER_SEASON + 1) * HOURS_PER_SEASON)
+        self.steps += 1
+        if self.world.now >= self.world.end:
+            from agents.campaign import finish
+
+            finish(self)
+            self.running = False
+
+    def _season_collector(self) -> mesa.DataCollector:
+        """One row per collection: the summary metrics; per faction kind, each faction's season
+        metrics (the ``SeasonSummarized`` rows)."""
+        from agents.convoy import ConvoyAgent
+        from agents.guild import GuildAgent
+        from agents.kingdom import KingdomAgent
+        from agents.nation import NationAgent
+
+        keys = ["hours", *self.summary()]
+        model_reporters = {k: (lambda m, k=k: m._summary.get(k)) for k in keys}
+        rows = self.season_metrics()
+        types: dict[type, dict[str, Any]] = {}
+        for cls in (KingdomAgent, NationAgent, GuildAgent, ConvoyAgent):
+            names: list[str] = []
+            for key, row in rows.items():
+                if key.startswith(cls.kind + ":"):
+                    names += [n for n in row if n not in names]
+            if any(isinstance(a, cls) for a in self.agents) or names:
+                reporters: dict[str, Any] = {"key": lambda a: a.key}
+                reporters.update({n: (lambda a, n=n: a.model._rows.get(a.key, {}).get(n)) for n in names})
+                types[cls] = reporters
+        return mesa.DataCollector(model_reporters=model_reporters, agenttype_reporters=types)
+
+    def collect_season(self, rows: dict[str, dict[str, int | float]] | None = None) -> None:
+        """Record one row of ``datacollector`` now (at a season boundary, and at the end)."""
+        if not self.collect:
+            return
+        self._rows = self.season_metrics() if rows is None else rows
+        self._summary = {"hours": int(self.env.now), **self.summary()}
+        self.datacollector.collect(self)
 
     # ---- clock -----------------------------------------------------------------------------
     def at(self, when: int, phase: Phase, index: int = 0) -> At:
         """An event at absolute hour ``when`` ordered by ``phase`` then ``index`` (LINK-01)."""
-        ev = At(self.env, when, priority(phase, index))
-        ev.callbacks.append(self._tick)
-        return ev
-
-    on_clock: Any = None  # called with the hour at every wake-up, before any process resumes (lookahead checkpoints)
-
-    def _tick(self, ev: Any) -> None:
-        now = int(self.env.now)
-        self.ledger.now = now
-        self.world.now = now
-        if self.on_clock is not None:
-            self.on_clock(now)
+        return At(self.env, when, priority(phase, index))
 
     def _season_snapshots(self) -> Any:
         """At hour 0 of every season, before any faction acts, record each faction's metrics
@@ -71,12 +162,12 @@ class RealmModel(mesa.Model):
         now = int(self.env.now)
         k = -(-now // HOURS_PER_SEASON)  # next season boundary at or after now
         while k * HOURS_PER_SEASON < self.world.end:
-            ev = At(self.env, k * HOURS_PER_SEASON, SNAPSHOT_PRIORITY)
-            ev.callbacks.append(self._tick)
-            yield ev
+            yield At(self.env, k * HOURS_PER_SEASON, SNAPSHOT_PRIORITY)
             if self.check_invariants:
                 self.assert_invariants()
-            self.ledger.emit("link", "SeasonSummarized", "world", ("LINK-01",), season=k, factions=self.season_metrics())
+            rows = self.season_metrics()
+            self.ledger.emit("link", "SeasonSummarized", "world", ("LINK-01",), season=k, factions=rows)
+            self.collect_season(rows)
             k += 1
 
     def season_metrics(self) -> dict[str, dict[str, int | float]]:
@@ -94,8 +185,6 @@ class RealmModel(mesa.Model):
         end = self.world.end if until is None else min(until, self.world.end)
         if end > self.env.now:
             self.env.run(until=end)
-        self.world.now = int(self.env.now)
-        self.ledger.now = self.world.now
         if self.check_invariants:
             self.assert_invariants()
 
@@ -105,7 +194,6 @@ class RealmModel(mesa.Model):
 
     def collect_now(self, name: str) -> None:
         if self.collect and name in self.collectors:
-            self.time = float(self.env.now)
             self.collectors[name].collect(self)
 
     # ---- results ---------------------------------------------------------------------------
@@ -120,8 +208,8 @@ class RealmModel(mesa.Model):
         out: dict[str, Any] = {}
         for name, dc in self.collectors.items():
             out[f"{name}.model"] = dc.get_model_vars_dataframe()
-            if dc.agent_reporters:
-                out[f"{name}.agents"] = dc.get_agent_vars_dataframe()
+            if hasattr(dc, "agents_frame"):
+                out[f"{name}.agents"] = dc.agents_frame()
         return out
 
     def invariant_violations(self) -> list[str]:

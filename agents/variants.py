@@ -111,7 +111,7 @@ def variant(
     if problems:
         raise ScenarioError(f"variant of {base.label}", problems)
     label = f"{base.label} [variant: {', '.join(notes) or 'unchanged'}]"
-    return load_scenario_text(to_toml(data), label)
+    return load_scenario_text(to_toml(data), label, base.carried)
 
 
 def _drop_scripts_after(data: dict[str, Any], end: int) -> None:

@@ -223,16 +223,11 @@ def heuristic_rows(runs: Iterable[Run], kind: str) -> list[tuple[str, dict[str, 
 
 
 def lookahead_policies(kinds: list[str]) -> dict[str, str]:
-    """Kind → how a scenario names the policy registered as ``lookahead`` for it: its
-    ``package.module:Class`` (which every scenario validator accepts), for the kinds that have one."""
-    from agents.policies import known_policies, make_policy
+    """Kind → how a scenario names the policy registered as ``lookahead`` for it (by its registered
+    name: the validator resolves policies through the registry, issue 9), for the kinds that have one."""
+    from agents.policies import known_policies
 
-    out = {}
-    for kind in kinds:
-        if "lookahead" in known_policies(kind):
-            cls = type(make_policy(kind, "lookahead"))
-            out[kind] = f"{cls.__module__}:{cls.__qualname__}"
-    return out
+    return {kind: "lookahead" for kind in kinds if "lookahead" in known_policies(kind)}
 
 
 def seed_list(text: str) -> list[int]:

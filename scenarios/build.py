@@ -6,10 +6,13 @@ checks its own tables against the map and fills its part of the world.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
+from scenarios.files import Carried, carrying
+from scenarios.limits import MAX_YEARS
 from scenarios.schema import Scenario, cv, gw, km, link, mn
 from scenarios.schema.common import Coord, Duration, ProvinceSpec, policy_options_problems
 from sim.calendar import hours
@@ -152,6 +155,9 @@ def semantic_problems(sc: Scenario) -> list[Problem]:
     out: list[Problem] = []
     if duration_hours(sc.scenario.duration) <= 0:
         out.append(Problem("scenario.duration", "a positive duration (years, seasons, months or days)", "zero"))
+    elif duration_hours(sc.scenario.duration) > hours(years=MAX_YEARS):
+        out.append(Problem("scenario.duration", f"a campaign of at most {MAX_YEARS} years (the limit of this field)",
+                           f"{duration_hours(sc.scenario.duration) // hours(days=1)} days"))
     seen: set[str] = set()
     for i, s in enumerate(sc.scenario.systems):
         if s in seen:
@@ -171,7 +177,14 @@ def semantic_problems(sc: Scenario) -> list[Problem]:
     return out
 
 
-def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = None, label: str = "scenario") -> World:
+def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = None, label: str = "scenario",
+                files: Mapping[str, Carried] | None = None) -> World:
+    """The initial world; ``files``: the other files the scenario carries (its orders files)."""
+    with carrying(files):
+        return _build_world(sc, seed, overrides=overrides, label=label)
+
+
+def _build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = None, label: str = "scenario") -> World:
     from scenarios.loader import apply_overrides
 
     out: list[Problem] = []

@@ -52,9 +52,19 @@ class Problem:
     path: str  # e.g. "convoys[1].wagons[0].kind"
     expected: str
     found: str
+    line: int | None = None  # the line of the file where the value stands, when known
 
     def render(self, file: str) -> str:
-        return f"{file}: {self.path}: expected {self.expected}, found {self.found}"
+        at = f" (line {self.line})" if self.line is not None else ""
+        return f"{file}: {_cut(self.path, 200)}: expected {_cut(self.expected)}, found {_cut(self.found)}{at}"
+
+
+MAX_PROBLEMS_SHOWN = 50  # a ScenarioError's message lists this many problems, then "and N more"
+MAX_PART = 300  # characters of a problem's expected or found text in a message
+
+
+def _cut(text: str, n: int = MAX_PART) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 class ScenarioError(RealmsimError):
@@ -63,6 +73,8 @@ class ScenarioError(RealmsimError):
     def __init__(self, file: str, problems: list[Problem]) -> None:
         self.file = file
         self.problems = list(problems)
-        lines = [p.render(file) for p in self.problems]
+        lines = [p.render(file) for p in self.problems[:MAX_PROBLEMS_SHOWN]]
+        if len(self.problems) > MAX_PROBLEMS_SHOWN:
+            lines.append(f"and {len(self.problems) - MAX_PROBLEMS_SHOWN} more")
         head = f"{file}: {len(self.problems)} problem{'s' if len(self.problems) != 1 else ''}"
         super().__init__("\n".join([head, *("  " + line for line in lines)]))

@@ -75,16 +75,31 @@ class Ledger:
     ``dice`` counts the dice the events carry: with every die drawn recorded in exactly one event
     (GEN-01), it equals the draws of the rules' dice sources (``DiceBox.draws``)."""
 
-    __slots__ = ("events", "count", "dice", "now", "_hash", "keep", "_listeners")
+    __slots__ = ("events", "count", "dice", "clock", "_now", "_hash", "keep", "_listeners")
 
     def __init__(self, *, keep: bool = True, now: int = 0) -> None:
         self.events: list[Event] = []
         self.count = 0
         self.dice = 0
-        self.now = now
+        self.clock: Any = None  # a campaign's clock (anything with ``.now``); None: the ledger keeps its own
+        self._now = now
         self.keep = keep
         self._hash = hashlib.sha256()
         self._listeners: list[Any] = []
+
+    @property
+    def now(self) -> int:
+        """The hour events are stamped with: the bound clock's (a campaign's SimPy environment,
+        which reads ``world.now``), else the ledger's own (rules run without a campaign, in tests)."""
+        return self._now if self.clock is None else int(self.clock.now)
+
+    @now.setter
+    def now(self, value: int) -> None:
+        if self.clock is not None:
+            if int(value) != int(self.clock.now):
+                raise ValueError(f"ledger.now follows its campaign's clock (hour {self.clock.now}); it cannot be set to {value}")
+            return
+        self._now = value
 
     def emit(
         self,

@@ -87,6 +87,15 @@ class HexMap(msgspec.Struct, weakref=True):
         h = self.hexes[i]
         return h.settlement or f"[{col},{row}]"
 
+    def place(self, i: int) -> str:
+        """A hex named as a game master would, in any language: ``Westwatch [4,6]`` where it holds a
+        settlement, else its region or province when the map has one (``Greenbelt [4,6]``), else ``[4,6]``
+        (the ``[col,row]`` of the events)."""
+        col, row = self.coords(i)
+        h = self.hexes[i]
+        name = h.settlement or h.region or h.province
+        return f"{name} [{col},{row}]" if name else f"[{col},{row}]"
+
     def contains(self, col: int, row: int) -> bool:
         return 0 <= col < self.width and 0 <= row < self.height
 

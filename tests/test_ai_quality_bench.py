@@ -14,6 +14,8 @@ import pytest
 from agents import policies
 from agents.policies.convoy import HeuristicConvoyPolicy
 
+pytestmark = pytest.mark.slow  # full campaigns: `make test-fast` leaves them to `make test`
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

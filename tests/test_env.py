@@ -297,6 +297,7 @@ def test_the_example_policy_plugged_in_and_as_an_outside_agent(tmp_path: Path, m
     from agents.campaign import run_campaign
 
     monkeypatch.syspath_prepend(str(ROOT / "docs" / "examples"))
+    monkeypatch.setenv("REALMSIM_ALLOW_POLICIES", "greedy_convoy")  # an outside policy: allowed (issue 9)
     ex = _load_example()
     text = (ROOT / "scenarios" / "data" / f"{SCENARIO}.toml").read_text(encoding="utf-8")
     text, n = re.subn(r'^policy = "(heuristic|random)"', 'policy = "greedy_convoy:GreedyConvoyPolicy"', text, flags=re.M)

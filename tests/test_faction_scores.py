@@ -16,6 +16,8 @@ from sim.errors import ScenarioError
 from workers.job import make_job, run_job_dict
 from workers.output import read_results, write_results
 
+pytestmark = pytest.mark.slow  # full campaigns: `make test-fast` leaves them to `make test`
+
 
 def test_run_json_has_a_factions_object_with_policy_score_terms_and_metrics(tmp_path: Path) -> None:
     p = subprocess.run([sys.executable, "-m", "workers.cli", "run", "caravan-crossing", "--seed", "3", "--json"],

@@ -19,6 +19,8 @@ from sim.calendar import HOURS_PER_DAY
 from sim.dice import DiceBox, ScriptedDice, SeededDice
 from sim.events import Ledger
 
+pytestmark = pytest.mark.slow  # full campaigns: `make test-fast` leaves them to `make test`
+
 ROOT = Path(__file__).resolve().parent.parent
 KNOWN = set(re.findall(r"\*\*((?:GEN|KM|MN|GW|CV|RES|SC|LINK)-[A-Z0-9-]+)\*\* `\[", (ROOT / "docs" / "RULES.md").read_text()))
 

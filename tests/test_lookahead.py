@@ -118,9 +118,12 @@ class RestFirstLookahead(ConvoyLookahead):
         self.heuristic = RestFirst()
 
 
-def test_lookahead_overturns_a_clearly_worse_choice() -> None:
+def test_lookahead_overturns_a_clearly_worse_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents import policies
+
+    monkeypatch.setitem(policies._REGISTRY, ("convoy", "rest-first-lookahead"), RestFirstLookahead)
     name, seat, _ = CASES["convoy"]
-    res = run_campaign(variant(name, duration_hours=4 * HOURS_PER_DAY, seats={seat: "tests.test_lookahead:RestFirstLookahead"}),
+    res = run_campaign(variant(name, duration_hours=4 * HOURS_PER_DAY, seats={seat: "rest-first-lookahead"}),
                        3, collect=False)
     first = looked_ahead(res, seat)[0]
     ro = first.data["rollouts"]

@@ -17,6 +17,8 @@ from sim.calendar import HOURS_PER_DAY, HOURS_PER_SEASON
 from workers.report import convoy_days, convoy_journeys, season_table
 from workers.report.names import SEASON, SUMMARY, axis_label, metric_name
 
+pytestmark = pytest.mark.slow  # full campaigns: `make test-fast` leaves them to `make test`
+
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

@@ -28,6 +28,8 @@ from workers.report import (
 )
 from workers.report.draw import GREY
 
+pytestmark = pytest.mark.slow  # full campaigns: `make test-fast` leaves them to `make test`
+
 SYSTEM_TITLE = re.compile(r"^(Kingdoms \(KM\)|Nations \(MN\)|Guilds \(GW\)|Caravans \(CV\)) — \S")
 SYSTEM_TITLE_FR = re.compile(r"^(Royaumes \(KM\)|Nations \(MN\)|Guildes \(GW\)|Convois \(CV\)) — \S")
 

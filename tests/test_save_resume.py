@@ -17,6 +17,8 @@ from scenarios.loader import load_scenario
 from sim.calendar import HOURS_PER_SEASON
 from sim.errors import SaveFileError
 
+pytestmark = pytest.mark.slow  # full campaigns: `make test-fast` leaves them to `make test`
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

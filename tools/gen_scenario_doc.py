@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 import msgspec  # noqa: E402
 import msgspec.inspect as mi  # noqa: E402
 
+from scenarios.limits import MAX_YEARS, Limit, limit_for  # noqa: E402
 from scenarios.schema import Scenario  # noqa: E402
 from sim.config import Config  # noqa: E402
 
@@ -53,6 +54,35 @@ def type_name(t: mi.Type) -> str:
     if isinstance(t, mi.AnyType):
         return "any value"
     return t.__class__.__name__
+
+
+def _n(v: int) -> str:
+    return f"{v:,}".replace(",", " ")
+
+
+def limit_text(t: mi.Type, lim: Limit) -> str:
+    """The limit of a field of type ``t`` (scenarios/limits.py), as the reader needs it."""
+    if isinstance(t, mi.UnionType):
+        parts = [limit_text(x, lim) for x in t.types if not isinstance(x, mi.NoneType)]
+        return "; ".join(dict.fromkeys(p for p in parts if p))
+    if isinstance(t, mi.IntType | mi.FloatType):
+        lo = max(x for x in (lim.lo, t.ge) if x is not None) if lim.lo is not None or t.ge is not None else None
+        hi = min(x for x in (lim.hi, t.le) if x is not None) if lim.hi is not None or t.le is not None else None
+        return f"{_n(lo)} … {_n(hi)}" if lo is not None and hi is not None else ""
+    if isinstance(t, mi.StrType):
+        return f"≤ {_n(lim.chars)} chars" if lim.chars is not None else ""
+    if isinstance(t, mi.TupleType):
+        return "each " + limit_text(t.item_types[0], lim) if t.item_types else ""
+    if isinstance(t, mi.ListType | mi.SetType | mi.VarTupleType | mi.DictType):
+        inner_t = t.value_type if isinstance(t, mi.DictType) else t.item_type
+        inner = limit_text(inner_t, Limit(lo=lim.lo, hi=lim.hi, chars=lim.chars, items=1000))
+        n = lim.items if lim.items is not None else None
+        head = f"≤ {_n(n)} {'entries' if isinstance(t, mi.DictType) else 'items'}" if n is not None else ""
+        if isinstance(inner_t, mi.ListType | mi.StructType):
+            inner = ""
+        inner = inner.removeprefix("each ")
+        return head + (f", each {inner}" if inner and head else inner)
+    return ""
 
 
 def comments(cls: type) -> dict[str, str]:
@@ -116,6 +146,12 @@ def render() -> str:
         "`scenarios/schema/` shows its tables in use. Coordinates are `[col, row]` on the map's rows",
         "(odd-r offset layout). Rule clause IDs refer to `docs/RULES.md`.",
         "",
+        "**Limits.** Every field has a limit (the *limit* column, from `scenarios/limits.py`): a range for",
+        "numbers, a length for strings, a number of items for lists and tables. `validate` checks them",
+        "before anything is built and names the limit in its message, so a file's numbers cannot make",
+        f"validation or a campaign blow up. A campaign lasts at most {MAX_YEARS} years in all. Each problem",
+        "names the line of the file where the value stands; at most 50 are printed, then \"and N more\".",
+        "",
         "## Top level",
         "",
     ]
@@ -128,16 +164,18 @@ def render() -> str:
             if doc and doc != inspect.getdoc(msgspec.Struct) and "unknown keys are errors" not in doc:
                 lines += [doc, ""]
         notes = comments(cls)
-        lines += ["| field | type | default | notes |", "| --- | --- | --- | --- |"]
+        lines += ["| field | type | default | limit | notes |", "| --- | --- | --- | --- | --- |"]
         for f in info.fields:
             note = notes.get(f.name, "").replace("|", "\\|")
-            lines.append(f"| `{f.encode_name}` | {type_name(f.type)} | {default_of(f)} | {note} |")
+            lim = limit_text(f.type, limit_for(cls, f.encode_name))
+            lines.append(f"| `{f.encode_name}` | {type_name(f.type)} | {default_of(f)} | {lim} | {note} |")
         lines.append("")
     lines += [
         "## `[config.<system>]`: the rules' invented numbers (RULES.md §6)",
         "",
         "Any key below may be set in `[config.km]`, `[config.mn]`, `[config.gw]`, `[config.cv]` or",
-        "`[config.link]`, or on the command line with `--set system.key=value`.",
+        "`[config.link]`, or on the command line with `--set system.key=value` (each key once). A value",
+        "outside its range is refused, in a file as on the command line.",
         "",
     ]
     cinfo = mi.type_info(Config)
@@ -146,9 +184,10 @@ def render() -> str:
         sub = mi.type_info(f.type.cls)  # type: ignore[union-attr]
         assert isinstance(sub, mi.StructType)
         notes = comments(f.type.cls)  # type: ignore[union-attr]
-        lines += [f"### `[config.{f.name}]`", "", "| key | type | default | notes |", "| --- | --- | --- | --- |"]
+        lines += [f"### `[config.{f.name}]`", "", "| key | type | default | range | notes |", "| --- | --- | --- | --- | --- |"]
         for g in sub.fields:
-            lines.append(f"| `{g.name}` | {type_name(g.type)} | {default_of(g)} | {notes.get(g.name, '')} |")
+            lim = limit_text(g.type, limit_for(f.type.cls, g.name))  # type: ignore[union-attr]
+            lines.append(f"| `{g.name}` | {type_name(g.type)} | {default_of(g)} | {lim} | {notes.get(g.name, '')} |")
         lines.append("")
     return "\n".join(lines)
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Write or check the golden transcripts of the built-in scenarios (tests/golden/<name>.<lang>.txt).
+"""Write or check the golden transcripts of the built-in scenarios (tests/golden/<name>.<lang>.txt)
+and their ledgers as lines (tests/golden/<name>.ledger.txt: one event a line).
 
     .venv/bin/python tools/golden.py                 # check every scenario, print a diff of any change
     .venv/bin/python tools/golden.py --update        # rewrite every transcript (review the diff!)
@@ -31,13 +32,39 @@ def header(name: str, seed: int, lang: str) -> str:
     )
 
 
-def render(name: str, lang: str) -> str:
-    from agents.chronicle import transcript
+def render(name: str, lang: str, ledger_lines: list[str] | None = None) -> str:
+    """The transcript; with ``ledger_lines``, the campaign's events are appended there as lines
+    (:func:`agents.chronicle.ledger_line`), from the same run."""
+    from agents.chronicle import ledger_line, transcript
     from scenarios.loader import load_scenario
+    from workers.report.names import metric_name
 
     loaded = load_scenario(name)
     seed = loaded.scenario.scenario.seed
-    return header(name, seed, lang) + transcript(loaded, seed, lang)
+    listeners = [] if ledger_lines is None else [lambda ev: ledger_lines.append(ledger_line(ev))]
+    return header(name, seed, lang) + transcript(loaded, seed, lang, metric_name, listeners)
+
+
+def ledger_header(name: str, seed: int) -> str:
+    return (
+        f"# realmsim golden ledger: scenario {name}, seed {seed}; one event a line:\n"
+        f"# hour, kind, actor, dice, total vs DC, outcome, clauses (tab-separated)\n"
+        f"# regenerate with: .venv/bin/python tools/golden.py --update {name}\n"
+    )
+
+
+def render_with_ledger(name: str, lang: str) -> tuple[str, str]:
+    """(transcript, ledger-lines file) of one run."""
+    from scenarios.loader import load_scenario
+
+    lines: list[str] = []
+    text = render(name, lang, lines)
+    seed = load_scenario(name).scenario.scenario.seed
+    return text, ledger_header(name, seed) + "\n".join(lines) + "\n"
+
+
+def ledger_path_of(name: str) -> Path:
+    return GOLDEN / f"{name}.ledger.txt"
 
 
 def targets(names: list[str]) -> list[tuple[str, str]]:
@@ -58,16 +85,17 @@ def main() -> int:
     args = ap.parse_args()
     bad = 0
     for name, lang in targets(args.names):
-        text = render(name, lang)
-        p = path_of(name, lang)
-        if args.update:
-            p.write_text(text, encoding="utf-8")
-            print(f"wrote {p.relative_to(ROOT)} ({text.count(chr(10))} lines)")
-            continue
-        old = p.read_text(encoding="utf-8") if p.exists() else ""
-        if old != text:
-            bad += 1
-            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), text.splitlines(True), str(p), "now", n=2))
+        text, ledger = render_with_ledger(name, lang)
+        files = [(path_of(name, lang), text)] + ([(ledger_path_of(name), ledger)] if lang == "en" else [])
+        for p, new in files:
+            if args.update:
+                p.write_text(new, encoding="utf-8")
+                print(f"wrote {p.relative_to(ROOT)} ({new.count(chr(10))} lines)")
+                continue
+            old = p.read_text(encoding="utf-8") if p.exists() else ""
+            if old != new:
+                bad += 1
+                sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True), str(p), "now", n=2))
     return 1 if bad else 0
 
 

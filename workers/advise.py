@@ -306,7 +306,7 @@ def _reseed_policy(model: Any, key: str, seed: int) -> None:
     stream = model.dice.reseed("policy", key, seed)  # in the dice box: what a look-ahead checkpoints
     agent = next((a for a in model.agents if getattr(a, "key", None) == key), None)
     if agent is not None:
-        agent.rng = stream
+        agent.policy_rng = stream
 
 
 def next_decisions(loaded: LoadedScenario, key: str, seed: int, slots: list[str] | None = None,

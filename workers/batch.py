@@ -90,11 +90,11 @@ def parse_seeds(text: str) -> list[int]:
 # --------------------------------------------------------------------------------------------
 # the scenario a job carries
 # --------------------------------------------------------------------------------------------
-def scenario_ref(name_or_path: str, overrides: dict[str, Any] | None = None) -> tuple[dict[str, str], str]:
+def scenario_ref(name_or_path: str, overrides: dict[str, Any] | None = None) -> tuple[dict[str, Any], str]:
     """Validate a scenario (and the config overrides) and return (what a job carries, its name).
 
-    A built-in is carried by name; a file by its TOML text (a remote worker has no access to the
-    submitter's files). A bad scenario or override raises :class:`sim.errors.ScenarioError` here,
+    A built-in is carried by name; a file by its TOML text and the texts of the files it names, read
+    here relative to it (a remote worker has no access to the submitter's files and opens no path). A bad scenario or override raises :class:`sim.errors.ScenarioError` here,
     before anything is submitted.
     """
     import msgspec
@@ -107,7 +107,10 @@ def scenario_ref(name_or_path: str, overrides: dict[str, Any] | None = None) -> 
         apply_overrides(msgspec.convert(loaded.scenario.config, Config), overrides, "--set")
     if name_or_path in builtin_names():
         return {"name": name_or_path}, loaded.name
-    return {"label": Path(name_or_path).name, "text": loaded.text}, loaded.name
+    ref: dict[str, Any] = {"label": Path(name_or_path).name, "text": loaded.text}
+    if loaded.files:  # its orders files travel inside the job: a worker never opens a path (issue 9)
+        ref["files"] = loaded.files
+    return ref, loaded.name
 
 
 # --------------------------------------------------------------------------------------------

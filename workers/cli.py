@@ -31,7 +31,7 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="run one campaign and print its chronicle and summary")
     r.add_argument("scenario", nargs="?", default=DEFAULT_SCENARIO, help=f"built-in name or path (default {DEFAULT_SCENARIO})")
-    r.add_argument("--seed", type=int, default=None, help="root seed (default: the scenario's)")
+    r.add_argument("--seed", type=_seed, default=None, help="root seed (default: the scenario's)")
     r.add_argument("--json", action="store_true", help="print one JSON object instead of the chronicle")
     r.add_argument("--ledger", metavar="FILE", help="write the event ledger (msgpack stream; .jsonl for JSON lines)")
     r.add_argument("--lang", choices=["en", "fr"], default=None, help="chronicle language (default: the scenario's)")
@@ -51,7 +51,8 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
     rs.add_argument("--save", metavar="FILE", default=None, help="save again where it stops")
 
     rp = sub.add_parser("report", help="tables and plots of a run (ledger or save file) or of a batch (.csv/.parquet)")
-    rp.add_argument("input", metavar="RUN_OR_BATCH", help="a ledger from run --ledger, a save file, or a batch results file")
+    rp.add_argument("input", metavar="RUN_OR_BATCH", nargs="+",
+                    help="a ledger from run --ledger, a save file, or a batch results file; two batch files: compare them")
     rp.add_argument("--out", required=True, metavar="DIR", help="directory for the tables and PNG plots")
     rp.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the plots (default en)")
 
@@ -106,6 +107,14 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
     c.add_argument("--manifest", default=None, metavar="FILE",
                    help="the batch manifest to use when Redis lost the batch (default: the one submit wrote)")
     c.add_argument("--partial", action="store_true", help="write the file even when some results are missing")
+    sw = sub.add_parser("sweep", help="a grid of config values over the same seeds; one results file (docs/research.md)")
+    from workers.sweep import add_arguments as sweep_arguments
+
+    sweep_arguments(sw)
+    tn = sub.add_parser("tournament", help="policies against each other on every seat, ratings and win rates (docs/research.md)")
+    from workers.tournament import add_arguments as tournament_arguments
+
+    tournament_arguments(tn)
     sv = sub.add_parser("serve", help="the HTTP server: API, live web page, campaigns and batches (docs/server.md)")
     if cmd in ("*", "serve"):
         from workers.server.serve import add_arguments as serve_arguments
@@ -121,6 +130,10 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
         from workers.state_export import add_arguments as state_arguments
 
         state_arguments(st)
+    from workers.options import add_allow_policies  # issue 9 (worker and serve add theirs)
+
+    for sp in (r, rs, v, b, s, ad, st):
+        add_allow_policies(sp)
     return p
 
 
@@ -150,12 +163,25 @@ def _size_option(p: argparse.ArgumentParser) -> None:
                         f"dead-letter larger ones unread)")
 
 
+def _seed(text: str) -> int:
+    """A root seed: an integer from 0 to 2**63 - 1 (the dice's generator takes no negative seed)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 2**63 - 1, found {text!r}") from None
+    if not 0 <= v < 2**63:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 2**63 - 1, found {v}")
+    return v
+
+
 def parse_overrides(items: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in items:
         key, eq, raw = item.partition("=")
         if not eq or not key:
             raise UsageError(f"--set {item!r}: expected KEY=VALUE, e.g. cv.fatigued_penalty=3")
+        if key.strip() in out:
+            raise UsageError(f"--set {item!r}: {key.strip()} is set twice (give each key once)")
         try:
             value: Any = json.loads(raw)
         except json.JSONDecodeError:
@@ -179,8 +205,18 @@ def parse_until(text: str | None) -> int | None:
     return int(num) * (unit or HOURS_PER_SEASON)
 
 
+def _metric_names(lang: str) -> Any:
+    """The metrics' names in ``lang`` (French: the seeds' terms); English prints the keys. Imported
+    only then: the report package loads matplotlib, which a plain run never needs."""
+    if lang == "en":
+        return None
+    from workers.report.names import metric_name
+
+    return metric_name
+
+
 def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str, save_text: str,
-             overrides: dict[str, Any] | None) -> int:
+             overrides: dict[str, Any] | None, save_files: dict[str, str] | None = None) -> int:
     from agents.campaign import finish
     from agents.chronicle import summary_lines
     from agents.savefile import save
@@ -193,7 +229,8 @@ def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str
     res = finish(model)
     stopped_early = model.world.now < model.world.end
     if args.save:
-        save(model, Path(args.save), scenario_label=save_label, scenario_text=save_text, overrides=overrides)
+        save(model, Path(args.save), scenario_label=save_label, scenario_text=save_text, overrides=overrides,
+             files=save_files)
     if args.ledger:
         write_ledger(Path(args.ledger), res.ledger.events)
     if args.json:
@@ -204,8 +241,9 @@ def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str
     else:
         print()
         if stopped_early:
-            print(f"Stopped at {date_of(model.world.now).format(lang)} (hour {model.world.now} of {model.world.end}).")
-        print("\n".join(summary_lines(res)))
+            print(f"Stopped at {date_of(model.world.now).format(lang)} (hour {model.world.now} of {model.world.end})." if lang != "fr"
+                  else f"Arrêt le {date_of(model.world.now).format(lang)} (heure {model.world.now} sur {model.world.end}).")
+        print("\n".join(summary_lines(res, lang, _metric_names(lang))))
         if args.save:
             print(f"Saved to {args.save}; continue with: realmsim resume {args.save}")
     return 0
@@ -234,7 +272,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         writer.attach(model)
     if explainer:
         explainer.attach(model)
-    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=overrides)
+    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=overrides,
+                   save_files=loaded.files)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -250,13 +289,14 @@ def cmd_resume(args: argparse.Namespace) -> int:
         writer = ChronicleWriter(sys.stdout, lang)
         writer.attach(model)
         model.ledger.subscribe(writer)
-    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=meta["overrides"])
+    return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=meta["overrides"],
+                   save_files=loaded.files)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from workers.report import report
+    from workers.research import report_inputs
 
-    written = report(Path(args.input), Path(args.out), lang=args.lang)
+    written = report_inputs([Path(p) for p in args.input], Path(args.out), lang=args.lang)
     for p in written:
         print(p)
     return 0
@@ -470,6 +510,8 @@ COMMANDS = {
     "serve": cmd_serve,
     "advise": lambda args: __import__("workers.advise", fromlist=["cmd_advise"]).cmd_advise(args),
     "state": lambda args: __import__("workers.state_export", fromlist=["cmd_state"]).cmd_state(args),
+    "sweep": lambda a: __import__("workers.sweep").sweep.cmd_sweep(a),
+    "tournament": lambda a: __import__("workers.tournament").tournament.cmd_tournament(a),
 }
 
 
@@ -485,6 +527,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        from workers.options import apply_allow_policies
+
+        apply_allow_policies(args)
         return COMMANDS[args.cmd](args)
     except RealmsimError as e:
         print(f"realmsim {args.cmd}: {e}", file=sys.stderr)

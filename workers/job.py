@@ -15,7 +15,12 @@ Result (a msgpack map)::
 
     {"v": 1, "job_key": "…", "scenario": "caravan-crossing", "seed": 7, "code_version": "…",
      "summary": {…}, "factions": {"convoy:amber": {"kind", "policy", "score", "unit", "terms",
-     "metrics"}, …}, "events": 1234, "ledger_sha256": "…", "ledger": <bytes> (only if asked)}
+     "metrics"}, …}, "events": 1234, "ledger_sha256": "…", "decisions": {…}, "signals": {…},
+     "invariants": {"count", "first"}, "overrides": {…} (only when the job has some),
+     "ledger": <bytes> (only if asked)}
+
+``decisions``, ``signals`` and ``invariants`` are tallied from the events as they come
+(:mod:`workers.signals`) for the findings of a report.
 
 A job is keyed by scenario, seed, overrides and code version (``job_key``), so a redelivered job can
 never count twice. A job's bytes are untrusted (anyone who can write to the queue can write one):
@@ -26,6 +31,7 @@ never count twice. A job's bytes are untrusted (anyone who can write to the queu
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 import msgpack
@@ -122,18 +128,17 @@ def run_job_dict(job: dict[str, Any]) -> dict[str, Any]:
     mine = code_version()
     if job.get("code_version") != mine:
         raise JobError(f"job was made for code version {job.get('code_version')!r}; this worker runs {mine!r}")
-    from agents.campaign import run_campaign
-    from scenarios.loader import load_scenario, load_scenario_text
+    from agents.campaign import finish, prepare_campaign
+    from workers.signals import Signals
 
-    sc = job.get("scenario") or {}
-    if "text" in sc:
-        loaded = load_scenario_text(sc["text"], sc.get("label", "<scenario>"))
-    elif "name" in sc:
-        loaded = load_scenario(sc["name"])
-    else:
-        raise JobError("job names no scenario (expected scenario.name or scenario.text)")
+    loaded = job_scenario(job.get("scenario") or {})
     want = bool(job.get("want_ledger"))
-    res = run_campaign(loaded, int(job["seed"]), overrides=job.get("overrides") or None, keep_ledger=want, collect=False)
+    model = prepare_campaign(loaded, int(job["seed"]), overrides=job.get("overrides") or None, keep_ledger=want,
+                             collect=False)
+    tally = Signals(model)  # reads the events as they come; the ledger is unchanged (workers/signals.py)
+    model.ledger.subscribe(tally)
+    model.run()
+    res = finish(model)
     out = {
         "v": JOB_VERSION,
         "job_key": key,
@@ -144,10 +149,46 @@ def run_job_dict(job: dict[str, Any]) -> dict[str, Any]:
         "factions": res.factions(),
         "events": res.events,
         "ledger_sha256": res.ledger_sha256,
+        **tally.result(),
     }
+    if job.get("overrides"):
+        out["overrides"] = dict(job["overrides"])
     if want:
         out["ledger"] = res.ledger.encode()
     return out
+
+
+_BUILTIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+
+
+def refusal(job: Any) -> str:
+    """Why a job can never run on any worker, said before it is run (empty if none): a scenario
+    "name" that could not be a built-in's (a path: a job reads no file of the worker's)."""
+    sc = job.get("scenario") if isinstance(job, dict) else None
+    name = sc.get("name") if isinstance(sc, dict) and "text" not in sc else None
+    if isinstance(name, str) and not _BUILTIN_NAME.match(name):
+        return f"scenario name is not a built-in: {name[:80]!r} (a job names a built-in or carries its text)"
+    return ""
+
+
+def job_scenario(sc: dict[str, Any]) -> Any:
+    """The scenario a job carries: a built-in by name (only a built-in: a name is never a path), or a
+    text and the texts of its other files (a worker never opens a path a job names)."""
+    from scenarios.files import from_texts
+    from scenarios.loader import builtin_names, load_scenario, load_scenario_text
+
+    if "text" in sc:
+        text, label = sc["text"], sc.get("label", "<scenario>")
+        if not isinstance(text, str) or not isinstance(label, str):
+            raise JobError("job.scenario: expected a text and a label (strings)")
+        return load_scenario_text(text, label[:200], from_texts(sc.get("files")))
+    if "name" in sc:
+        name = sc["name"]
+        if not isinstance(name, str) or name not in builtin_names():
+            raise JobError(refusal({"scenario": {"name": str(name)}}) or
+                           f"scenario name is not a built-in: {str(name)[:80]!r} (built-ins: {', '.join(builtin_names())})")
+        return load_scenario(name)
+    raise JobError("job names no scenario (expected scenario.name or scenario.text)")
 
 
 def _spin(job: dict[str, Any], key: str) -> dict[str, Any]:

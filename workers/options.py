@@ -32,3 +32,34 @@ def add_redis_arguments(p: argparse.ArgumentParser, *, env_default: bool = False
     p.add_argument("--redis-ca", default=None, metavar="FILE",
                    help="rediss://: the CA certificate (PEM) to check the server's certificate with "
                         "(default: the system's)")
+
+
+ALLOW_HELP = ("allow scenarios to name policies (package.module:Class) from these modules: a comma list of "
+              "module names or patterns, e.g. 'mypkg.*,other.mod' (also $REALMSIM_ALLOW_POLICIES); without it "
+              "only built-in and installed (entry point realmsim.policies) policies resolve")
+
+
+def add_allow_policies(p: argparse.ArgumentParser) -> None:
+    """``--allow-policies MODULES`` (issue 9: nothing a file names is imported unless the person allows it)."""
+    p.add_argument("--allow-policies", default=None, metavar="MODULES", help=ALLOW_HELP)
+
+
+def apply_allow_policies(args: argparse.Namespace) -> None:
+    """Make ``--allow-policies`` this process's setting, and its job processes' (they inherit
+    ``$REALMSIM_ALLOW_POLICIES``); a malformed pattern, on the command line or in the environment, is a
+    usage error (exit 2)."""
+    from agents.policies import ALLOW_ENV, parse_allow
+    from workers.batch import UsageError
+
+    given = getattr(args, "allow_policies", None)
+    try:
+        env = parse_allow(os.environ.get(ALLOW_ENV, ""))
+    except ValueError as e:
+        raise UsageError(f"${ALLOW_ENV}: {str(e).removeprefix('--allow-policies ')}") from None
+    if given is None:
+        return
+    try:
+        mine = parse_allow(given)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    os.environ[ALLOW_ENV] = ",".join(dict.fromkeys([*env, *mine]))

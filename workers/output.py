@@ -3,7 +3,10 @@
 Columns: ``seed``, ``scenario``, ``ledger_sha256``, ``events`` first (the row's identity), then every
 summary metric, sorted by name, then per faction (in actor-key order) ``policy[KEY]``, ``score[KEY]``
 and each of its metrics ``NAME[KEY]`` (``treasury[kingdom:restov]``), sorted by name. Rows are sorted
-by seed. A metric a row lacks is left empty (null).
+by seed. A metric a row lacks is left empty (null). When the results carry them, ``set[KEY]`` per
+``--set`` value (a sweep's cell) come after the summary metrics, and the tallies of
+:mod:`workers.signals` (``decisions[KIND/POLICY|QUESTION|ORDER]``, ``idle_months[KEY]``…,
+``invariant_first``, ``invariants``), sorted by name, after the factions' columns.
 """
 
 from __future__ import annotations
@@ -46,6 +49,12 @@ def rows_of(results: Iterable[dict[str, Any]]) -> tuple[list[str], list[dict[str
                 k = f"summary.{k}"
             row[k] = v
             metrics.add(k)
+        for k, v in (r.get("overrides") or {}).items():  # the --set values (a sweep's cell)
+            row[f"set[{k}]"] = v
+            per_faction.add(("", 0, f"set[{k}]"))
+        for col, v in tally_columns(r).items():
+            row[col] = v
+            per_faction.add(("~", 0, col))
         for key, f in (r.get("factions") or {}).items():
             cols = [(0, "policy", f.get("policy")), (1, "score", f.get("score"))]
             cols += [(2, name, v) for name, v in (f.get("metrics") or {}).items()]
@@ -56,6 +65,24 @@ def rows_of(results: Iterable[dict[str, Any]]) -> tuple[list[str], list[dict[str
         rows.append(row)
     rows.sort(key=lambda row: row["seed"])
     return [*FIRST, *sorted(metrics), *(col for _k, _r, col in sorted(per_faction))], rows
+
+
+def tally_columns(r: dict[str, Any]) -> dict[str, Any]:
+    """The columns of a result's tallies (:mod:`workers.signals`): ``invariants`` and
+    ``invariant_first``, ``NAME[KEY]`` per faction signal, ``decisions[KIND/POLICY|QUESTION|ORDER]``."""
+    out: dict[str, Any] = {}
+    if "invariants" in r:
+        inv = r.get("invariants") or {}
+        out["invariants"] = int(inv.get("count", 0))
+        out["invariant_first"] = str(inv.get("first", ""))
+    for key, sig in (r.get("signals") or {}).items():
+        for name, v in sig.items():
+            out[f"{name}[{key}]"] = v
+    for who, questions in (r.get("decisions") or {}).items():
+        for q, orders in questions.items():
+            for o, n in orders.items():
+                out[f"decisions[{who}|{q}|{o}]"] = n
+    return out
 
 
 def write_results(path: str | Path, results: Iterable[dict[str, Any]]) -> int:

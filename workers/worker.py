@@ -68,7 +68,7 @@ import redis
 from workers import signing
 from workers.batch import ServiceError, UsageError
 from workers.child import DEFAULT_JOB_TIMEOUT, JobRunner, Reply
-from workers.job import MAX_JOB_BYTES, JobError, decode, job_key
+from workers.job import MAX_JOB_BYTES, JobError, decode, job_key, refusal
 from workers.queue import (
     CONNECTION_ERRORS,
     DEFAULT_PREFIX,
@@ -508,6 +508,9 @@ class Worker:
                                   f"(a forged or damaged entry)", "poison")
             return
         e.key = key
+        why = refusal(job)  # a scenario name that is a path (issue 9: a job reads no file of the worker's)
+        if why:
+            e.poison, e.reason = why, "poison"
 
     # ---- running -----------------------------------------------------------------------------
     def _work(self, entries: list[Entry]) -> None:
@@ -801,6 +804,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--result-ttl", type=int, default=DEFAULT_TTL, metavar="S",
                    help=f"results expire after S seconds, 0 = never (default {DEFAULT_TTL})")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    from workers.options import add_allow_policies
+
+    add_allow_policies(p)
 
 
 def worker_from_args(args: argparse.Namespace) -> Worker:
@@ -821,13 +827,26 @@ def worker_from_args(args: argparse.Namespace) -> Worker:
         max_job_bytes=args.max_job_bytes,
         forget_idle=args.forget_idle,
         ca=args.redis_ca,
-        runner=globals().get("EARLY_RUNNER"),
+        runner=_early_runner(args),
     )
+
+
+def _early_runner(args: argparse.Namespace) -> JobRunner | None:
+    """The job process started before the options were read, unless ``--allow-policies`` came after
+    it (a job process reads the allowed modules from its environment when it starts)."""
+    early: JobRunner | None = globals().get("EARLY_RUNNER")
+    if early is not None and getattr(args, "allow_policies", None):
+        early.close(0)
+        return None
+    return early
 
 
 def serve(args: argparse.Namespace) -> int:
     """Run a worker until stopped (SIGTERM, Ctrl-C) or, with --burst, until the queue is drained."""
     logging.basicConfig(level=args.log_level.upper(), format=LOG_FORMAT, stream=sys.stderr)
+    from workers.options import apply_allow_policies
+
+    apply_allow_policies(args)
     w = worker_from_args(args)
 
     def on_int(signum: int, frame: Any) -> None:

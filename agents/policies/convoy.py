@@ -17,12 +17,12 @@ own stream).
 
 from __future__ import annotations
 
-import heapq
 import random
 from collections.abc import Sequence
 from typing import Any
 
-from agents.policies import Decision, RandomPolicy, register
+from agents.policies import Decision, Policy, RandomPolicy, register
+from agents.policies.explain import Terms, explained
 from sim.state.cv import DayPlan, RouteChoice
 
 TOP_SCORED = 6
@@ -44,37 +44,59 @@ def p_success(bonus: int, dc: int) -> float:
 
 
 @register("convoy", "heuristic")
-class HeuristicConvoyPolicy:
+class HeuristicConvoyPolicy(Policy):
     name = "heuristic"
 
     def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
         if not legal:
             raise ValueError("heuristic convoy policy: no legal order to choose from")
-        kind = obs.get("decision") if isinstance(obs, dict) else None
-        if kind == "route":
-            scored = [(r, -self.route_cost(obs, r)) for r in legal]
-            reason = "least travel days plus weighted hazard risk"
-        elif kind == "target":
-            by_id = {e["id"]: e for e in obs["enemies"]}
-            scored = [(i, -float(by_id[i]["hp"]) if i in by_id else -1e9) for i in legal]
-            reason = "focus the weakest enemy"
-        else:
-            terms = DayTerms(obs)
-            scored = [(p, terms.score(p)) for p in legal]
-            reason = terms.reason()
+        terms, reason = rank_with_reason(obs, legal)
         # the best score wins; a tie is broken by the policy's own stream
-        best = max(sc for _, sc in scored)
-        ties = [i for i, (_, sc) in enumerate(scored) if sc == best]
+        totals = [t.total for t in terms]
+        best = max(totals)
+        ties = [i for i, sc in enumerate(totals) if sc == best]
         pick = ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
-        others = heapq.nlargest(TOP_SCORED, (i for i in range(len(scored)) if i != pick), key=lambda i: (scored[i][1], -i))
-        top = [(_label(scored[i][0]), scored[i][1]) for i in [pick, *others][:TOP_SCORED]]
-        return Decision(scored[pick][0], top, reason)
+        return explained(legal, terms, pick, label=_label, reason=reason, tie_how="drawn by the policy's stream",
+                         scored_shown=TOP_SCORED)
 
     @staticmethod
     def route_cost(obs: dict[str, Any], r: RouteChoice) -> float:
         frac = obs["hp"] / obs["max_hp"] if obs["max_hp"] else 0.0
         w = 0.08 + 0.3 * (1 - frac) + (0.15 if obs.get("starving") else 0.0)
         return r.days + w * r.risk
+
+
+def rank_with_reason(obs: Any, legal: Sequence[Any]) -> tuple[list[Terms], str]:
+    kind = obs.get("decision") if isinstance(obs, dict) else None
+    out = []
+    if kind == "route":
+        frac = obs["hp"] / obs["max_hp"] if obs["max_hp"] else 0.0
+        w = 0.08 + 0.3 * (1 - frac) + (0.15 if obs.get("starving") else 0.0)
+        for r in legal:
+            t = Terms("points")
+            t.add("days", -float(r.days), f"{r.days:g} days of travel to {r.label() if hasattr(r, 'label') else r}",
+                  f"{r.days:g} jours de voyage")
+            t.add("risk", -w * r.risk, f"hazard risk {r.risk:g}, weighed by the wagons' state", f"risque de péril {r.risk:g}, pesé selon l'état des chariots")
+            out.append(t)
+        return out, "fewest travel days, hazard risk weighed by how battered the convoy is"
+    if kind == "target":
+        by_id = {e["id"]: e for e in obs["enemies"]}
+        for i in legal:
+            t = Terms("points")
+            if i in by_id:
+                t.add("hp", -float(by_id[i]["hp"]), f"{by_id[i]['hp']} hp left to strike down", f"{by_id[i]['hp']} pv restants à abattre")
+            else:
+                t.add("gone", -1e9, "no such enemy", "pas de tel ennemi")
+            out.append(t)
+        return out, "strike the weakest enemy first"
+    dt = DayTerms(obs)
+    return [dt.terms(p) for p in legal], dt.reason()
+
+
+def rank(obs: Any, legal: Sequence[Any]) -> list[Terms]:
+    """Every legal order's terms (same order as ``legal``), in points: the convoy heuristic's
+    candidate ranking (what a look-ahead policy calls)."""
+    return rank_with_reason(obs, legal)[0]
 
 
 def _label(a: Any) -> str:
@@ -167,6 +189,24 @@ class DayTerms:
         if rest is None:
             rest = self._rest[key] = self.others(p)
         return self.move(p) + rest
+
+    def terms(self, p: DayPlan) -> Terms:
+        """The plan's score as terms: its movement, then each of the day's other orders."""
+        t = Terms("points")
+        mv = self.move(p)
+        words = {"travel": ("travel on", "voyager"), "rest": ("rest", "se reposer"), "repair": ("repair the wagons", "réparer les chariots")}
+        en, fr = words.get(p.move, (p.move, p.move))
+        if p.extra:
+            en, fr = en + f" with {p.extra} extra hours", fr + f" avec {p.extra} heures de plus"
+        t.add("move", mv, en + f" (hazard risk {self.o['risk_today']:g} today)", fr + f" (risque de péril {self.o['risk_today']:g} aujourd'hui)")
+        rest = self.score(p) - mv
+        bits = [x for x, on in (("forage", p.forage), ("double rations", p.double), ("gifts", bool(p.gifts)),
+                                ("purchases", bool(p.purchases)), ("assign", bool(p.assign)), ("abandon", bool(p.abandon))) if on]
+        fr_bits = {"forage": "fourrage", "double rations": "double ration", "gifts": "cadeaux", "purchases": "achats",
+                   "assign": "affectation", "abandon": "abandon"}
+        t.add("orders", rest, "from " + ", ".join(bits) if bits else "from the day's other orders",
+              "de " + ", ".join(fr_bits[b] for b in bits) if bits else "des autres ordres du jour")
+        return t
 
     def others(self, p: DayPlan) -> float:
         o = self.o

@@ -17,8 +17,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from agents.guild import END, GuildView
-from agents.policies import Decision, register
+from agents.guild import END, GuildView, order_label
+from agents.policies import Decision, Policy, register
+from agents.policies.explain import Terms, explained
 from sim.rules import warfare as wf
 from sim.state.gw import (
     Annex,
@@ -45,7 +46,7 @@ SHOWN = 8  # alternatives recorded per decision (best first)
 
 
 @register("guild", "random")
-class GuildRandom:
+class GuildRandom(Policy):
     """Uniform over the legal orders, "end of orders" included."""
 
     name = "random"
@@ -72,6 +73,8 @@ class _Situation:
         self.army_units = sum(len(a.units) for a in self.armies) + raising
         self.upkeep = self.army_units * cfg.army_upkeep_solars
         self.reserve = 2 * self.upkeep + 20
+        # two years of the domains' solar yield: what the score counts at face value (docs/scoring.md)
+        self.hoard = 2 * cfg.seasons_per_year * cfg.domain_solars * len(wf.owned_domains(gw, gid))
         pend = wf.committed(world, gid)
         self.pending = pend
         self.pool = sum(max(0, n - pend.pool.get(k, 0)) for k, n in self.guild.pool.items())
@@ -82,6 +85,15 @@ class _Situation:
         self.own_domains = wf.owned_domains(gw, gid)
         self._targets: dict[str, tuple[int, float] | None] = {}
         self._defence: dict[str, int] = {}
+        self._danger: int | None = None
+
+    @property
+    def danger(self) -> int:
+        """How much hostile strength within reach exceeds the defence of its most exposed domain."""
+        if self._danger is None:
+            self._danger = max((threat_to(self, d) - self.defence(d) for d in self.own_domains), default=0)
+            self._danger = max(0, self._danger)
+        return self._danger
 
     def defence(self, d: Domain) -> int:
         """``defending_strength`` of a domain, once per decision (every army's targets ask it)."""
@@ -121,6 +133,12 @@ class _Situation:
             value = 40 + 2 * len(d.buildings) + 6 * d.fortification - dist - defence / 6
             if best is None or value > best[0]:
                 best = (value, d.hex)
+        for d in self.own_domains:  # free an occupied domain of ours from weaker occupiers
+            occ = [self.gw.armies[x] for x in d.occupied_by if x in self.gw.armies and self.hostile(self.gw.armies[x].owner)]
+            if occ and s > sum(wf.army_strength(self.world, x) for x in occ) and wf.reachable(self.world, a.hex, d.hex):
+                value = 60 - self.world.map.distance(a.hex, d.hex)
+                if best is None or value > best[0]:
+                    best = (value, d.hex)
         for lt in self.gw.loot:
             if lt.season < self.gw.season and wf.reachable(self.world, a.hex, lt.hex):
                 dist = self.world.map.distance(a.hex, lt.hex)
@@ -132,93 +150,234 @@ class _Situation:
         return out
 
 
-def _score(sit: _Situation, o: Any) -> float:
+def _dom(sit: _Situation, did: str) -> str:
+    """A domain as a game master names it: ``Valbonne [4,6]``."""
+    d = sit.gw.domains[did]
+    col, row = sit.world.map.coords(d.hex)
+    return f"{d.name} [{col},{row}]"
+
+
+def threat_to(sit: _Situation, d: Domain) -> int:
+    """Strength of the hostile armies within reach of a domain (10 hexes) that could attack it."""
+    w, gw = sit.world, sit.gw
+    key = "threat:" + d.id
+    got = sit._defence.get(key)
+    if got is None:
+        got = sum(
+            wf.army_strength(w, a) for a in gw.armies.values()
+            if a.owner != sit.gid and sit.hostile(a.owner) and w.map.distance(a.hex, d.hex) <= 10
+        )
+        sit._defence[key] = got
+    return got
+
+
+def _deploy_target(sit: _Situation, origin: int, strength: int) -> str | None:
+    """The hostile domain an army of ``strength`` raised at ``origin`` could take: reachable, not
+    already ours to occupy, defended by less (a keep: one it can besiege); the nearest, then by id."""
+    w, gw = sit.world, sit.gw
+    best: tuple[int, str] | None = None
+    for d in sit.own_domains:  # an occupied domain of ours comes first
+        occ = [gw.armies[x] for x in d.occupied_by if x in gw.armies and sit.hostile(gw.armies[x].owner)]
+        if occ and strength > sum(wf.army_strength(w, x) for x in occ) and wf.reachable(w, origin, d.hex):
+            key = (w.map.distance(origin, d.hex) - 100, d.id)
+            if best is None or key < best:
+                best = key
+    for did in sorted(gw.domains):
+        d = gw.domains[did]
+        if not sit.hostile(d.owner_guild) or not wf.reachable(w, origin, d.hex):
+            continue
+        if strength <= sit.defence(d) and not wf.is_keep(w, d):
+            continue
+        if wf.is_keep(w, d) and strength <= sit.defence(d) // 2:
+            continue
+        key = (w.map.distance(origin, d.hex), did)
+        if best is None or key < best:
+            best = key
+    return None if best is None else best[1]
+
+
+def score_order(sit: _Situation, o: Any) -> Terms:
+    """The terms of one legal order's score, in solars (what it adds to the guild's score,
+    docs/scoring.md, or the priority the heuristic gives it): the guild's scoring callable."""
     w = sit.world
     gw = sit.gw
     cfg = sit.cfg
+    t = Terms("solars")
     if o == END:
-        return 0.0
+        return t
     # Moves first: most alternatives are (one per army and reachable hex); the types are disjoint
     if isinstance(o, Move):
         a = gw.armies[o.army]
         if a.occupying is not None or a.besieging is not None:
-            return -20.0
+            t.add("holds", -20.0, "it would give up a siege or an occupation", "abandonnerait un siège ou une occupation")
+            return t
         here = [d for d in wf.domains_at(gw, a.hex) if sit.hostile(d.owner_guild)]
         if here and any(wf.may_assault(w, a, d) or wf.is_keep(w, d) for d in here):
-            return -5.0
+            t.add("leaves_target", -5.0, "it leaves a domain it can attack here", "quitte un domaine attaquable ici")
+            return t
         tgt = sit.target_for(o.army)
         if tgt is None or tgt[0] != o.to:
-            return -2.0
-        return 50.0 + min(10.0, tgt[1] / 10)
+            t.add("no_target", -2.0, "not the army's best target", "pas la meilleure cible de l'armée")
+            return t
+        t.add("march", 50.0, f"march on the best target, {w.map.place(o.to)}", f"marche sur la meilleure cible, {w.map.place(o.to)}")
+        t.add("target_value", min(10.0, tgt[1] / 10), "value of the target for its distance", "valeur de la cible selon la distance")
+        return t
     if isinstance(o, ReturnTitle):
-        return 100.0
+        t.add("compensation", 100.0, "compensation recovered with the title", "compensation récupérée avec le titre")
+        return t
     if isinstance(o, LendSeals):  # lend to allies, to nobody else
-        return 95.0 if o.lend == wf.allied(gw, sit.gid, o.to) else -1.0
+        if o.lend == wf.allied(gw, sit.gid, o.to):
+            t.add("ally", 95.0, "seals follow the alliances", "les sceaux suivent les alliances")
+        else:
+            t.add("not_ally", -1.0, "seals go to allies only", "sceaux réservés aux alliés")
+        return t
     if isinstance(o, Annex):
-        return 90.0 if sit.guild.solars - cfg.annex_compensation_solars >= sit.upkeep else 20.0
-    if isinstance(o, PickUpLoot):
-        return 85.0
-    if isinstance(o, TreasureHunt):
-        return -1.0  # its outcome is the game team's (SC-GW-09); the heuristic sends armies to pick loot up
+        if sit.guild.solars - cfg.annex_compensation_solars >= sit.upkeep:
+            t.add("domain", 90.0, f"a domain gained, {_dom(sit, o.domain)}", f"un domaine gagné, {_dom(sit, o.domain)}")
+        else:
+            t.add("domain_short", 20.0, "a domain gained, but the coffer runs short", "un domaine gagné, mais le coffre s'épuise")
+        return t
+    if isinstance(o, TreasureHunt | PickUpLoot):
+        # this engine gives a loot's value to the first guild that claims it (GW-LOOT-03, RES-GW-15);
+        # a pick-up is listed only with an army on the hex, a treasure hunt always
+        lt = next((x for x in gw.loot if x.id == o.loot), None)
+        value = float(lt.value) if lt is not None else 0.0
+        where = w.map.place(lt.hex) if lt is not None else "?"
+        how = ("picked up", "ramassé") if isinstance(o, PickUpLoot) else ("claimed by a treasure hunt", "réclamé par une chasse au trésor")
+        t.add("loot", 80.0 + min(20.0, value / 50), f"loot of {value:g} solars at {where} {how[0]}", f"butin de {value:g} solars en {where} {how[1]}")
+        if isinstance(o, PickUpLoot):
+            t.add("sure", 1.0, "an army on the spot", "une armée sur place")
+        return t
     if isinstance(o, Deploy):
-        n = sum(o.units.values()) + sum(o.requisition.values())
-        feed = (sit.army_units + n) * cfg.army_upkeep_solars * 2
-        if sit.solars < feed or n < 5:
-            return -5.0
-        keep_home = sum(o.requisition.values()) * 0.5  # prefer leaving garrisons in place
-        return 70.0 + n / 2 - keep_home - len(o.seals) * 0.1
+        n_pool = sum(o.units.values())
+        n_req = sum(o.requisition.values())
+        n = n_pool + n_req
+        year = (sit.army_units + n) * cfg.army_upkeep_solars * cfg.seasons_per_year
+        if n < 5:
+            t.add("too_few", -5.0, "too few units for an army", "trop peu d'unités pour une armée")
+            return t
+        if n_req:
+            # a garrison stripped is a domain left open (issue 13: heuristic guilds lost theirs)
+            t.add("garrison_stripped", -100.0 - 3.0 * n_req, f"{n_req} units taken from the garrison of {_dom(sit, o.domain)}",
+                  f"{n_req} unités retirées de la garnison de {_dom(sit, o.domain)}")
+        d = gw.domains[o.domain]
+        if threat_to(sit, d):
+            t.add("needed_home", -20.0, f"hostile armies near {_dom(sit, o.domain)}: the units are needed at home",
+                  f"armées hostiles près de {_dom(sit, o.domain)} : les unités manquent chez soi")
+            return t
+        if sit.solars < year:
+            t.add("unpaid", -5.0, f"the coffer cannot pay its armies a year ({year} solars)",
+                  f"le coffre ne peut payer ses armées un an ({year} solars)")
+            return t
+        strength = sum(cfg.units[k].cs * m for k, m in (*o.units.items(), *o.requisition.items()) if k in cfg.units)
+        aim = _deploy_target(sit, d.hex, strength)
+        if aim is None:
+            t.add("no_target", -5.0, f"no hostile domain within reach weaker than {strength}",
+                  f"aucun domaine hostile à portée plus faible que {strength}")
+            return t
+        t.add("army", 40.0 + n / 2, f"an army of {n} units (strength {strength}) against {_dom(sit, aim)}",
+              f"une armée de {n} unités (force {strength}) contre {_dom(sit, aim)}")
+        t.add("seals", -len(o.seals) * 0.1, "seals engaged", "sceaux engagés")
+        return t
     if isinstance(o, Recruit):
         (kind, n), = o.units.items()
         cost = cfg.unit_cost_solars[kind] * n
-        room = cfg.units_per_seal * len(sit.free_seals) - sit.pool
-        if sit.solars - cost < sit.reserve + 40:
-            return -5.0
+        if sit.solars - cost < sit.reserve:
+            t.add("reserve", -5.0, f"leaves less than the reserve of {sit.reserve} solars", f"laisse moins que la réserve de {sit.reserve} solars")
+            return t
         if kind == "siege_engine":
             have = sit.guild.pool.get("siege_engine", 0) + sum(1 for a in sit.armies for u in a.units if u.kind == "siege_engine")
-            return 44.0 + n / 10 if have < 2 * max(1, len(sit.armies) + len(sit.free_seals)) and n == 1 else -1.0
-        if room <= 0:
-            return -1.0
-        ratio = cfg.units[kind].cs / max(1, cfg.unit_cost_solars[kind])
-        return 40.0 + min(n, room) / 2 + ratio * 10
+            if have < 2 * max(1, len(sit.armies)) and n == 1 and sit.armies:
+                t.add("siege_engine", 44.0, "a siege engine for the armies", "un engin de siège pour les armées")
+            else:
+                t.add("siege_engine", -1.0, "no army needs a siege engine", "aucune armée n'a besoin d'engin de siège")
+            return t
+        # solars above two years of yield count half in the score; units count at their price
+        spare = max(0, sit.guild.solars - sit.hoard)
+        put = min(cost, spare)
+        cs = cfg.units[kind].cs
+        danger = sit.danger
+        if put:
+            t.add("spend", 0.5 * put, f"solars above two years of yield put to work ({cost} for {n} {kind})",
+                  f"solars au-delà de deux ans de revenu mis au travail ({cost} pour {n} {kind})")
+        elif not danger:
+            t.add("hoard", -1.0, "no spare solars and no threat", "ni solars en trop ni menace")
+            return t
+        if danger:
+            t.add("strength", min(2.0 * cs * n, danger) - 0.1 * cost, f"{cs * n} combat strength against a threat of {danger}",
+                  f"{cs * n} de force de combat contre une menace de {danger}")
+        else:
+            t.add("strength", 0.2 * cs * n, f"{cs * n} combat strength for the garrisons", f"{cs * n} de force de combat pour les garnisons")
+        return t
     if isinstance(o, Reinforce):
         d = gw.domains[o.domain]
-        threat = any(
-            a.owner != sit.gid and sit.hostile(a.owner) and w.map.distance(a.hex, d.hex) <= 10 for a in gw.armies.values()
-        )
-        if not threat or sit.free_seals and sit.pool < 10:
-            return -1.0
-        return 45.0 + sum(o.units.values()) / 5 + (5 if wf.is_keep(w, d) else 0)
+        n = sum(o.units.values())
+        threat = threat_to(sit, d)
+        defence = sit.defence(d)
+        t.add("garrison", (3.0 if threat else 1.0) * n, f"{n} units into the garrison of {_dom(sit, o.domain)}",
+              f"{n} unités dans la garnison de {_dom(sit, o.domain)}")
+        if threat:
+            t.add("threat", min(40.0, 10.0 + 20.0 * threat / max(1, defence)), f"hostile armies of strength {threat} within reach",
+                  f"armées hostiles de force {threat} à portée")
+        t.add("weakest", -defence / 20, f"its defence is already {defence}", f"sa défense est déjà de {defence}")
+        if wf.is_keep(w, d):
+            t.add("keep", 2.0, "a keep holds out longer", "un donjon tient plus longtemps")
+        return t
     if isinstance(o, Disband):
-        return 25.0 if sit.solars < sit.upkeep else -5.0
+        if sit.solars < sit.upkeep:
+            t.add("unpaid", 25.0, "its upkeep cannot be paid", "son entretien ne peut être payé")
+        else:
+            t.add("keep_army", -5.0, "the army is paid for", "l'armée est payée")
+        return t
     if isinstance(o, DomainAction):
-        return 1.0 if o.action in wf.WORKS else -1.0
+        if o.action in wf.WORKS:
+            t.add("works", 1.0, f"works at {_dom(sit, o.domain)}", f"travaux à {_dom(sit, o.domain)}")
+        else:
+            t.add("not_works", -1.0, "not worth it", "n'en vaut pas la peine")
+        return t
     if isinstance(o, AttackArmy):
-        t = gw.armies[o.target]
-        if not sit.hostile(t.owner):
-            return -50.0
+        ta = gw.armies[o.target]
+        if not sit.hostile(ta.owner):
+            t.add("friend", -50.0, "a friendly army", "une armée amie")
+            return t
         mine = sit.front(o.army)
-        g = wf.garrison_joining(gw, t.owner, t.hex)
-        theirs = wf.army_strength(w, t) + (wf.garrison_strength(w, g) if g else 0)
-        return 75.0 + min(20.0, (mine - theirs) / 2) if mine > theirs else -10.0
+        g = wf.garrison_joining(gw, ta.owner, ta.hex)
+        theirs = wf.army_strength(w, ta) + (wf.garrison_strength(w, g) if g else 0)
+        if mine > theirs:
+            t.add("attack", 75.0, f"attack a weaker army at {w.map.place(ta.hex)}", f"attaque une armée plus faible en {w.map.place(ta.hex)}")
+            t.add("margin", min(20.0, (mine - theirs) / 2), f"strength {mine} against {theirs}", f"force {mine} contre {theirs}")
+        else:
+            t.add("stronger", -10.0, f"strength {mine} against {theirs}", f"force {mine} contre {theirs}")
+        return t
     if isinstance(o, AttackDomain):
         d = gw.domains[o.domain]
         if not sit.hostile(d.owner_guild):
-            return -50.0
+            t.add("friend", -50.0, "a friendly domain", "un domaine ami")
+            return t
         mine = wf.army_strength(w, gw.armies[o.army])
         theirs = sit.defence(d)
         # a keep is worn down by siege (famine, siege engines) until the assault is safe
         margin = 1.5 if wf.is_keep(w, d) and d.garrison else 1.0
-        return 78.0 + min(15.0, (mine - theirs) / 4) if mine > theirs * margin else -10.0
+        if mine > theirs * margin:
+            t.add("assault", 78.0, f"assault {_dom(sit, o.domain)}", f"assaut sur {_dom(sit, o.domain)}")
+            t.add("margin", min(15.0, (mine - theirs) / 4), f"strength {mine} against {theirs}", f"force {mine} contre {theirs}")
+        else:
+            t.add("too_strong", -10.0, f"strength {mine} against {theirs}", f"force {mine} contre {theirs}")
+        return t
     if isinstance(o, Siege):
         d = gw.domains[o.domain]
         a = gw.armies[o.army]
         if not sit.hostile(d.owner_guild):
-            return -50.0
-        if len(a.units) < len(d.garrison):
-            return -5.0
-        if wf.is_keep(w, d):
-            return 66.0
-        return 30.0 if wf.army_strength(w, a) <= sit.defence(d) else -1.0
+            t.add("friend", -50.0, "a friendly domain", "un domaine ami")
+        elif len(a.units) < len(d.garrison):
+            t.add("too_few", -5.0, "fewer units than the garrison", "moins d'unités que la garnison")
+        elif wf.is_keep(w, d):
+            t.add("siege_keep", 66.0, f"besiege the keep of {_dom(sit, o.domain)}", f"assiège le donjon de {_dom(sit, o.domain)}")
+        elif wf.army_strength(w, a) <= sit.defence(d):
+            t.add("siege", 30.0, f"besiege {_dom(sit, o.domain)}, too strong to assault", f"assiège {_dom(sit, o.domain)}, trop fort pour l'assaut")
+        else:
+            t.add("assault_instead", -1.0, "an assault is better", "un assaut vaut mieux")
+        return t
     if isinstance(o, Sack):
         d = gw.domains[o.domain]
         strength = wf.army_strength(w, gw.armies[o.army])
@@ -227,12 +386,27 @@ def _score(sit: _Situation, o: Any) -> float:
             if razed + b.sp > strength:
                 break
             razed += b.sp
-        return 35.0 if razed >= cfg.sack_loot_min_sp else -1.0
-    return -1.0
+        if razed >= cfg.sack_loot_min_sp:
+            t.add("sack", 35.0, f"sack {_dom(sit, o.domain)} ({razed} SP razed)", f"pille {_dom(sit, o.domain)} ({razed} PS rasés)")
+        else:
+            t.add("sack_poor", -1.0, "too little to raze", "trop peu à raser")
+        return t
+    t.add("other", -1.0, "not considered", "non envisagé")
+    return t
+
+
+def _score(sit: _Situation, o: Any) -> float:
+    return score_order(sit, o).total
+
+
+def rank(obs: GuildView, legal: Sequence[Any]) -> list[Terms]:
+    """Every legal order's terms (same order as ``legal``): the candidate ranking a look-ahead uses."""
+    sit = _Situation(obs.world, obs.guild)
+    return [score_order(sit, o) for o in legal]
 
 
 @register("guild", "heuristic")
-class GuildHeuristic:
+class GuildHeuristic(Policy):
     """Scores every legal order; gives the best while it beats "end of orders"."""
 
     name = "heuristic"
@@ -240,11 +414,15 @@ class GuildHeuristic:
     def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
         if not isinstance(obs, GuildView):
             raise TypeError("the guild heuristic needs a GuildView observation")
-        sit = _Situation(obs.world, obs.guild)
-        scored = [(o, _score(sit, o)) for o in legal]
-        top = max(s for _, s in scored)
-        best = [o for o, s in scored if s == top]
-        chosen = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
-        shown = sorted(scored, key=lambda t: -t[1])[:SHOWN]
-        labels = [(END if o == END else str(o), s) for o, s in shown]
-        return Decision(chosen, labels, "best score" if chosen != END else "nothing worth ordering")
+        terms = rank(obs, legal)
+        totals = [t.total for t in terms]
+        top = max(totals)
+        best = [i for i, s in enumerate(totals) if s == top]
+        pick = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+        chosen = legal[pick]
+        if chosen == END:
+            reason = "nothing left worth ordering this season"
+        else:
+            reason = "; ".join(x.en for x in terms[pick].items[:2])
+        return explained(legal, terms, pick, label=order_label, reason=reason, tie_how="drawn by the policy's stream",
+                         scored_shown=SHOWN)

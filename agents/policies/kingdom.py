@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.kingdom import KingdomObs, label
-from agents.policies import Decision, register
+from agents.policies import Decision, Policy, register
+from agents.policies.explain import Terms, explained
 from sim.rules import edicts as E
 from sim.rules import kingdom as K
 from sim.state.km import (
@@ -33,7 +34,7 @@ from sim.state.km import (
 
 
 @register("kingdom", "random")
-class KingdomRandom:
+class KingdomRandom(Policy):
     """Uniform over the legal alternatives of each decision."""
 
     name = "random"
@@ -45,7 +46,7 @@ class KingdomRandom:
 
 
 @register("kingdom", "scripted")
-class KingdomScripted:
+class KingdomScripted(Policy):
     """A person's orders come from the scenario or an order file (``agents.kingdom``); the few
     choices they leave open (the target side's balance, KM-REL-08) take the first alternative."""
 
@@ -73,194 +74,298 @@ def p_at_least(p: float, n: int, need: int) -> float:
     return sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(need, n + 1))
 
 
+UPKEEP_TARGET = 0.9  # the chance of a successful Upkeep Stability check the ruler keeps (issue 13)
+MARGIN_BP = 600.0  # BP over a year each unit of chance below the target costs (emergency mode doubles it)
+
+
+def _hx(c: _Ctx, h: int) -> str:
+    return c.w.map.place(h)
+
+
+def order_label(c: _Ctx, o: Any) -> str:
+    """An alternative as a game master names it: the farm at Westwatch [4,6], not #451."""
+    if isinstance(o, ImprovementOrder):
+        return f"{o.kind} at {_hx(c, o.hex)}"
+    if isinstance(o, int) and not isinstance(o, bool) and c.slot in ("claim", "lose_hex"):
+        return ("claim " if c.slot == "claim" else "give up ") + _hx(c, o)
+    if isinstance(o, ExplorationEdict):
+        return f"exploration {o.months} month(s), {len(o.route)} hex(es) from {_hx(c, o.route[0])}"
+    return label(o)
+
+
+def rank(obs: KingdomObs, legal: Sequence[Any]) -> list[Terms]:
+    """Every legal alternative's terms (same order as ``legal``), in BP over a year: the kingdom
+    heuristic's candidate ranking (what a look-ahead policy calls)."""
+    c = _Ctx(obs)
+    h = KingdomHeuristic()
+    fn = getattr(h, f"score_{obs.slot}", None)
+    out = []
+    for a in legal:
+        t = Terms("BP")
+        if fn is not None:
+            fn(c, a, t)
+        out.append(t)
+    return out
+
+
 @register("kingdom", "heuristic")
-class KingdomHeuristic:
+class KingdomHeuristic(Policy):
+    """Every score is a sum of named terms in BP over a year (the ``Terms`` of ``agents.policies.explain``)."""
+
     name = "heuristic"
 
     def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
         assert isinstance(obs, KingdomObs)
-        ctx = _Ctx(obs)
-        fn = getattr(self, f"score_{obs.slot}", None)
-        if fn is None:
+        if not hasattr(self, f"score_{obs.slot}"):
             return Decision(legal[0], [], f"no heuristic for {obs.slot}: first alternative")
-        scores = [float(fn(ctx, a)) for a in legal]
-        best = max(range(len(legal)), key=lambda i: (scores[i], -i))
-        order = sorted(range(len(legal)), key=lambda i: (-scores[i], i))
-        scored = [(label(legal[i]), round(scores[i], 4)) for i in order]
-        return Decision(legal[best], scored, f"best {obs.slot} score")
+        c = _Ctx(obs)
+        terms = rank(obs, legal)
+        totals = [t.total for t in terms]
+        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+        why = "; ".join(x.en for x in sorted(terms[best].items, key=lambda x: -abs(x.value))[:2]) or "nothing to gain or lose"
+        if c.emergency:
+            why = f"emergency (Upkeep success {c.p_up:.0%}, Unrest {c.k.unrest}): " + why
+        return explained(legal, terms, best, label=lambda o: order_label(c, o), reason=why,
+                         tie_how="the first listed wins (the rules' order of alternatives)")
 
     # ---- ordinary edicts (SC-KM-14/15/16) ---------------------------------------------------------
-    # Values are BP per turn: a point of Unrest costs ``c.unrest_value`` BP, a Stability point moves
-    # the Upkeep check by 5%, a point of Economy brings a third of a BP of taxes.
-    def score_taxation(self, c: _Ctx, level: str) -> float:
+    # A point of Unrest costs ``c.unrest_value`` BP, a Stability point moves the Upkeep check by 5%,
+    # a point of Economy brings a third of a BP of taxes; all counted over a year (12 turns).
+    def score_taxation(self, c: _Ctx, level: str, t: Terms) -> None:
         eco, loy = K.TAXATION[level]
         cur_eco, cur_loy = K.TAXATION[c.k.taxation]
         if K.count_buildings(c.k, ("waterfront",)):
             loy, cur_loy = (-((-loy) // 2) if loy < 0 else loy), (-((-cur_loy) // 2) if cur_loy < 0 else cur_loy)
-        return (eco - cur_eco) / 3 * c.money_w + c.loyalty_value(loy - cur_loy)
+        t.add("taxes", 12 * (eco - cur_eco) / 3 * c.money_w, f"taxes over a year (Economy {eco - cur_eco:+d})",
+              f"d'impôts sur un an (Économie {eco - cur_eco:+d})")
+        t.add("loyalty", 12 * c.loyalty_value(loy - cur_loy), f"Loyalty {loy - cur_loy:+d} over a year", f"Loyauté {loy - cur_loy:+d} sur un an")
 
-    def score_holiday(self, c: _Ctx, level: str) -> float:
+    def score_holiday(self, c: _Ctx, level: str, t: Terms) -> None:
         loy, cons = K.HOLIDAY[level]
         cur_loy, cur_cons = K.HOLIDAY[c.k.holiday]
         if K.vacant(c.k, "councilor"):
             loy, cur_loy = min(loy, 0), min(cur_loy, 0)
-        return c.loyalty_value(loy - cur_loy) - (cons - cur_cons) * c.money_w
+        t.add("loyalty", 12 * c.loyalty_value(loy - cur_loy), f"Loyalty {loy - cur_loy:+d} over a year", f"Loyauté {loy - cur_loy:+d} sur un an")
+        t.add("consumption", -12 * (cons - cur_cons) * c.money_w, "Consumption over a year", "de Consommation sur un an")
 
-    def score_promotion(self, c: _Ctx, level: str) -> float:
+    def score_promotion(self, c: _Ctx, level: str, t: Terms) -> None:
         stab, cons = K.PROMOTION[level]
         cur_stab, cur_cons = K.PROMOTION[c.k.promotion]
-        return c.stability_value(stab - cur_stab) - (cons - cur_cons) * c.money_w
+        c.stability_terms(t, stab - cur_stab)
+        t.add("consumption", -12 * (cons - cur_cons) * c.money_w, "Consumption over a year", "de Consommation sur un an")
 
     # ---- building the kingdom (SC-KM-13, 17, 28…33) -----------------------------------------------
-    def _affordable(self, c: _Ctx, cost: int) -> float:
+    def _affordable(self, c: _Ctx, cost: int, t: Terms, scale: float = 1.0) -> None:
         left = c.funds - cost
-        return 0.0 if left >= c.reserve else -6.0 + left / max(1, c.reserve)
+        if left < c.reserve:
+            t.add("reserve", scale * (-6.0 + left / max(1, c.reserve)), f"leaves less than the reserve of {c.reserve} BP",
+                  f"laisse moins que la réserve de {c.reserve} PC")
 
-    def score_claim(self, c: _Ctx, h: int | None) -> float:
+    def score_claim(self, c: _Ctx, h: int | None, t: Terms) -> None:
         if h is None:
-            return 0.0
+            return
         hx = c.w.map.hexes[h]
-        t = K.km_terrain(hx.terrain)
+        tr = K.km_terrain(hx.terrain)
         pot = 0.2  # BP per turn the hex can bring once improved
-        if t in ("plains", "hills") or (t == "desert" and (hx.river or hx.coast)):
+        if tr in ("plains", "hills") or (tr == "desert" and (hx.river or hx.coast)):
             pot = 1.6
-        if t in ("mountains", "cavern", "hills", "desert"):
+        if tr in ("mountains", "cavern", "hills", "desert"):
             pot = max(pot, 1.3)
-        if t in ("forest", "jungle"):
+        if tr in ("forest", "jungle"):
             pot = max(pot, 1.1)
         pot += 0.2 * hx.river + 0.2 * (hx.road_level >= 2)
-        after = p_check(c.st.stability - c.k.unrest, c.st.control_dc + 1, kingdom=True)
-        s = pot - 1.0 + c.stability_value(0, 1) - 0.1
-        if after < 0.75:
-            s -= (0.75 - after) * 20
+        t.add("potential", 12 * pot, f"income the {hx.terrain} at {_hx(c, h)} can bring once improved over a year",
+              f"de revenu que {hx.terrain} en {_hx(c, h)} peut rapporter une fois aménagé, sur un an")
+        t.add("consumption", -12 * 1.0 - 1.2, "Consumption of one more hex over a year", "de Consommation d'un hex de plus sur un an")
+        c.stability_terms(t, 0, 1)
+        if c.lost_land:
+            t.add("regain", 12.0, "land to regain after losing hexes", "des terres à regagner après des pertes")
         if c.k.unrest >= 2:
-            s -= 2.0
-        return s + self._affordable(c, 1)
+            t.add("unrest", -24.0, f"Unrest {c.k.unrest}: settle the people first", f"Insatisfaction {c.k.unrest} : apaiser d'abord")
+        self._affordable(c, 1, t, 12)
 
-    def score_improvement(self, c: _Ctx, o: ImprovementOrder | None) -> float:
+    def score_improvement(self, c: _Ctx, o: ImprovementOrder | None, t: Terms) -> None:
         if o is None:
-            return 0.0
+            return
         cost = K.improvement_cost(c.w, o.hex, o.kind) or 0
         if o.kind == "farm":
             per = 2.0 if c.st.raw_consumption > 0 else (0.5 if c.wants_food else 0.1)
+            what = ("food over a year", "de nourriture sur un an")
         elif o.kind == "fishery":
             per = 1.0 if c.st.raw_consumption > 0 else 0.1
+            what = ("food over a year", "de nourriture sur un an")
         elif o.kind == "mine":
             per = 1.0 + 1 / 3
+            what = ("income over a year", "de revenu sur un an")
         elif o.kind in ("quarry", "sawmill"):
             per = 1.0 + c.stability_value(1)
+            what = ("income and Stability over a year", "de revenu et de Stabilité sur un an")
         else:
             per = 0.15
-        return (per * 12 - cost) / 10 + self._affordable(c, cost)
+            what = ("of use over a year", "d'usage sur un an")
+        t.add("yield", per * 12, *what)
+        t.add("cost", -cost * c.cost_w, f"cost ({cost} BP, weighed by the treasury)", f"de coût ({cost} PC, pesé selon le trésor)")
+        t.add("holdings", 0.5 * cost, "added to the kingdom's holdings", "ajoutés au patrimoine du royaume")
+        self._affordable(c, cost, t, 10)
 
-    def score_building(self, c: _Ctx, o: BuildOrder | EmbassyBuildingOrder | None) -> float:
+    def score_building(self, c: _Ctx, o: BuildOrder | EmbassyBuildingOrder | None, t: Terms) -> None:
         if o is None:
-            return 0.0
-        if isinstance(o, EmbassyBuildingOrder):
-            b = K.BUILDINGS[o.kind]
-            per = (b.economy + 2) / 3 + c.stability_value(b.stability) + c.loyalty_value(b.loyalty) + b.fame * 0.3 - 1.0
-            return (per * 12 - b.bp) / 10 + self._affordable(c, b.bp)
+            return
         b = K.BUILDINGS[o.kind]
-        per = b.economy / 3 + c.stability_value(b.stability) + c.loyalty_value(b.loyalty) + b.fame * 0.3
+        if isinstance(o, EmbassyBuildingOrder):
+            t.add("economy", 12 * (b.economy + 2) / 3, "taxes and trade over a year", "d'impôts et de commerce sur un an")
+            t.add("stability", 12 * c.stability_value(b.stability), "Upkeep chance over a year", "de chance d'entretien sur un an")
+            t.add("loyalty", 12 * c.loyalty_value(b.loyalty), "Loyalty over a year", "de Loyauté sur un an")
+            t.add("fame", 12 * (b.fame * 0.3 - 1.0), "Fame, less the embassy's upkeep, over a year", "de Gloire, moins l'entretien de l'ambassade, sur un an")
+            t.add("cost", -b.bp * c.cost_w, f"cost ({b.bp} BP, weighed by the treasury)", f"de coût ({b.bp} PC, pesé selon le trésor)")
+            self._affordable(c, b.bp, t, 10)
+            return
+        t.add("economy", 12 * b.economy / 3, "taxes over a year", "d'impôts sur un an")
+        t.add("stability", 12 * c.stability_value(b.stability), f"Upkeep chance over a year (Stability {b.stability:+d})",
+              f"de chance d'entretien sur un an (Stabilité {b.stability:+d})")
+        t.add("loyalty", 12 * c.loyalty_value(b.loyalty), "Loyalty over a year", "de Loyauté sur un an")
+        t.add("fame", 12 * b.fame * 0.3, "Fame over a year", "de Gloire sur un an")
         sm = b.settlement
-        per += 0.05 * sm.get("productivity", 0) - 0.05 * sm.get("corruption", 0) - 0.03 * sm.get("crime", 0)
-        v = per * 12 - b.bp - b.unrest * c.unrest_value
+        t.add("settlement", 12 * (0.05 * sm.get("productivity", 0) - 0.05 * sm.get("corruption", 0) - 0.03 * sm.get("crime", 0)),
+              "settlement modifiers over a year", "de modificateurs de colonie sur un an")
+        t.add("cost", -b.bp * c.cost_w, f"cost ({b.bp} BP, weighed by the treasury)", f"de coût ({b.bp} PC, pesé selon le trésor)")
+        t.add("holdings", 0.5 * b.bp, "added to the kingdom's holdings", "ajoutés au patrimoine du royaume")
+        t.add("unrest", -b.unrest * c.unrest_value, "Unrest it brings", "d'Insatisfaction qu'il apporte")
         s = K.settlement(c.k, o.settlement)
         have = s.buildings if s is not None else {}
         want = c.wanted_route
         if want == "goods" and o.kind == "guildhall" and not have.get("guildhall"):
-            v += 40.0
+            t.add("route", 40.0, "toward a Goods trade route", "vers une route commerciale de Marchandises")
         if want == "luxuries" and o.kind == "luxury_store" and not have.get("luxury_store"):
-            v += 30.0
+            t.add("route", 30.0, "toward a Luxuries trade route", "vers une route commerciale de Luxe")
         if want == "food" and o.kind in ("granary", "stockyard") and not have.get(o.kind):
-            v += 20.0
+            t.add("route", 20.0, "toward a Food trade route", "vers une route commerciale de Nourriture")
         if o.kind in ("pier", "waterfront") and not have.get(o.kind):
-            v += 10.0
-        return v / 10 + self._affordable(c, b.bp)
+            t.add("port", 10.0, "a first port building", "un premier bâtiment portuaire")
+        if s is not None and c.capital is not None and s.name != c.capital and sum(have.values()) < c.capital_buildings:
+            t.add("spread", 6.0, f"builds up {s.name} beyond the capital", f"développe {s.name} au-delà de la capitale")
+        self._affordable(c, b.bp, t, 10)
 
-    def score_relation(self, c: _Ctx, o: RelationOrder | None) -> float:
+    def score_district(self, c: _Ctx, name: str | None, t: Terms) -> None:
+        """An extra district (SC-KM-28): room for 36 lots of buildings, at the preparation cost of the
+        settlement's terrain and +1 Control DC (SC-KM-04)."""
+        if name is None:
+            return
+        s = K.settlement(c.k, name)
+        if s is None:
+            return
+        cost = K.TERRAIN[K.km_terrain(c.w.map.hexes[s.hex].terrain)][1] or 0
+        t.add("room", 24.0, f"room for new buildings in {name} (36 lots)", f"de place pour de nouveaux bâtiments à {name} (36 lots)")
+        t.add("cost", -cost * c.cost_w, f"cost ({cost} BP, weighed by the treasury)", f"de coût ({cost} PC, pesé selon le trésor)")
+        t.add("holdings", 0.5 * cost, "added to the kingdom's holdings", "ajoutés au patrimoine du royaume")
+        c.stability_terms(t, 0, 1)
+        self._affordable(c, cost, t, 10)
+
+    def score_relation(self, c: _Ctx, o: RelationOrder | None, t: Terms) -> None:
         if o is None:
-            return 0.0
+            return
         if o.action == "renegotiate":
             p = p_check(c.st.loyalty - c.k.unrest, c.st.control_dc, kingdom=True)
-            return 2.0 * p - 1.5 * (1 - p)
-        return -2.0 if o.action == "close_embassy" else -4.0
+            t.add("renegotiate", 2.0 * p - 1.5 * (1 - p), f"renegotiation succeeds {p:.0%}", f"renégociation réussie à {p:.0%}")
+            return
+        if o.action == "close_embassy":
+            t.add("close", -2.0, "an embassy lost", "une ambassade perdue")
+        else:
+            t.add("break", -4.0, "a treaty broken", "un traité rompu")
 
-    def score_envoy(self, c: _Ctx, t: str | None) -> float:
-        if t is None:
-            return 0.0
+    def score_envoy(self, c: _Ctx, tg: str | None, t: Terms) -> None:
+        if tg is None:
+            return
         km = c.km
-        if km.enemies(c.kid, t) or km.stance(t, c.kid).attitude == "hostile":
-            return -1.0
-        lvl = km.level(c.kid, t)
-        if lvl >= 3 and E._rebalanceable(km, c.kid, t) is None:
-            return -0.5
-        path = E.envoy_path(c.w, c.kid, t)
+        if km.enemies(c.kid, tg) or km.stance(tg, c.kid).attitude == "hostile":
+            t.add("hostile", -1.0, f"{tg} is hostile", f"{tg} est hostile")
+            return
+        lvl = km.level(c.kid, tg)
+        if lvl >= 3 and E._rebalanceable(km, c.kid, tg) is None:
+            t.add("nothing", -0.5, "nothing left to gain", "plus rien à gagner")
+            return
+        path = E.envoy_path(c.w, c.kid, tg)
         dist = len(path) if path else 99
-        return 1.5 - dist / 40 + 0.3 * (3 - lvl)
+        t.add("relations", 1.5 + 0.3 * (3 - lvl), f"closer relations with {tg}", f"relations plus étroites avec {tg}")
+        t.add("distance", -dist / 40, f"{dist} hexes to travel", f"{dist} hex à parcourir")
 
-    def score_balance(self, c: _Ctx, choice: str) -> float:
+    def score_balance(self, c: _Ctx, choice: str, t: Terms) -> None:
         evil = c.k.alignment.endswith("E")
         good = c.k.alignment.endswith("G")
         if choice == "balanced":
-            return 1.0 + (0.8 if good else 0.0)
-        return 1.2 + (0.8 if evil else 0.0)
+            t.add("balanced", 1.0, "a balanced agreement", "un accord équilibré")
+            if good:
+                t.add("alignment", 0.8, "a good ruler's way", "la voie d'un souverain bon")
+            return
+        t.add("advantage", 1.2, "an agreement to its advantage", "un accord à son avantage")
+        if evil:
+            t.add("alignment", 0.8, "an evil ruler's way", "la voie d'un souverain mauvais")
 
-    def score_lose_hex(self, c: _Ctx, h: int) -> float:
+    def score_lose_hex(self, c: _Ctx, h: int, t: Terms) -> None:
         cap = K.capital_hex(c.k)
         dist = c.w.map.distance(cap, h) if cap is not None else 0
-        return dist * 0.2 - 2.0 * len(c.k.improvements.get(h, [])) - 0.5 * (c.w.map.hexes[h].road_level >= 2)
+        t.add("distance", dist * 0.2, f"{dist} hexes from the capital", f"à {dist} hex de la capitale")
+        t.add("improvements", -2.0 * len(c.k.improvements.get(h, [])), "improvements lost", "aménagements perdus")
+        t.add("road", -0.5 * (c.w.map.hexes[h].road_level >= 2), "a road lost", "une route perdue")
 
     # ---- the special edict (KM-GEN-02) ---------------------------------------------------------
-    def score_special(self, c: _Ctx, o: Any) -> float:
+    def score_special(self, c: _Ctx, o: Any, t: Terms) -> None:
         if o is None:
-            return 0.0
+            return
         if isinstance(o, DiplomaticEdict):
-            return self._diplomatic(c, o)
-        if isinstance(o, ExplorationEdict):
-            return self._exploration(c, o)
-        if isinstance(o, TradeEdict):
-            return self._trade(c, o)
-        if isinstance(o, VassalageEdict):
-            return self._vassalage(c, o)
-        return -1.0
+            self._diplomatic(c, o, t)
+        elif isinstance(o, ExplorationEdict):
+            self._exploration(c, o, t)
+        elif isinstance(o, TradeEdict):
+            self._trade(c, o, t)
+        elif isinstance(o, VassalageEdict):
+            self._vassalage(c, o, t)
+        else:
+            t.add("unknown", -1.0, "not considered", "non envisagé")
 
-    def _diplomatic(self, c: _Ctx, o: DiplomaticEdict) -> float:
+    def _diplomatic(self, c: _Ctx, o: DiplomaticEdict, t: Terms) -> None:
         km = c.km
-        t = km.kingdoms[o.target]
+        tk = km.kingdoms[o.target]
         cost = 2.5 + o.bribe
         att = km.stance(o.target, c.kid).attitude
         hostile = km.enemies(c.kid, o.target) or att in ("hostile", "unfriendly")
         if o.kind == "rebalance":
-            return 1.5 - 2.5
+            t.add("rebalance", 1.5, "a rebalanced agreement", "un accord rééquilibré")
+            t.add("cost", -2.5, "the edict's cost", "de coût de l'édit")
+            return
         if o.kind == "threat":
             dc = c.diplomatic_dc(o.target, True) - o.bribe
             mod = c.k.skills.get("intimidate", 0) + c.st.infamy + c.k.armies + c.st.infamy // 10
             p = p_check(mod, dc, kingdom=False)
             good = c.k.alignment.endswith("G")
             evil = c.k.alignment.endswith("E")
-            return p * 4.0 - (1 - p) * 3.0 - 1.5 - cost - (3.0 if good else 0.0) + (6.0 if evil else 0.0)
+            t.add("threat", p * 4.0 - (1 - p) * 3.0 - 1.5, f"a threat to {o.target} succeeds {p:.0%}", f"une menace contre {o.target} réussit à {p:.0%}")
+            t.add("cost", -cost, "the edict's cost and bribe", "de coût de l'édit et de pot-de-vin")
+            t.add("alignment", (-3.0 if good else 0.0) + (6.0 if evil else 0.0), "the ruler's alignment", "l'alignement du souverain")
+            return
         dc = c.diplomatic_dc(o.target, False) - o.bribe
         skill = o.skill if o.kind == "alliance" else "diplomacy"
         bonus = c.st.fame // 10 if skill == "diplomacy" else c.st.infamy // 10
         p = p_check(c.k.skills.get(skill, 0) + bonus, dc, kingdom=False)
         red = 1 if E.agreements_held(km, c.kid) > 0 else 0
         tst = c.stats_of(o.target)
-        eco = tst.economy if t.tracked else 7 + K.size_of(t)
+        eco = tst.economy if tk.tracked else 7 + K.size_of(tk)
         treaty_value = 1.0 + max(0, max(0, eco) // 10 - red) * 10.0  # ten turns of the Economy bonus
         if o.kind == "embassy":
             gain, pw, fail = 2.0 + 0.5 * treaty_value, p, 1.5
         elif o.kind == "treaty":
             gain, pw, fail = treaty_value, p_at_least(p, 3, 2), 2.0
         else:
-            stab = tst.stability if t.tracked else 7 + K.size_of(t)
+            stab = tst.stability if tk.tracked else 7 + K.size_of(tk)
             bonus = max(0, max(0, stab) // 10 - 1)
             gain, pw, fail = 1.0 + bonus * 10 * max(0.2, c.stability_value(1)), p_at_least(p, 6, 4), 2.0
         if hostile:
             gain *= 0.3
-        return pw * gain - (1 - pw) * fail - cost
+        t.add("gain", pw * gain, f"{o.kind} with {o.target} won {pw:.0%}", f"{o.kind} avec {o.target} obtenu à {pw:.0%}")
+        t.add("failure", -(1 - pw) * fail, "what a failure costs", "ce que coûte un échec")
+        t.add("cost", -cost, "the edict's cost and bribe", "de coût de l'édit et de pot-de-vin")
 
-    def _exploration(self, c: _Ctx, o: ExplorationEdict) -> float:
+    def _exploration(self, c: _Ctx, o: ExplorationEdict, t: Terms) -> None:
         km = c.km
         speed = c.w.config.km.explorer_speed_ft
         new = [h for h in o.route if not km.explored(h)]
@@ -271,16 +376,19 @@ class KingdomHeuristic:
         per = c.w.config.km.days_per_turn
         covered = min(len(new), len(new) * o.months * per // max(1, days))
         scarce = 1.6 if len(c.claimable) < 2 else 0.6
-        value = covered * 1.3 * scarce
+        t.add("explored", covered * 1.3 * scarce, f"{covered} hexes explored", f"{covered} hex explorés")
         if o.months > 1 and days <= per:
-            value -= 2.0
-        return value - 2.5 * o.months - (1.5 if c.k.unrest >= 5 else 0.0)
+            t.add("too_long", -2.0, "more months than the route needs", "plus de mois que la route n'en demande")
+        t.add("cost", -2.5 * o.months, "the edict's cost", "de coût de l'édit")
+        if c.k.unrest >= 5:
+            t.add("unrest", -1.5, "Unrest too high to send explorers", "Insatisfaction trop forte pour envoyer des explorateurs")
 
-    def _trade(self, c: _Ctx, o: TradeEdict) -> float:
+    def _trade(self, c: _Ctx, o: TradeEdict, t: Terms) -> None:
         k = c.k
         s = K.settlement(k, o.origin)
         if s is None:
-            return -9.0
+            t.add("no_origin", -9.0, "no such settlement", "pas de telle colonie")
+            return
         pier = s.buildings.get("pier", 0) > 0
         wf = s.buildings.get("waterfront", 0) > 0
         path = list(o.path)
@@ -300,17 +408,22 @@ class KingdomHeuristic:
         blocks = o.investment // 5
         tb = E.type_bonus(c.w, k, o.origin, o.type)
         est = p2 * (rm + 5 * blocks + (1 + tb) * 12 * 0.3) + p3 * (rm + 5 * blocks + (2 + tb) * 12 * 0.3 + 1.5)
-        return est + p1 * 2.5 * blocks - p0 * 2.5 - o.investment
+        t.add("returns", est + p1 * 2.5 * blocks, f"expected returns of the route to {o.destination}", f"de retours attendus de la route vers {o.destination}")
+        t.add("failure", -p0 * 2.5, "what a failed expedition costs", "ce que coûte une expédition ratée")
+        t.add("investment", -float(o.investment) * c.cost_w, "invested (weighed by the treasury)", "investis (pesés selon le trésor)")
 
-    def _vassalage(self, c: _Ctx, o: VassalageEdict) -> float:
+    def _vassalage(self, c: _Ctx, o: VassalageEdict, t: Terms) -> None:
         k = c.k
         grant = o.grant if not o.grant_max else max(0, k.treasury - 3) // 4
         vassals = sum(1 for x in c.km.kingdoms.values() if x.overlord == k.id)
         if o.mode == "subjugation" and o.target is not None:
-            t = c.km.kingdoms[o.target]
-            dc = c.st.control_dc + K.size_of(t) // 5
+            tk = c.km.kingdoms[o.target]
+            dc = c.st.control_dc + K.size_of(tk) // 5
             p = p_check(c.st.loyalty - k.unrest, dc, kingdom=True)
-            return 6.0 + 1.5 * K.size_of(t) * p - 2.5 * (1 - p) * 3 - grant * 0.3 - 2.5
+            t.add("subjugation", 6.0 + 1.5 * K.size_of(tk) * p - 2.5 * (1 - p) * 3, f"{o.target} subjugated ({p:.0%} a check)",
+                  f"{o.target} assujetti ({p:.0%} par test)")
+            t.add("cost", -grant * 0.3 - 2.5, "the edict's cost and grant", "de coût de l'édit et de dotation")
+            return
         # a new vassal or colony: only if it can stand (its Upkeep check) and it relieves the overlord
         eco, loy, stab = K.alignment_base(k.alignment)
         if len(k.vassal_attrs) == 3:
@@ -326,12 +439,19 @@ class KingdomHeuristic:
         p_vassal = p_check(stab, dc, kingdom=True)
         unrest_roles = sum(1 for r, _n in K._VACANCY_UNREST if r not in leaders)
         if p_vassal < 0.5 or unrest_roles:
-            return -5.0
+            t.add("cannot_stand", -5.0, f"the new realm would stand {p_vassal:.0%}", f"le nouveau royaume tiendrait à {p_vassal:.0%}")
+            return
         if o.mode == "colony":
-            return 1.0 - grant * 0.2 - 2.5 - 4.0 * vassals
+            t.add("colony", 1.0, "a colony founded", "une colonie fondée")
+            t.add("cost", -grant * 0.2 - 2.5 - 4.0 * vassals, "the edict's cost, grant and vassals already held",
+                  "de coût de l'édit, de dotation et de vassaux déjà tenus")
+            return
         lost = len(o.hexes)
-        relief = c.stability_value(0, -lost) * 2 - lost * 1.0 + (3.0 if k.unrest >= 5 else 0.0)
-        return relief + (K.size_of(k) - 25) * 0.5 - grant * 0.2 - 2.5 - 4.0 * vassals
+        t.add("relief", c.stability_value(0, -lost) * 2 - lost * 1.0 + (3.0 if k.unrest >= 5 else 0.0), "relief of a smaller realm",
+              "soulagement d'un royaume plus petit")
+        t.add("size", (K.size_of(k) - 25) * 0.5, "the realm's size", "la taille du royaume")
+        t.add("cost", -grant * 0.2 - 2.5 - 4.0 * vassals, "the edict's cost, grant and vassals already held",
+              "de coût de l'édit, de dotation et de vassaux déjà tenus")
 
 
 class _Ctx:
@@ -344,6 +464,7 @@ class _Ctx:
         assert km is not None
         self.km = km
         self.kid = obs.kingdom
+        self.slot = obs.slot
         self.k = km.kingdoms[obs.kingdom]
         self._st = obs.sheet
         k = self.k
@@ -382,6 +503,49 @@ class _Ctx:
     def p_up(self) -> float:
         return p_check(self.st.stability - self.k.unrest, self.st.control_dc, kingdom=True)
 
+    @functools.cached_property
+    def emergency(self) -> bool:
+        """Emergency mode: the Upkeep check fails too often, or Unrest nears anarchy (SC-KM-07)."""
+        return self.p_up < 0.75 or self.k.unrest >= 5 or self.k.anarchy
+
+    @functools.cached_property
+    def cost_w(self) -> float:
+        """How much a BP spent weighs: 1 while the treasury holds up to two years of income, ½ above
+        (a full treasury lowers the weight of cost, issue 13)."""
+        income = max(1.0, (10.5 + self.st.economy - self.k.unrest) / 3)
+        two_years = 24 * income
+        # the score counts BP above two years of income at half (docs/scoring.md, the reserve rule)
+        return 1.0 if self.k.treasury <= two_years else 0.5
+
+    @functools.cached_property
+    def capital(self) -> str | None:
+        return self.k.capital or (self.k.settlements[0].name if self.k.settlements else None)
+
+    @functools.cached_property
+    def capital_buildings(self) -> int:
+        s = K.settlement(self.k, self.capital) if self.capital else None
+        return sum(s.buildings.values()) if s is not None else 0
+
+    @functools.cached_property
+    def lost_land(self) -> bool:
+        """It lost its capital or every settlement, or has domains occupied by guilds (LINK-08)."""
+        k = self.k
+        lost_cap = k.capital is not None and K.settlement(k, k.capital) is None
+        return bool(k.occupied) or lost_cap or (bool(k.hexes) and not k.settlements)
+
+    def stability_terms(self, t: Terms, ds: int, dcdc: int = 0) -> None:
+        """The terms of moving Stability by ``ds`` and the Control DC by ``dcdc``: the expected Unrest of
+        the Upkeep checks over a year, and the margin to the target chance (90%), weighed double in
+        an emergency. Exact odds of the d20 (natural 1 fails, 20 succeeds)."""
+        mod = self.st.stability - self.k.unrest
+        p = p_check(mod + ds, self.st.control_dc + dcdc, kingdom=True)
+        t.add("upkeep_risk", 12 * (p - self.p_up) * 2.5 * self.unrest_value,
+              f"Upkeep risk over a year (success {self.p_up:.0%} → {p:.0%})", f"de risque d'entretien sur un an (réussite {self.p_up:.0%} → {p:.0%})")
+        w = MARGIN_BP * (2 if self.emergency else 1)
+        margin = -w * max(0.0, UPKEEP_TARGET - p) + w * max(0.0, UPKEEP_TARGET - self.p_up)
+        t.add("upkeep_margin", margin, f"margin to a {UPKEEP_TARGET:.0%} Upkeep success" + (" (emergency)" if self.emergency else ""),
+              f"de marge vers {UPKEEP_TARGET:.0%} de réussite d'entretien" + (" (urgence)" if self.emergency else ""))
+
     def diplomatic_dc(self, target: str, threat: bool) -> int:
         """KM-DIP-04's DC against ``target`` before bribes, once per target in a decision: the
         candidates differ in their bribes, and each bribed BP lowers the DC by 1, unfloored (RES-KM-03)."""
@@ -410,7 +574,8 @@ class _Ctx:
         """BP per turn of changing Loyalty by ``dl``: little, unless Loyalty would go negative
         (Unrest +1 a turn, SC-KM-12) or Loyalty checks are due (subjugation friction)."""
         after = self.st.loyalty + dl
-        v = dl * (0.6 if self.subjugating else 0.05) * self.unrest_value / 3
+        # a Loyalty point is a margin against Unrest (SC-KM-12) and helps every Loyalty check
+        v = dl * (0.6 if self.subjugating else 0.25) * self.unrest_value / 3
         if after < 0 <= self.st.loyalty:
             v -= self.unrest_value
         elif self.st.loyalty < 0 <= after:

@@ -102,8 +102,8 @@ def budget_for(kind: str, world: World, options: dict[str, Any] | None) -> Budge
 # ---- small accessors (kept here so a rename in the agent or the model stays a one-line change) -----
 
 def policy_rng(agent: Any) -> random.Random:
-    """The agent's policy stream (``RealmAgent.rng``, a ``SeededDice``), as a ``random.Random``."""
-    stream = getattr(agent, "policy_rng", None) or agent.rng
+    """The agent's policy stream (``RealmAgent.policy_rng``, a ``SeededDice``), as a ``random.Random``."""
+    stream = agent.policy_rng
     return stream.rng  # type: ignore[no-any-return]
 
 
@@ -199,7 +199,7 @@ def checkpointer(model: RealmModel) -> Checkpointer:
     if cp is None:
         cp = Checkpointer(model)
         model.lookahead_checkpointer = cp  # type: ignore[attr-defined]
-        model.on_clock = cp.on_clock
+        model.env.on_clock = cp.on_clock
     return cp
 
 
@@ -305,7 +305,7 @@ def play(cp: Checkpoint, decider: str, legal: list[Any], forced: int, seed: int,
 
 # ---- the policy ---------------------------------------------------------------------------------
 
-class Lookahead:
+class Lookahead(Policy):
     """``lookahead`` for one kind of faction (one subclass registered per kind)."""
 
     name = NAME
@@ -478,21 +478,25 @@ def _hours_fr(h: int) -> str:
 @register("kingdom", NAME)
 class KingdomLookahead(Lookahead):
     kind = "kingdom"
+    kinds = ("kingdom",)
 
 
 @register("nation", NAME)
 class NationLookahead(Lookahead):
     kind = "nation"
+    kinds = ("nation",)
 
 
 @register("guild", NAME)
 class GuildLookahead(Lookahead):
     kind = "guild"
+    kinds = ("guild",)
 
 
 @register("convoy", NAME)
 class ConvoyLookahead(Lookahead):
     kind = "convoy"
+    kinds = ("convoy",)
 
 
 __all__ = ["Budget", "Checkpointer", "Lookahead", "RolloutDice", "budget_for", "faction_score", "play"]

@@ -24,11 +24,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from agents.policies import Decision, RandomPolicy, register
+from agents.policies import Decision, Policy, RandomPolicy, register
+from agents.policies.explain import Terms, explained
 from sim.rules import diplomacy as dip
 from sim.state.mn import MnWorld
 
 WANT_AMBASSADORS = 3
+MAX_AMBASSADORS = 20  # a rich nation keeps up to this many
+TREATY_WORTH = {"commercial": 50.0, "alliance": 75.0, "pact": 150.0}  # docs/scoring.md
 HORIZON_TURNS = 12  # how far ahead a permanent treaty is valued
 RF_POINT_PO = 3  # what one point of racial factor is worth, in PO
 SHOWN = 12  # alternatives recorded in the ledger per decision
@@ -70,32 +73,45 @@ def _friends(mn: MnWorld, nation: str) -> set[str]:
 
 
 @register("nation", "heuristic")
-class NationHeuristic:
+class NationHeuristic(Policy):
     name = "heuristic"
 
     def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
+        terms = rank(obs, legal)
+        # ties are broken by the policy's stream (a draw per alternative, as ever), then the first listed
+        keys = [(t.total, rng.random() * 1e-9, -i) for i, t in enumerate(terms)]
+        pick = max(range(len(legal)), key=lambda i: keys[i])
+        why = "; ".join(x.en for x in sorted(terms[pick].items, key=lambda x: -abs(x.value))[:2]) or "nothing worth its cost"
+        return explained(legal, terms, pick, label=lambda o: _label(obs, o), reason=why,
+                         tie_how="drawn by the policy's stream", shown=6, scored_shown=SHOWN)
+
+    def terms(self, obs: Any, o: Any, cache: dict[Any, Any]) -> Terms:
+        t = Terms("PO")
         scorer = getattr(self, f"_slot_{obs.slot}", None)
-        cache: dict[Any, Any] = {}
-        scored = []
-        for i, o in enumerate(legal):
-            s = float(scorer(obs, o, cache)) if scorer else 0.0
-            scored.append((s, rng.random() * 1e-9, -i, o))
-        scored.sort(key=lambda x: (x[0], x[1], x[2]), reverse=True)
-        best = scored[0][3]
-        return Decision(best, [(dip.order_label(o), round(s, 3)) for s, _, _, o in scored[:SHOWN]],
-                        f"heuristic {obs.slot}: best of {len(legal)}")
+        if scorer is not None:
+            scorer(obs, o, cache, t)
+        return t
 
     # ---- (1) buy ----------------------------------------------------------------------------------
-    def _slot_buy(self, obs: Any, o: Any, cache: dict[Any, Any]) -> float:
+    def _slot_buy(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
         if not isinstance(o, dip.BuyAmbassador):
-            return 0.0
+            return
         mn, n = obs.mn, obs.mn.nations[obs.nation]
         live = sum(1 for a in mn.ambassadors.values() if a.nation == obs.nation and a.state != "dead")
         idle = any(a.nation == obs.nation and a.state == "home" for a in mn.ambassadors.values())
-        want = min(WANT_AMBASSADORS + n.treasury // 400, 2 * WANT_AMBASSADORS)
-        if idle or live >= want or n.treasury - obs.cfg.ambassador_cost < dip.MISSION_FEE_PO + 10:
-            return -1.0
-        return float(want - live)
+        # more ambassadors while the treasury can pay their missions (issue 13: no stop at 6)
+        want = min(WANT_AMBASSADORS + n.treasury // 150, MAX_AMBASSADORS)
+        rich = n.treasury > 2 * _income_year(obs)
+        if idle and not rich:
+            t.add("idle", -1.0, "an ambassador is already waiting at home", "un ambassadeur attend déjà au pays")
+        elif live >= want:
+            t.add("enough", -1.0, f"{live} ambassadors are enough for a treasury of {n.treasury} PO",
+                  f"{live} ambassadeurs suffisent pour un trésor de {n.treasury} PO")
+        elif n.treasury - obs.cfg.ambassador_cost < dip.MISSION_FEE_PO + 10:
+            t.add("cannot_pay", -1.0, "no PO left for his mission", "plus de PO pour sa mission")
+        else:
+            t.add("missions", float(want - live), f"{want - live} more missions a turn ({live} of {want} wanted)",
+                  f"{want - live} missions de plus par tour ({live} sur {want} voulus)")
 
     # ---- (2) ambassadors --------------------------------------------------------------------------
     def _treaty_value(self, obs: Any, city: str, kind: str, turns: int, renewing: int | None = None) -> float:
@@ -113,8 +129,13 @@ class NationHeuristic:
             return -50.0
         return float(turns * 2)
 
+    def _cost_w(self, obs: Any) -> float:
+        """PO above two years of income count half in the score (the reserve rule): spending them costs half."""
+        n = obs.mn.nations[obs.nation]
+        return 0.5 if n.treasury > 2 * _income_year(obs) else 1.0
+
     def _mission_ev(self, obs: Any, city: str, kind: str, gift: int, renewal_of: int | None, cache: dict[Any, Any],
-                    treaty: int | None = None) -> float:
+                    t: Terms, treaty: int | None = None) -> None:
         mn, cfg = obs.mn, obs.cfg
         amb = obs.subject
         key = ("mods", city, renewal_of)
@@ -123,80 +144,125 @@ class NationHeuristic:
             rivals = [n for n in dip.posted_nations(mn, city) if n != obs.nation and dip.nkey(n) not in _friends(mn, obs.nation)]
             cache[key] = sum(m.value for m in mods) - 10 * len(rivals)
         favourable = cache[key] + gift
-        ev = -float(dip.MISSION_FEE_PO + gift)
+        w = self._cost_w(obs)
+        t.add("fee", -float(dip.MISSION_FEE_PO + gift) * w, f"fee and gift ({dip.MISSION_FEE_PO + gift} PO" + (", at half: a full treasury)" if w < 1 else ")"),
+              f"de frais et cadeau ({dip.MISSION_FEE_PO + gift} PO" + (", à moitié : trésor plein)" if w < 1 else ")"))
+        good = bad = standing = 0.0
+        p_good = 0.0
+        # what an embassy and its treaty add to the score (docs/scoring.md): a permanent embassy 75 PO,
+        # a limited one 50 × its turns ÷ a year; the treaty 50/75/150 likewise (no second pact)
+        pact_held = kind == "pact" and dip.pact_of(mn, obs.nation) is not None and treaty is None
+        worth = 0.0 if pact_held else TREATY_WORTH.get(kind, 50.0)
         for band, dur, p in _odds(dip.THRESHOLDS[kind], favourable):
             if band == "very_warm":
-                v = self._treaty_value(obs, city, kind, HORIZON_TURNS, treaty)
+                good += p * self._treaty_value(obs, city, kind, HORIZON_TURNS, treaty)
+                standing += p * (75.0 + worth)
+                p_good += p
             elif band == "limited":
-                v = self._treaty_value(obs, city, kind, dur + 1, treaty)
+                good += p * self._treaty_value(obs, city, kind, dur + 1, treaty)
+                standing += p * min(1.0, (dur + 1) / cfg.turns_per_year) * (50.0 + worth)
+                p_good += p
             elif band == "blunder":
-                v = -float(dip.BLUNDER_RANSOM_PO + 15)
+                bad += p * -float(dip.BLUNDER_RANSOM_PO + 15)
             elif band == "disaster":
-                v = -float(cfg.ambassador_cost + dip.DISASTER_RF * RF_POINT_PO)
+                bad += p * -float(cfg.ambassador_cost + dip.DISASTER_RF * RF_POINT_PO)
             else:
-                v = -5.0
-            ev += p * v
-        return ev
+                bad += p * -5.0
+        t.add("treaty", good, f"{kind} at {city} won {p_good:.0%} (exact d100 odds)", f"{_KIND_FR.get(kind, kind)} à {city} obtenu à {p_good:.0%} (chances exactes du d100)")
+        t.add("standing", standing, f"the embassy and treaty at {city} as the score counts them",
+              f"l'ambassade et le traité à {city} tels que le score les compte")
+        t.add("risk", bad, "blunder, disaster or failure", "bévue, désastre ou échec")
 
-    def _slot_ambassador(self, obs: Any, o: Any, cache: dict[Any, Any]) -> float:
+    def _slot_ambassador(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
         mn = obs.mn
         if isinstance(o, dip.Pass):
-            return 0.0
+            return
         if isinstance(o, dip.Recall):
-            return -10.0
+            t.add("recall", -10.0, "a post given up", "un poste abandonné")
+            return
         if isinstance(o, dip.RenewTreaty):
             e = dip.get_embassy(mn, o.embassy)
-            t = next((t for t in mn.treaties if e is not None and t.embassy == e.id), None)
-            if e is None or t is None:
-                return -1.0
-            return self._mission_ev(obs, e.city, t.kind, o.gift, e.id, cache, t.id)
+            tr = next((x for x in mn.treaties if e is not None and x.embassy == e.id), None)
+            if e is None or tr is None:
+                t.add("nothing", -1.0, "nothing to renew", "rien à renouveler")
+                return
+            self._mission_ev(obs, e.city, tr.kind, o.gift, e.id, cache, t, tr.id)
+            return
         if isinstance(o, dip.LaunchMission):
             busy = {e.city for e in mn.embassies if e.nation == obs.nation} | {m.city for m in mn.missions if m.nation == obs.nation}
             if o.city in busy:
-                return -100.0
+                t.add("busy", -100.0, f"already an embassy or a mission at {o.city}", f"déjà une ambassade ou une mission à {o.city}")
+                return
             c = mn.cities[o.city]
             if c.controller is not None:  # a player's city: the host chooses
                 if dip.at_war(mn, dip.nkey(obs.nation), dip.nkey(c.controller)) or o.gift:
-                    return -100.0
+                    t.add("hostile_host", -100.0, f"{c.controller} is at war with us, or a gift is wasted", f"{c.controller} est en guerre contre nous, ou le cadeau est perdu")
+                    return
                 new, mono = _new_types(mn, obs.nation, dip.party_home_province(mn, dip.nkey(c.controller)))
                 if o.treaty == "pact" or new == 0:
-                    return -20.0
-                return 0.5 * HORIZON_TURNS * obs.cfg.resource_income_po * (new + mono) * 0.5 - dip.MISSION_FEE_PO - 20
-            return self._mission_ev(obs, o.city, o.treaty, o.gift, None, cache)
-        return -1.0
+                    t.add("nothing", -20.0, "nothing to gain from this host", "rien à gagner de cet hôte")
+                    return
+                t.add("trade", 0.5 * HORIZON_TURNS * obs.cfg.resource_income_po * (new + mono) * 0.5, f"{new} new resource types if {c.controller} accepts",
+                      f"{new} nouveaux types de ressources si {c.controller} accepte")
+                t.add("fee", -float(dip.MISSION_FEE_PO) - 20, "fee and the risk of a refusal", "de frais et risque de refus")
+                return
+            self._mission_ev(obs, o.city, o.treaty, o.gift, None, cache, t)
+            return
+        t.add("other", -1.0, "not considered", "non envisagé")
 
     # ---- (3) hosts, proposals, consent, interference -----------------------------------------------------
-    def _slot_host(self, obs: Any, o: Any, cache: dict[Any, Any]) -> float:
+    def _slot_host(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
         mn = obs.mn
         m = obs.subject
         sender = dip.nkey(m.nation)
         war = dip.at_war(mn, dip.nkey(obs.nation), sender)
         new, _ = _new_types(mn, obs.nation, dip.party_home_province(mn, sender))
         if o.choice == "accept":
-            return -20.0 if war else 5.0 + 5.0 * new
+            if war:
+                t.add("enemy", -20.0, f"{m.nation} is an enemy", f"{m.nation} est un ennemi")
+            else:
+                t.add("trade", 5.0 + 5.0 * new, f"{new} new resource types from {m.nation}", f"{new} nouveaux types de ressources de {m.nation}")
+            return
         if o.choice == "dismiss":
-            return 0.0
+            return
         if o.choice == "execute":
-            return 3.0 if war else -40.0
-        return (0.5 * o.ransom + (5.0 if war else -15.0)) if o.ransom <= 20 else (0.25 * o.ransom - (0 if war else 15.0))
+            t.add("execute", 3.0 if war else -40.0, "an enemy's envoy" if war else "an execution in peacetime", "l'envoyé d'un ennemi" if war else "une exécution en temps de paix")
+            return
+        if o.ransom <= 20:
+            t.add("ransom", 0.5 * o.ransom, f"ransom of {o.ransom} PO", f"rançon de {o.ransom} PO")
+        else:
+            t.add("ransom", 0.25 * o.ransom, f"ransom of {o.ransom} PO (unlikely paid)", f"rançon de {o.ransom} PO (peu probable)")
+        if war:
+            t.add("enemy", 5.0 if o.ransom <= 20 else 0.0, "an enemy's envoy", "l'envoyé d'un ennemi")
+        else:
+            t.add("peace", -15.0, "imprisoning in peacetime", "emprisonner en temps de paix")
 
-    def _slot_propose(self, obs: Any, o: Any, cache: dict[Any, Any]) -> float:
+    def _slot_propose(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
         if not isinstance(o, dip.SignTreaty):
-            return 0.0
+            return
         mn = obs.mn
         if o.kind == "commercial":
             new, mono = _new_types(mn, obs.nation, dip.party_home_province(mn, dip.nkey(o.partner)))
-            return float(new + mono) - 0.5
-        return 1.0 if not dip.enemies_of(mn, dip.nkey(o.partner)) else -5.0
+            t.add("trade", float(new + mono) - 0.5, f"{new} new resource types, {mono} monopolies", f"{new} nouveaux types de ressources, {mono} monopoles")
+            return
+        if not dip.enemies_of(mn, dip.nkey(o.partner)):
+            t.add("pact", 1.0, f"a pact with {o.partner}, at peace", f"un pacte avec {o.partner}, en paix")
+        else:
+            t.add("pact_war", -5.0, f"{o.partner} is at war", f"{o.partner} est en guerre")
 
-    def _slot_consent(self, obs: Any, o: Any, cache: dict[Any, Any]) -> float:
+    def _slot_consent(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
         if not o.agree:
-            return 0.0
+            return
         mn = obs.mn
         proposer = obs.subject
         if obs.extra.get("kind") == "pact":
-            return 0.5 if not dip.enemies_of(mn, dip.nkey(proposer)) else -5.0
-        return 1.0  # trade never lowers a nation's own income (SC-MN-06 counts types, and a monopoly shared still pays once)
+            if not dip.enemies_of(mn, dip.nkey(proposer)):
+                t.add("pact", 0.5, f"a pact with {proposer}, at peace", f"un pacte avec {proposer}, en paix")
+            else:
+                t.add("pact_war", -5.0, f"{proposer} is at war", f"{proposer} est en guerre")
+            return
+        # trade never lowers a nation's own income (SC-MN-06 counts types, and a monopoly shared still pays once)
+        t.add("trade", 1.0, "trade never lowers income", "le commerce ne baisse jamais le revenu")
 
     def _stance(self, obs: Any) -> int:
         """+1 if the negotiating nation is a friend (help it), −1 otherwise (hinder it)."""
@@ -207,10 +273,23 @@ class NationHeuristic:
     def _band_rank(band: str) -> int:
         return {"very_warm": 4, "limited": 3, "failure": 1, "blunder": 0, "disaster": 0}[band]
 
-    def _slot_interfere(self, obs: Any, o: Any, cache: dict[Any, Any]) -> float:
-        if not o.yes:
-            return 0.0
+    def _stake(self, obs: Any) -> float:
+        """What the mission under test is worth to us, in PO: the score's value of what it would sign
+        (commercial 50, alliance 75, pact 150, docs/scoring.md), more when it would take a resource
+        type we hold alone or join our enemy."""
         ctx = obs.subject
+        m = ctx.mission
+        base = {"commercial": 50.0, "alliance": 75.0, "pact": 150.0}.get(m.treaty, 50.0)
+        me = dip.nkey(obs.nation)
+        if dip.at_war(obs.mn, me, dip.nkey(m.nation)):
+            base *= 1.5
+        return base
+
+    def _slot_interfere(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
+        if not o.yes:
+            return
+        ctx = obs.subject
+        m = ctx.mission
         stance = self._stance(obs)
         base = self._band_rank(dip.outcome_band(ctx.natural, ctx.score, ctx.threshold)[0])
         gain = 0.0
@@ -218,48 +297,142 @@ class NationHeuristic:
             ranks = [self._band_rank(dip.outcome_band(ctx.natural, ctx.score + s * d, ctx.threshold)[0]) for s in (1, -1)]
             best = max(ranks) if stance > 0 else min(ranks)
             gain += stance * (best - base) / 20
-        mine = sum(1 for t in obs.mn.treaties if t.nation == obs.nation and t.partner == dip.ckey(ctx.mission.city))
-        return 10.0 * gain - (1 / 20) * (5.0 + 30.0 * mine)
+        mine = sum(1 for x in obs.mn.treaties if x.nation == obs.nation and x.partner == dip.ckey(m.city))
+        stake = self._stake(obs)
+        what = f"the {m.nation} mission to {m.city} for a {m.treaty} treaty"
+        what_fr = f"la mission de {m.nation} à {m.city} pour un traité {_KIND_FR.get(m.treaty, m.treaty)}"
+        verb = ("help", "aider") if stance > 0 else ("hinder", "gêner")
+        t.add("band", stake * gain / 4, f"{verb[0]} {what} (worth {stake:g} PO; the d20 moves its band)",
+              f"{verb[1]} {what_fr} (vaut {stake:g} PO ; le d20 change sa bande)")
+        t.add("exposure", -(1 / 20) * (5.0 + 30.0 * mine), f"1 in 20 of being exposed in {what}", f"1 chance sur 20 d'être démasqué dans {what_fr}")
 
-    def _slot_interference_sign(self, obs: Any, o: Any, cache: dict[Any, Any]) -> float:
+    def _slot_interference_sign(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
         ctx = obs.subject
         d20 = obs.extra["d20"]
-        rank = self._band_rank(dip.outcome_band(ctx.natural, ctx.score + o.sign * d20, ctx.threshold)[0])
-        return float(self._stance(obs) * rank) + (0.01 * o.sign * -self._stance(obs))
+        band = dip.outcome_band(ctx.natural, ctx.score + o.sign * d20, ctx.threshold)[0]
+        rank_ = self._band_rank(band)
+        t.add("band", float(self._stance(obs) * rank_), f"the mission ends {band}", f"la mission finit en {band}")
+        t.add("lean", 0.01 * o.sign * -self._stance(obs), "when equal, the safer sign", "à égalité, le signe le plus sûr")
 
     # ---- (4) military ---------------------------------------------------------------------------------
     def _relations_value(self, obs: Any, party: str) -> float:
         """What the nation's treaties with a party are worth over the horizon."""
         mn, me = obs.mn, dip.nkey(obs.nation)
-        ts = [t for t in mn.treaties if dip.treaty_between(t, me, party)]
-        lost = _provided_only_by(mn, obs.nation, {t.id for t in ts if t.kind == "commercial"})
-        return float(HORIZON_TURNS * obs.cfg.resource_income_po * lost + 10 * sum(1 for t in ts if t.kind != "commercial"))
+        ts = [x for x in mn.treaties if dip.treaty_between(x, me, party)]
+        lost = _provided_only_by(mn, obs.nation, {x.id for x in ts if x.kind == "commercial"})
+        return float(HORIZON_TURNS * obs.cfg.resource_income_po * lost + 10 * sum(1 for x in ts if x.kind != "commercial"))
 
-    def _slot_obligation(self, obs: Any, o: Any, cache: dict[Any, Any]) -> float:
+    def _slot_obligation(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
         ob = obs.subject
         honour_cost = self._relations_value(obs, ob.aggressor)
         break_cost = dip.PACT_BREAK_WAR_RF * RF_POINT_PO + self._relations_value(obs, ob.ally)
         if isinstance(o, dip.HonourPact):
-            return -honour_cost
+            t.add("relations", -honour_cost, f"relations with {ob.aggressor} severed", f"relations rompues avec {ob.aggressor}")
+            return
         if isinstance(o, dip.BreakTreaty):
-            return -break_cost
-        return -break_cost - 1.0 if obs.mn.turn >= ob.deadline_turn else -min(honour_cost, break_cost) - 0.5
+            t.add("break", -break_cost, f"racial factor and relations with {ob.ally} lost", f"facteur racial et relations avec {ob.ally} perdus")
+            return
+        if obs.mn.turn >= ob.deadline_turn:
+            t.add("overdue", -break_cost - 1.0, "the deadline passes: a break", "le délai passe : une rupture")
+        else:
+            t.add("wait", -min(honour_cost, break_cost) - 0.5, "decide next turn", "décider au prochain tour")
 
-    def _slot_military(self, obs: Any, o: Any, cache: dict[Any, Any]) -> float:
+    def _slot_military(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
         mn = obs.mn
+        me = dip.nkey(obs.nation)
         if isinstance(o, dip.Pass):
-            return 0.0
+            return
         if isinstance(o, dip.RaiseArmy):
-            if not dip.enemies_of(mn, dip.nkey(obs.nation)):
-                return -1.0
+            if not dip.enemies_of(mn, me):
+                t.add("peace", -1.0, "no war to fight", "aucune guerre à mener")
+                return
             recent = any(a.treaty == o.treaty and a.turn > mn.turn - obs.cfg.turns_per_year for a in mn.armies)
-            return -1.0 if recent else 2.0
-        return -50.0  # never breaks a treaty or declares war unprovoked
+            if recent:
+                t.add("recent", -1.0, "an army raised under this alliance this year", "une armée déjà levée sous cette alliance cette année")
+            else:
+                t.add("army", 2.0, "an army in an allied province", "une armée en province alliée")
+            return
+        if isinstance(o, dip.DeclareWar):
+            self._war_terms(obs, o.target, t)
+            return
+        if isinstance(o, dip.BreakTreaty):
+            self._break_terms(obs, o.treaty, t)
+            return
+        t.add("other", -50.0, "not considered", "non envisagé")
+
+    def _war_terms(self, obs: Any, target: str, t: Terms) -> None:
+        """A war pays when the target already fights a friend of ours (a pact or alliance partner) and
+        our alliances let us raise armies (MN-TRE-03); it costs the treaties and embassies with it."""
+        mn = obs.mn
+        me = dip.nkey(obs.nation)
+        friends = _friends(mn, obs.nation) | {dip.other_side(x, me) for x in mn.treaties if dip.treaty_involves(x, me) and x.kind == "alliance"}
+        at_war_with_friend = [f for f in sorted(friends) if dip.at_war(mn, f, target)]
+        alliances = sum(1 for x in mn.treaties if dip.treaty_involves(x, me) and x.kind == "alliance")
+        if at_war_with_friend:
+            t.add("coalition", 20.0 + ALLIANCE_WAR_VALUE * alliances * 2, f"joins {', '.join(at_war_with_friend)} against {target}",
+                  f"rejoint {', '.join(at_war_with_friend)} contre {target}")
+        t.add("relations", -self._relations_value(obs, target), f"treaties with {target} lost", f"traités avec {target} perdus")
+        emb = sum(1 for e in mn.embassies if e.nation == obs.nation and dip.party_of_city(mn, e.city) == target)
+        t.add("embassies", -50.0 * emb, f"{emb} embassies with {target} closed", f"{emb} ambassades chez {target} fermées")
+        t.add("risk", -30.0, "invasions and imprisoned envoys ahead", "invasions et envoyés emprisonnés à venir")
+
+    def _break_terms(self, obs: Any, treaty: int, t: Terms) -> None:
+        """A break pays when the treaty drags us into wars that cost more than its penalties
+        (racial factor MN-TRE-04/08, relations cut RES-MN-07) and its worth."""
+        mn = obs.mn
+        me = dip.nkey(obs.nation)
+        tr = dip.get_treaty(mn, treaty)
+        if tr is None:
+            t.add("none", -50.0, "no such treaty", "pas de tel traité")
+            return
+        ally = dip.other_side(tr, me)
+        if tr.kind == "commercial":
+            lost = _provided_only_by(mn, obs.nation, {tr.id})
+            t.add("trade", -float(HORIZON_TURNS * obs.cfg.resource_income_po * lost) - 50.0, f"the agreement with {ally} ({lost} resource types)",
+                  f"l'accord avec {ally} ({lost} types de ressources)")
+            return
+        rf = dip.ALLIANCE_BREAK_RF if tr.kind == "alliance" else (dip.PACT_BREAK_WAR_RF if dip.ally_at_war(mn, ally) else dip.PACT_BREAK_PEACE_RF)
+        t.add("racial_factor", -float(rf * RF_POINT_PO), f"racial factor −{rf}", f"facteur racial −{rf}")
+        t.add("treaty", -(75.0 if tr.kind == "alliance" else 150.0), f"the {tr.kind} with {ally} lost", f"le traité {_KIND_FR.get(tr.kind, tr.kind)} avec {ally} perdu")
+        if tr.kind == "pact":
+            t.add("relations", -self._relations_value(obs, ally), f"relations with {ally} cut", f"relations avec {ally} rompues")
+        # what the treaty drags us into: the wars of the partner against parties we deal with
+        dragged = [w.b if w.a == ally else w.a for w in mn.wars if ally in (w.a, w.b)]
+        freed = sum(self._relations_value(obs, p) for p in dragged if p != me)
+        t.add("freed", freed, f"no longer drawn into {ally}'s wars", f"plus entraîné dans les guerres de {ally}")
 
     # ---- (5) ransom ---------------------------------------------------------------------------------
-    def _slot_ransom(self, obs: Any, o: Any, cache: dict[Any, Any]) -> float:
+    def _slot_ransom(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
         if not isinstance(o, dip.PayRansom):
-            return 0.0
+            return
         n = obs.mn.nations[obs.nation]
         amb = obs.subject
-        return 5.0 if n.treasury - amb.ransom >= dip.MISSION_FEE_PO or amb.ransom <= 10 else -1.0
+        if n.treasury - amb.ransom >= dip.MISSION_FEE_PO or amb.ransom <= 10:
+            t.add("ambassador", 5.0, f"{amb.id} back home", f"{amb.id} de retour au pays")
+        else:
+            t.add("cannot_pay", -1.0, "the ransom would empty the treasury", "la rançon viderait le trésor")
+
+
+_KIND_FR = {"commercial": "commercial", "alliance": "d'alliance militaire", "pact": "pacte d'amitié éternelle"}
+
+
+def _income_year(obs: Any) -> float:
+    """A nation's income over a year (provinces and resources, SC-MN-06), as the score counts it."""
+    mn, cfg = obs.mn, obs.cfg
+    prov = len(mn.nations[obs.nation].provinces)
+    return float(cfg.turns_per_year * (max(1, prov) * cfg.province_income_po + cfg.resource_income_po * len(dip.produced(mn, obs.nation))))
+
+
+def _label(obs: Any, o: Any) -> str:
+    if isinstance(o, dip.Interfere) and o.yes:
+        m = obs.subject.mission
+        return f"interfere with the {m.nation} mission to {m.city} ({m.treaty})"
+    return dip.order_label(o)
+
+
+def rank(obs: Any, legal: Sequence[Any]) -> list[Terms]:
+    """Every legal order's terms (same order as ``legal``), in PO: the nation heuristic's candidate
+    ranking (what a look-ahead policy calls)."""
+    h = NationHeuristic()
+    cache: dict[Any, Any] = {}
+    return [h.terms(obs, o, cache) for o in legal]

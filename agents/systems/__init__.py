@@ -33,6 +33,11 @@ class SystemDriver:
         """One readable line for a ledger event worth telling, or None."""
         return None
 
+    def chronicle_kinds(self) -> frozenset[str]:
+        """The event kinds this system's chronicle table tells (agents.chronicle: every other kind
+        the engine emits is listed there as silent)."""
+        return frozenset()
+
     def invariants(self, model: RealmModel) -> list[str]:
         """Descriptions of every invariant the current world breaks (empty when all hold)."""
         return []

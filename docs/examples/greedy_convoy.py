@@ -4,7 +4,8 @@ agent of the PettingZoo environment (docs/agents.md).
 Two ways to use it:
 
 1. **Plugged into a scenario.** A scenario's convoy says ``policy = "greedy_convoy:GreedyConvoyPolicy"``
-   (this folder on ``sys.path``; outside policies may need ``--allow-policies``). Importing the module
+   (this folder on ``sys.path``, and ``--allow-policies greedy_convoy`` on the command line: an outside
+   policy is imported only from a module the person allows; it subclasses ``agents.policies.Policy``). Importing the module
    also registers it as ``greedy`` for ``agents.policies.make_policy("convoy", "greedy")``.
 2. **As an outside agent.** :func:`play_episode` drives the convoys of ``caravan-crossing`` through
    ``agents.env``: at each question it asks :meth:`RealmEnv.decision_context` for the observation the
@@ -20,12 +21,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from agents.policies import Decision, register
+from agents.policies import Decision, Policy, register
 from sim.state.cv import DayPlan, RouteChoice
 
 
 @register("convoy", "greedy")
-class GreedyConvoyPolicy:
+class GreedyConvoyPolicy(Policy):
     """Go as far as the crew bears each day; rest when exhausted, repair when battered, buy food
     (*vivres*) when it would not last to the next village, calm the crew (*équipage*) before a mutiny."""
 

@@ -94,8 +94,7 @@ class ProvinceSpec(Spec):
 
 
 class MapSpec(Spec):
-    rows: list[str]  # one letter per hex: P plains, H hills, F forest, M mountains, D desert, S marsh,
-    # J jungle, O moor, T tundra, W water, C cavern
+    rows: list[str]  # one letter per hex: P plains, H hills, F forest, M mountains, D desert, S marsh, J jungle, O moor, T tundra, W water, C cavern
     hex_miles: Positive = 12
     roads: list[RoadSpec] = []
     rivers: list[RiverSpec] = []

@@ -74,7 +74,7 @@ class ConvoySpec(Spec):
     origin: Place
     destination: Place
     name: str = ""
-    policy: str = "heuristic"
+    policy: str = "heuristic"  # heuristic, random, an installed policy, or pkg.mod:Class allowed by --allow-policies
     policy_options: PolicyOptions | None = None  # only for policy = "lookahead"
     via: list[Place] = []
     path: list[Coord] = []  # an explicit route (optional): from origin through every waypoint to destination
@@ -261,8 +261,9 @@ def check(sc: Any, mi: Any) -> list[Problem]:
         if c.id in convoy_ids:
             out.append(Problem(f"{p}.id", "a convoy id used once", f'"{c.id}" again'))
         convoy_ids.add(c.id)
-        if c.policy not in POLICIES_BUILTIN and ":" not in c.policy:
-            out.append(Problem(f"{p}.policy", 'a policy name ("random", "heuristic", "lookahead") or package.module:Class', f'"{c.policy}"'))
+        from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
+
+        check_policy("convoy", c.policy, f"{p}.policy", out)
         if c.level == 1 and c.offense + c.defense + c.mobility + c.morale != 7:
             total = c.offense + c.defense + c.mobility + c.morale
             out.append(Problem(p, "primary statistics summing to 7 at level 1 (each starts at 1, plus 3 points, SC-CV-01)",
@@ -414,13 +415,42 @@ def _route_problems(c: ConvoySpec, p: str, mi: Any, hm: Any, out: list[Problem])
         return
     if any(s is None for s in stops):
         return
-    steps = [None if not cr.passable(hm, i) else 1.0 for i in range(len(hm.hexes))]
+    comp = _land_components(mi)
     for j, (a, b) in enumerate(zip(stops, stops[1:])):
         assert a is not None and b is not None
-        if cr.least_cost(hm, a, b, steps) is None:
+        if comp[a] != comp[b]:  # no land route (as cr.least_cost would find, in time linear in the map once)
             out.append(Problem(f"{p}.via[{j}]" if j < len(vias) else f"{p}.destination",
                                f"a place a caravan can reach by land from {hm.label(a)}",
                                f"{hm.label(b)} (no land route: water or caverns in the way)"))
+
+
+def _land_components(mi: Any) -> list[int]:
+    """The connected part of the land a caravan can travel that each hex belongs to (-1: impassable),
+    computed once per map index: route checks cost one pass over the map, not a search per convoy."""
+    from sim.rules import caravan as cr
+
+    got: list[int] | None = getattr(mi, "_cv_land_components", None)
+    if got is not None:
+        return got
+    hm = mi.map
+    nbrs = hm.neighbor_table()
+    comp = [-1] * len(hm.hexes)
+    ok = [cr.passable(hm, i) for i in range(len(hm.hexes))]
+    label = 0
+    for start in range(len(hm.hexes)):
+        if not ok[start] or comp[start] >= 0:
+            continue
+        comp[start] = label
+        todo = [start]
+        while todo:
+            h = todo.pop()
+            for n in nbrs[h]:
+                if n >= 0 and ok[n] and comp[n] < 0:
+                    comp[n] = label
+                    todo.append(n)
+        label += 1
+    mi._cv_land_components = comp
+    return comp
 
 
 def _config_problems(cfg: Any) -> list[Problem]:

@@ -72,7 +72,7 @@ class GuildSpec(Spec):
     id: str
     name: str = ""
     leader: str = ""  # default: "chef <id>"
-    policy: str = "heuristic"
+    policy: str = "heuristic"  # heuristic, random, an installed policy, or pkg.mod:Class allowed by --allow-policies
     policy_options: PolicyOptions | None = None  # only for policy = "lookahead"
     solars: NonNeg = 0
     victuals: NonNeg = 0
@@ -177,6 +177,9 @@ def check(sc: Any, m: MapIndex) -> list[Problem]:
 
     for i, g in enumerate(sc.guilds):
         p = f"guilds[{i}]"
+        from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
+
+        check_policy("guild", g.policy, f"{p}.policy", out)
         if g.id in guild_ids:
             out.append(Problem(f"{p}.id", "a guild id used once", f'"{g.id}" again'))
         guild_ids.append(g.id)

@@ -23,14 +23,14 @@ Tables of a scenario file (``kingdoms`` is required when KM is enabled)::
                             kingdom, target, amount, requested, end_relations
 
 Scripted orders (a kingdom with ``policy = "scripted"``): ``[[kingdoms.orders]]`` tables or an
-``orders_file`` (TOML with ``[[orders]]``; a path relative to the current directory or to the
-built-in scenarios' folder), one table per turn (``turn = 1`` is the first month).
+``orders_file`` (TOML with ``[[orders]]``; a path relative to the scenario file, inside its folder: read
+when the scenario is loaded and carried with it, in a job or a save), one table per turn (``turn = 1``
+is the first month).
 """
 
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import msgspec
@@ -122,7 +122,7 @@ class ExpeditionSpec(Spec):
     travelers: list[ExpeditionTravelerSpec] = []
     feats: list[str] = []
     gp: NonNeg = 0
-    policy: str = "heuristic"
+    policy: str = "heuristic"  # a convoy policy: heuristic, random, an installed policy, or pkg.mod:Class allowed by --allow-policies
 
 
 class KmSettlementSpec(Spec):
@@ -171,7 +171,7 @@ class SpecialSpec(Spec):
     new_id: str = ""
     name: str = ""
     alignment: Alignment | None = None
-    policy: str = ""
+    policy: str = ""  # the new vassal's policy (default: vassal_policy)
     viceroy_ability: int = 0
 
 
@@ -238,7 +238,7 @@ class KingdomSpec(Spec):
     alignment: Alignment
     name: str = ""
     name_fr: str = ""
-    policy: str = "heuristic"
+    policy: str = "heuristic"  # scripted, heuristic, random, an installed policy, or pkg.mod:Class allowed by --allow-policies
     policy_options: PolicyOptions | None = None  # only for policy = "lookahead"
     government: Government = "autocracy"
     capital: str = ""
@@ -267,12 +267,12 @@ class KingdomSpec(Spec):
     consumption_mod: int = 0
     deposition_shift: int = 0
     milestone_choice: Literal["fame", "infamy"] = "fame"
-    vassal_policy: str = "heuristic"
+    vassal_policy: str = "heuristic"  # policy of the vassals it creates, as policy
     vassal_leaders: dict[str, str | LeaderSpec] = {}
     vassal_attrs: VassalAttrsSpec | None = None
     expedition: ExpeditionSpec | None = None
     orders: list[TurnOrdersSpec] = []
-    orders_file: str = ""
+    orders_file: str = ""  # TOML [[orders]]; a path relative to this file, inside its folder
 
 
 class KmRelationSpec(Spec):
@@ -329,13 +329,6 @@ def _cfg(sc: Scenario, system: str) -> dict[str, object]:
     return raw if isinstance(raw, dict) else {}
 
 
-def _policy_ok(p: str) -> bool:
-    if p in ("random", "heuristic", "scripted", "lookahead"):
-        return True
-    mod, colon, attr = p.partition(":")
-    return bool(colon and mod and attr)
-
-
 def total_turns(sc: Scenario) -> int:
     from scenarios.build import duration_hours
     from sim.calendar import HOURS_PER_MONTH
@@ -343,30 +336,19 @@ def total_turns(sc: Scenario) -> int:
     return max(0, -(-duration_hours(sc.scenario.duration) // HOURS_PER_MONTH))
 
 
-def resolve_orders_file(name: str) -> Path:
-    """An order file: as given (absolute or relative to the current directory), else in the built-in
-    scenarios' folder."""
-    p = Path(name)
-    if p.is_file() or p.is_absolute():
-        return p
-    alt = Path(__file__).resolve().parent.parent / "data" / name
-    return alt if alt.is_file() else p
-
-
 def read_orders_file(name: str) -> tuple[str, OrderFileSpec]:
-    """(label, parsed spec) of an order file; ScenarioError naming the file for a structural problem."""
+    """(label, parsed spec) of an order file the scenario carries (read next to the scenario file when
+    it was loaded; never opened here, scenarios/files.py); ScenarioError naming the file for a problem."""
+    from scenarios.files import carried
     from scenarios.validate import check_against
 
-    p = resolve_orders_file(name)
-    label = str(p)
+    label, text = carried(name)
     try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ScenarioError(label, [Problem("(file)", "a readable order file", e.strerror or str(e))]) from None
-    except UnicodeDecodeError as e:
-        raise ScenarioError(label, [Problem("(file)", "UTF-8 text", f"undecodable bytes ({e.reason})")]) from None
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(label, [Problem("(file)", "valid TOML", str(e))]) from None
+    except RecursionError:
+        raise ScenarioError(label, [Problem("(file)", "TOML of a reasonable depth", "nesting too deep to read")]) from None
     probs = check_against(raw, OrderFileSpec)
     if probs:
         raise ScenarioError(label, probs)
@@ -413,9 +395,10 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
     turns = total_turns(sc)
     for i, k in enumerate(sc.kingdoms):
         p = f"kingdoms[{i}]"
+        from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
+
         for f, val in (("policy", k.policy), ("vassal_policy", k.vassal_policy)):
-            if not _policy_ok(val):
-                out.append(Problem(f"{p}.{f}", 'a policy: "random", "heuristic", "scripted", "lookahead" or package.module:Class', f'"{val}"'))
+            check_policy("kingdom", val, f"{p}.{f}", out)
         for f, ref in (("overlord", k.overlord), ("conquered_by", k.conquered_by), ("sponsor", k.sponsor)):
             if ref and (ref not in ids or ref == k.id):
                 out.append(Problem(f"{p}.{f}", "the id of another kingdom (" + ", ".join(x for x in ids if x != k.id) + ")", f'"{ref}"'))
@@ -486,7 +469,12 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
             out.append(Problem(f"{p}.orders_file", "either orders or an orders_file, not both", f'"{k.orders_file}"'))
         for j, o in enumerate(k.orders):
             _check_orders(o, f"{p}.orders[{j}]", m, ids, turns, out)
-        if k.orders_file:
+        from scenarios.files import name_problem  # an orders file is never opened here (issue 9)
+
+        bad_name = name_problem(k.orders_file) if k.orders_file else None
+        if bad_name:
+            out.append(Problem(f"{p}.orders_file", *bad_name))
+        elif k.orders_file:
             try:
                 label, spec = read_orders_file(k.orders_file)
             except ScenarioError as err:
@@ -564,8 +552,9 @@ def _check_expedition(e: ExpeditionSpec, p: str, out: list[Problem]) -> None:
     for i, t in enumerate(e.travelers):
         if t.job not in jobs:
             out.append(Problem(f"{p}.travelers[{i}].job", "a caravan job (" + ", ".join(jobs) + ")", f'"{t.job}"'))
-    if not _policy_ok(e.policy) or e.policy == "scripted":
-        out.append(Problem(f"{p}.policy", 'a convoy policy: "random", "heuristic" or package.module:Class', f'"{e.policy}"'))
+    from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
+
+    check_policy("convoy", e.policy, f"{p}.policy", out, refuse=("scripted",))
 
 
 def _check_orders(o: TurnOrdersSpec, p: str, m: MapIndex, ids: dict[str, int], turns: int, out: list[Problem]) -> None:
@@ -616,6 +605,10 @@ def _check_orders(o: TurnOrdersSpec, p: str, m: MapIndex, ids: dict[str, int], t
             out.append(Problem(f"{q}.target", "a kingdom id (" + ", ".join(ids) + ")", f'"{sp.target}"'))
         for j, c in enumerate(sp.hexes):
             m.coord(c, f"{q}.hexes[{j}]", out)
+        if sp.policy:
+            from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
+
+            check_policy("kingdom", sp.policy, f"{q}.policy", out)
 
 
 # ---- building the world ------------------------------------------------------------------------

@@ -67,7 +67,7 @@ class NationSpec(Spec):
     name: str = ""
     name_fr: str = ""
     treasury: NonNeg | None = None
-    policy: str = "heuristic"
+    policy: str = "heuristic"  # heuristic, random, an installed policy, or pkg.mod:Class allowed by --allow-policies
     policy_options: PolicyOptions | None = None  # only for policy = "lookahead"
     provinces: list[str] = []
     ambassadors: NonNeg = 0
@@ -132,13 +132,6 @@ def total_turns(sc: Scenario) -> int:
     return max(0, -(-duration_hours(sc.scenario.duration) // tph))
 
 
-def _policy_ok(p: str) -> bool:
-    if p in ("random", "heuristic", "lookahead"):
-        return True
-    mod, colon, attr = p.partition(":")
-    return bool(colon and mod and attr)
-
-
 def check(sc: Scenario, m: MapIndex) -> list[Problem]:
     """Semantic checks of the MN tables: every reference, every cross-field rule."""
     out: list[Problem] = []
@@ -195,8 +188,9 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
         if n.id in seen:
             out.append(Problem(f"nations[{i}].id", "a nation id used once", f'"{n.id}" again'))
         seen.add(n.id)
-        if not _policy_ok(n.policy):
-            out.append(Problem(f"nations[{i}].policy", '"random", "heuristic", "lookahead" or "package.module:Class"', f'"{n.policy}"'))
+        from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
+
+        check_policy("nation", n.policy, f"nations[{i}].policy", out)
         if n.capital not in city_ids:
             out.append(Problem(f"nations[{i}].capital", _one_of("a city id of [[cities]]", city_ids), f'"{n.capital}"'))
         else:

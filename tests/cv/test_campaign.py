@@ -13,6 +13,7 @@ import pytest
 
 from agents.campaign import finish, prepare_campaign, run_campaign
 from agents.chronicle import line
+from agents.policies import Policy
 from sim.calendar import Phase
 from sim.world import decode_world, encode_world
 
@@ -168,8 +169,9 @@ def test_realmsim_run_default_prints_chronicle_and_summary(capsys: pytest.Captur
     assert "La campagne caravan-crossing commence (graine 3" in capsys.readouterr().out
 
 
-class RestPolicy:
-    """A plug-in policy (``tests.cv.test_campaign:RestPolicy``): always rests, else the first order."""
+class RestPolicy(Policy):
+    """A plug-in policy (``tests.cv.test_campaign:RestPolicy``, allowed with ``--allow-policies tests.*``):
+    always rests, else the first order."""
 
     name = "rest-always"
 
@@ -181,7 +183,7 @@ class RestPolicy:
 
 
 @pytest.mark.rule("SC-CV-03")
-def test_monthly_wages_and_a_plug_in_policy() -> None:
+def test_monthly_wages_and_a_plug_in_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     from scenarios.loader import load_scenario_text
     from tests.cv.test_scenario import sub
 
@@ -190,6 +192,7 @@ def test_monthly_wages_and_a_plug_in_policy() -> None:
     text = sub('{ id = "passenger", count = 3 }',
                '{ id = "guard", job = "guard", wage = 15 }, { id = "cleric", job = "caster", spells = { heroes_feast = 1 }, '
                "caster_level = 15 }", text)
+    monkeypatch.setenv("REALMSIM_ALLOW_POLICIES", "tests.*")  # an outside policy: allowed by the person (issue 9)
     res = run_campaign(load_scenario_text(text, "t.toml"), 1)
     wages = [(e.t, e.outcome, e.total) for e in res.ledger.events if e.kind == "WagesPaid"]
     assert wages == [(6, "hiring", 15), (6 + 720, "monthly", 15)]

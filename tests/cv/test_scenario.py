@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scenarios.build import build_world
@@ -63,7 +65,7 @@ travelers = [{ id = "driver", job = "driver", count = 3 }, { id = "passenger", c
 def problems(text: str) -> list[str]:
     with pytest.raises(ScenarioError) as ei:
         parse_scenario(text, "t.toml")
-    return [p.render("t.toml") for p in ei.value.problems]
+    return [replace(p, line=None).render("t.toml") for p in ei.value.problems]  # lines: tests/core/test_validate_round.py
 
 
 def sub(old: str, new: str, text: str = BASE) -> str:
@@ -204,19 +206,32 @@ def test_bad_dice_expressions_and_hazard_shapes() -> None:
 
 def test_unknown_policy_name() -> None:
     assert problems(sub('policy = "heuristic"', 'policy = "clever"')) == [
-        't.toml: convoys[0].policy: expected a policy name ("random", "heuristic", "lookahead") or package.module:Class, found "clever"'
+        't.toml: convoys[0].policy: expected a built-in convoy policy (heuristic, lookahead, random), an installed one, or a '
+        'module allowed by --allow-policies, found "clever"'
     ]
-    parse_scenario(sub('policy = "heuristic"', 'policy = "my_pkg.policies:Careful"'), "t.toml")  # accepted here
+    # an outside class is refused at validation unless its module is allowed (issue 9; tests/test_policy_registry.py)
+    assert problems(sub('policy = "heuristic"', 'policy = "my_pkg.policies:Careful"')) == [
+        't.toml: convoys[0].policy: expected a built-in convoy policy (heuristic, lookahead, random), an installed one, or a '
+        'module allowed by --allow-policies, found "my_pkg.policies:Careful" (module my_pkg.policies is not allowed '
+        'by --allow-policies)'
+    ]
 
 
-def test_an_unimportable_policy_is_a_clear_error_in_the_agent_layer() -> None:
-    from agents.campaign import run_campaign
+def test_an_unimportable_allowed_policy_is_a_clear_error_at_load_and_in_the_agent_layer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents.campaign import prepare_campaign
     from agents.convoy import ConvoyPolicyError
-    from scenarios.loader import load_scenario_text
+    from agents.systems import get_driver
 
-    loaded = load_scenario_text(sub('policy = "heuristic"', 'policy = "no_such_pkg.mod:Careful"'), "t.toml")
-    with pytest.raises(ConvoyPolicyError, match="convoy 'amber': policy 'no_such_pkg.mod:Careful' cannot be imported"):
-        run_campaign(loaded, 1)
+    monkeypatch.setenv("REALMSIM_ALLOW_POLICIES", "no_such_pkg.*")
+    assert problems(sub('policy = "heuristic"', 'policy = "no_such_pkg.mod:Careful"')) == [
+        't.toml: convoys[0].policy: expected an importable package.module:Class, found "no_such_pkg.mod:Careful" '
+        "(ModuleNotFoundError: No module named 'no_such_pkg')"
+    ]
+    model = prepare_campaign(load_scenario("caravan-crossing"), 1)
+    with pytest.raises(ConvoyPolicyError, match=r"convoy 'amber': convoy policy 'no_such_pkg.mod:Careful': expected an "
+                                                r"importable package.module:Class"):
+        get_driver("cv").spawn(model, "amber", "no_such_pkg.mod:Careful")
 
 
 @pytest.mark.rule("SC-CV-01", "SC-CV-04", "SC-CV-12")
@@ -255,7 +270,7 @@ kind = "hazard"
 hazard = "meteor"
 """
     assert problems(text) == [
-        't.toml: cv_events[0].convoy: expected the id of a convoy (amber), found "umber"',
+        't.toml: cv_events[0].convoy: expected the id of a convoy (amber), found "umber" (did you mean "amber"?)',
         "t.toml: cv_events[0].day: expected a day of the campaign (1–10), found 12",
         't.toml: cv_events[1].hazard: expected the id of a hazard of [[hazards]], found "meteor"',
     ]
@@ -276,10 +291,10 @@ def test_every_problem_of_a_file_at_once() -> None:
     text = sub('destination = "Brookby"', 'destination = "Nowhere"', text)
     with pytest.raises(ScenarioError) as ei:
         parse_scenario(text, "t.toml")
-    assert len(ei.value.problems) == 1  # the structural problem stops before the semantic checks…
+    assert len(ei.value.problems) == 4  # the structural problem and the semantic ones, in one round (issue 10)
     text = sub('{ kind = "caravel" }', '{ kind = "covered" }', text)
     got = problems(text)
-    assert len(got) == 3  # …then every semantic problem at once
+    assert len(got) == 3  # the same semantic problems once the structural one is fixed
     assert str(ScenarioError("t.toml", [])).startswith("t.toml: 0 problems")
 
 
@@ -290,7 +305,7 @@ def test_validate_command_reports_problems(capsys: pytest.CaptureFixture[str], t
     f.write_text(sub('policy = "heuristic"', 'policy = "clever"'), encoding="utf-8")
     assert main(["validate", str(f)]) == 2
     err = capsys.readouterr().err
-    assert "1 problem" in err and 'convoys[0].policy: expected a policy name' in err
+    assert "1 problem" in err and 'convoys[0].policy: expected a built-in convoy policy' in err
     assert main(["validate", "caravan-crossing"]) == 0
 
 

@@ -23,6 +23,8 @@ from sim.state.gw import Annex, AttackDomain, Siege
 from sim.world import decode_world, encode_world
 from tests.gw.helpers import hx, make_world, play, put_army, put_domain, start_season
 
+pytestmark = pytest.mark.slow  # full campaigns: `make test-fast` leaves them to `make test`
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from sim.dice import ScriptedDice
@@ -97,11 +99,9 @@ class TestExGw01:
 # ---- EX-GW-02 ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.rule(
-    "GW-CMB-01", "GW-CMB-02", "GW-CMB-03", "GW-CMB-04", "GW-CMB-05", "RES-GW-06", "RES-GW-08", "RES-GW-09", "RES-GW-11",
-    "RES-GW-13", "GW-LOSS-01", "GW-LOSS-02", "GW-LOOT-02", "RES-GW-14", "RES-GW-27",
-)
-def test_ex_gw_02_field_battle_bonus_cap_partial_damage_and_loot():
+def _ex_gw_02() -> SimpleNamespace:
+    """EX-GW-02 played through: the field battle of season S, then the end of the season, then S+1.
+    What the tests below check is recorded as it happens (values that change later are kept)."""
     w = make_world()
     h = hx(w, 7, 4)  # no domain here
     put_army(w, "X", "a", h, {"militia": 10, "knight": 5})
@@ -112,24 +112,49 @@ def test_ex_gw_02_field_battle_bonus_cap_partial_damage_and_loot():
     wf.give_order(w, AttackArmy(guild="a", army="X", target="Y"), led)
     for phase in ("deploy", "move", "siege", "army_combats"):
         wf.PHASE_FUNCTIONS[phase](w, dice, led)
-    battle = led.of_kind("BattleFought")[0]
-    assert (battle.data["attacker_strength"], battle.data["defender_strength"]) == (20, 30)
-    # the audit trail of the cap: 8 infantry had +2 each, only +1 counts
-    assert battle.data["defender_breakdown"] == {"base": 22, "bonus": 8, "fortification": 0, "damage": 0, "total": 30}
-    assert "X" not in w.gw.armies  # 30 > 20: destroyed, 15 units
-    assert len(battle.data["attackers_lost"]) == 15
-    assert len(battle.data["defenders_lost"]) == 6  # 6 infantry × 3 = 18
-    y = w.gw.armies["Y"]
-    assert counts(y.units) == {"infantry": 2, "siege_engine": 2}
-    damaged = [u for u in y.units if u.damage]
-    assert len(damaged) == 1 and damaged[0].kind == "infantry" and damaged[0].damage == 2
-    assert wf.effective_cs(damaged[0], w.config.gw) == 1
+    out = SimpleNamespace(w=w, h=h, led=led, battle=led.of_kind("BattleFought")[0], x_left="X" in w.gw.armies)
+    out.y_units = counts(w.gw.armies["Y"].units)
+    out.damaged = [u for u in w.gw.armies["Y"].units if u.damage]
+    out.damage_during = [u.damage for u in out.damaged]
+    out.cs_during = [wf.effective_cs(u, w.config.gw) for u in out.damaged]
     for phase in ("domain_attacks", "annexations", "end_of_season"):
         wf.PHASE_FUNCTIONS[phase](w, dice, led)
     dice.assert_exhausted()
+    out.cs_after = [wf.effective_cs(u, w.config.gw) for u in out.damaged]
+    return out
+
+
+@pytest.mark.rule("GW-CMB-01", "GW-CMB-02", "GW-CMB-03", "RES-GW-06", "RES-GW-08")
+def test_ex_gw_02_field_battle_strengths_and_the_bonus_cap():
+    ex = _ex_gw_02()
+    assert (ex.battle.data["attacker_strength"], ex.battle.data["defender_strength"]) == (20, 30)
+    # the audit trail of the cap: 8 infantry had +2 each, only +1 counts
+    assert ex.battle.data["defender_breakdown"] == {"base": 22, "bonus": 8, "fortification": 0, "damage": 0, "total": 30}
+
+
+@pytest.mark.rule("GW-CMB-04", "GW-LOSS-01", "GW-LOSS-02", "RES-GW-11", "RES-GW-13")
+def test_ex_gw_02_field_battle_damage_and_losses():
+    ex = _ex_gw_02()
+    assert not ex.x_left  # 30 > 20: destroyed, 15 units
+    assert len(ex.battle.data["attackers_lost"]) == 15
+    assert len(ex.battle.data["defenders_lost"]) == 6  # 6 infantry × 3 = 18
+    assert ex.y_units == {"infantry": 2, "siege_engine": 2}
+
+
+@pytest.mark.rule("GW-CMB-05", "RES-GW-09")
+def test_ex_gw_02_partial_damage_stays_for_the_season_then_is_discarded():
+    ex = _ex_gw_02()
+    assert len(ex.damaged) == 1 and ex.damaged[0].kind == "infantry" and ex.damage_during == [2]
+    assert ex.cs_during == [1]
+    assert ex.cs_after == [3]  # leftover damage discarded
+
+
+@pytest.mark.rule("GW-LOOT-02", "RES-GW-14", "RES-GW-27")
+def test_ex_gw_02_loot_of_the_battle():
+    ex = _ex_gw_02()
+    w, led = ex.w, ex.led
     (loot,) = w.gw.loot
-    assert (loot.hex, loot.value, loot.season, loot.units) == (h, 840, 0, 21)
-    assert wf.effective_cs(damaged[0], w.config.gw) == 3  # leftover damage discarded
+    assert (loot.hex, loot.value, loot.season, loot.units) == (ex.h, 840, 0, 21)
     assert kinds(led)[:6] == ["OrderGiven", "BattleFought", "ArmyDestroyed", "LootCreated", "DamageCleared", "UpkeepPaid"]
     # targetable from S+1 only (RES-GW-15)
     start_season(w, 1, led)
@@ -139,11 +164,9 @@ def test_ex_gw_02_field_battle_bonus_cap_partial_damage_and_loot():
 # ---- EX-GW-03 ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.rule(
-    "GW-ATK-02", "GW-ATK-04", "GW-SIEGE-03", "GW-SIEGE-04", "GW-FAM-01", "GW-FAM-02", "RES-GW-10", "RES-GW-17", "RES-GW-18",
-    "RES-GW-20", "RES-GW-21", "RES-GW-22", "GW-LOOT-02", "GW-OCC-01",
-)
-def test_ex_gw_03_siege_famine_desertion_then_assault():
+def _ex_gw_03() -> SimpleNamespace:
+    """EX-GW-03 played through: season S a siege (famine, desertion, siege damage), season S+1 the
+    assault. The state after S is recorded before S+1 changes it."""
     w = make_world()
     h = hx(w, 10, 2)
     put_domain(w, "D", "c", h, fort=2, garrison=[("militia", 6), ("infantry", 6)], works=["construction: tower", "assignment: smiths"])
@@ -152,21 +175,37 @@ def test_ex_gw_03_siege_famine_desertion_then_assault():
     dice = ScriptedDice(["1d6=2"])
     # season S: siege
     led = play(w, 0, [Siege(guild="a", army="Z", domain="D")], dice)
+    dom = w.gw.domains["D"]
+    out = SimpleNamespace(w=w, led=led, dom=dom, victuals_after_siege=w.gw.guilds["c"].victuals,
+                          garrison_after_siege=counts(dom.garrison), besieging=w.gw.armies["Z"].besieging,
+                          besieged_by=list(dom.besieged_by))
+    # season S+1: assault, no Siege order → no famine, no siege damage
+    out.led2 = play(w, 1, [AttackDomain(guild="a", army="Z", domain="D")], dice)
+    dice.assert_exhausted()
+    return out
+
+
+@pytest.mark.rule("GW-SIEGE-04", "GW-FAM-01", "GW-FAM-02", "RES-GW-10", "RES-GW-20", "RES-GW-21", "RES-GW-22", "GW-LOOT-02")
+def test_ex_gw_03_season_of_siege_famine_desertion_and_siege_damage():
+    ex = _ex_gw_03()
+    led = ex.led
     fed = led.of_kind("GarrisonFed")[0]
     assert (fed.dc, fed.total, fed.outcome) == (60, 40, "short")
-    assert w.gw.guilds["c"].victuals == 0  # D yields nothing while besieged
+    assert ex.victuals_after_siege == 0  # D yields nothing while besieged
     des = led.of_kind("DesertionSuffered")[0]
     assert des.total == 4 and [k for _, k in des.data["destroyed"]] == ["militia"] * 4
     sd = led.of_kind("SiegeDamageDealt")[0]
     assert sd.total == 6 and [k for _, k in sd.data["destroyed"]] == ["militia", "militia", "infantry", "infantry"]
-    dom = w.gw.domains["D"]
-    assert counts(dom.garrison) == {"infantry": 4}
-    assert w.gw.armies["Z"].besieging == "D" and dom.besieged_by == ["Z"]
+    assert ex.garrison_after_siege == {"infantry": 4}
+    assert ex.besieging == "D" and ex.besieged_by == ["Z"]
     assert led.of_kind("LootCreated") == []  # 4 destroyed (desertion excluded)
     assert kinds(led).index("GarrisonFed") < kinds(led).index("DesertionSuffered") < kinds(led).index("SiegeDamageDealt") < kinds(led).index("ArmyBesieging")
-    # season S+1: assault, no Siege order → no famine, no siege damage
-    led2 = play(w, 1, [AttackDomain(guild="a", army="Z", domain="D")], dice)
-    dice.assert_exhausted()
+
+
+@pytest.mark.rule("GW-ATK-02", "GW-ATK-04", "GW-SIEGE-03", "RES-GW-17", "RES-GW-18", "GW-LOOT-02", "GW-OCC-01")
+def test_ex_gw_03_assault_after_a_season_of_siege():
+    ex = _ex_gw_03()
+    w, led2, dom = ex.w, ex.led2, ex.dom
     assert led2.of_kind("GarrisonFed") == [] and led2.of_kind("SiegeDamageDealt") == []
     atk = led2.of_kind("DomainAttacked")[0]
     assert (atk.data["attacker_strength"], atk.data["defender_strength"], atk.outcome) == (46, 16, "success")

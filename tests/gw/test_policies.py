@@ -61,23 +61,30 @@ def test_random_orders_are_reproducible_from_the_agents_stream():
 
 
 def test_heuristic_raises_an_army_it_can_feed_and_not_one_it_cannot():
+    # an army is raised from the pool (never by stripping the garrison) when a weaker hostile domain
+    # is within reach and the coffer pays its armies for a year (issue 13: guilds keep their garrisons)
     w = make_world()
     put_domain(w, "HOME", "a", hx(w, 1, 1), garrison={"militia": 3})
+    put_domain(w, "T", "c", hx(w, 12, 4), garrison={"militia": 2})
     w.gw.guilds["a"].pool = {"infantry": 20}
     given = _orders_of(_model(w), "a")
     deploys = [o for o in given if isinstance(o, Deploy)]
-    assert deploys and sum(deploys[0].units.values()) == 20
+    assert deploys and sum(deploys[0].units.values()) == 20 and not deploys[0].requisition
     w2 = make_world()
     put_domain(w2, "HOME", "a", hx(w2, 1, 1), garrison={"militia": 3})
+    put_domain(w2, "T", "c", hx(w2, 12, 4), garrison={"militia": 2})
     w2.gw.guilds["a"].pool = {"infantry": 20}
-    w2.gw.guilds["a"].solars = 30  # 20 units × 1 solar × 2 seasons = 40 needed: only 10 can be fed
-    deploys = [o for o in _orders_of(_model(w2), "a") if isinstance(o, Deploy)]
-    assert [sum(o.units.values()) for o in deploys] == [10]
+    w2.gw.guilds["a"].solars = 30  # a year of 10 units costs 40 solars: no army it cannot pay
+    assert not any(isinstance(o, Deploy) for o in _orders_of(_model(w2), "a"))
     w3 = make_world()
     put_domain(w3, "HOME", "a", hx(w3, 1, 1), garrison={"militia": 3})
     w3.gw.guilds["a"].pool = {"infantry": 20}
     w3.gw.guilds["a"].solars = 5
     assert not any(isinstance(o, Deploy | Recruit) for o in _orders_of(_model(w3), "a"))
+    w4 = make_world()  # no target within reach: the pool goes to the garrison
+    put_domain(w4, "HOME", "a", hx(w4, 1, 1), garrison={"militia": 3})
+    w4.gw.guilds["a"].pool = {"infantry": 20}
+    assert not any(isinstance(o, Deploy) for o in _orders_of(_model(w4), "a"))
 
 
 def test_heuristic_attacks_where_its_front_is_stronger_only():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from sim.dice import ScriptedDice
@@ -230,26 +232,36 @@ def ex06_world():
     return w
 
 
-@pytest.mark.rule(
-    "KM-TRADE-03", "KM-TRADE-04", "KM-TRADE-05", "KM-TRADE-06", "KM-TRADE-07", "KM-TRADE-08", "KM-TRADE-09", "KM-TRADE-10",
-    "RES-KM-17", "RES-KM-18", "RES-KM-19", "RES-KM-20", "RES-KM-21", "RES-KM-22",
-)
-def test_ex_km_06_trade_edict_with_one_success() -> None:
+def _ex_km_06() -> SimpleNamespace:
+    """EX-KM-06 played through (the figures before the edict are kept as they were)."""
     w = ex06_world()
     k = w.km.kingdoms["a"]
-    assert K.stats(w, k).control_dc == 52
     m = K.settlement_mods(w, k, k.settlements[0])
-    assert (m["corruption"], m["productivity"]) == (2, 5)
-    led = ledger()
+    out = SimpleNamespace(w=w, k=k, control_dc=K.stats(w, k).control_dc, mods=(m["corruption"], m["productivity"]))
+    out.led = ledger()
     dice = ScriptedDice(["d20=12", "d20=19", "d20=14", "d4=3", "d4=1"])
-    r = E.resolve_special(w, "a", TradeEdict("b", "Origin", "Dest", "goods", 10, path=list(range(1, 12))), dice, led)
+    out.r = E.resolve_special(w, "a", TradeEdict("b", "Origin", "Dest", "goods", 10, path=list(range(1, 12))), dice, out.led)
     dice.assert_exhausted()
-    issued = led.of_kind("TradeEdictIssued")[0]
+    return out
+
+
+@pytest.mark.rule("KM-TRADE-03", "KM-TRADE-04", "KM-TRADE-05", "KM-TRADE-06", "RES-KM-17", "RES-KM-18", "RES-KM-19", "RES-KM-20")
+def test_ex_km_06_trade_route_length_modifiers_and_days() -> None:
+    ex = _ex_km_06()
+    issued = ex.led.of_kind("TradeEdictIssued")[0]
     assert (issued.data["trl"], issued.data["rm"], issued.data["lm"], issued.data["days"]) == ("12", 1, 18, "19/2")
     assert issued.data["arrival_turn"] == 0
+
+
+@pytest.mark.rule("KM-TRADE-07", "KM-TRADE-08", "KM-TRADE-09", "KM-TRADE-10", "RES-KM-21", "RES-KM-22")
+def test_ex_km_06_trade_edict_with_one_success() -> None:
+    ex = _ex_km_06()
+    w, k, led = ex.w, ex.k, ex.led
+    assert ex.control_dc == 52
+    assert ex.mods == (2, 5)
     checks = [(e.data["attribute"], e.dc, e.total, e.outcome) for e in led.of_kind("TradeCheckRolled")]
     assert checks == [("economy", 68, 70, "success"), ("loyalty", 68, 67, "failure"), ("stability", 68, 67, "failure")]
-    assert r.status == "sold"
+    assert ex.r.status == "sold"
     assert k.treasury == 34
     assert K.stats(w, k).economy == 60 and K.stats(w, k).fame == 0
     assert not E._type_taken(w.km, "a", "goods")  # the Goods slot is still free

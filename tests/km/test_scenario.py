@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 
 from agents.campaign import prepare_campaign, run_campaign
-from agents.policies import Decision
+from agents.policies import Decision, Policy
 from scenarios.loader import load_scenario, load_scenario_text
 from sim.calendar import HOURS_PER_MONTH, HOURS_PER_YEAR
 from sim.errors import ScenarioError
 from sim.state.km import ExplorationEdict
+
+pytestmark = pytest.mark.slow  # full campaigns: `make test-fast` leaves them to `make test`
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,7 +108,7 @@ MISTAKES = [
      'leaders = { king = "R", grand_diplomat = "G", treasurer = "T", councilor', r'kingdoms\[0\]\.leaders\.king: expected a role \(ruler, consort'),
     ('name = "Betania"', 'name = "Betania"\noverlord = "zz"', r"kingdoms\[1\]\.overlord: expected the id of another kingdom \(a\)"),
     ('name = "Betania"', 'name = "Betania"\noverlord = "a"', r"kingdoms\[1\]\.leaders: expected a viceroy for a vassal \(KM-VAS-01\)"),
-    ('name = "Betania"', 'name = "Betania"\npolicy = "clever"', r'kingdoms\[1\]\.policy: expected a policy: "random", "heuristic", "scripted"'),
+    ('name = "Betania"', 'name = "Betania"\npolicy = "clever"', r'kingdoms\[1\]\.policy: expected a built-in kingdom policy \(heuristic, random, scripted\), an installed one, or a module allowed by --allow-policies, found "clever"'),
 ]
 
 
@@ -173,9 +175,11 @@ def test_scripted_order_mistakes_at_load(orders: str, msg: str) -> None:
 def test_orders_need_the_scripted_policy_and_an_existing_file(tmp_path: Path) -> None:
     p = problems(text(orders_a="[[kingdoms.orders]]\nturn = 1\ntaxation = \"light\""))
     assert 'kingdoms[0].policy: expected "scripted" (the kingdom has scripted orders), found "heuristic"' in p
-    t = text().replace('skills = { diplomacy = 10 }', f'skills = {{ diplomacy = 10 }}\npolicy = "scripted"\norders_file = "{tmp_path}/none.toml"', 1)
-    p = problems(t)
-    assert f"kingdoms[0].orders_file ({tmp_path}/none.toml): (file): expected a readable order file" in p
+    t = text().replace('skills = { diplomacy = 10 }', 'skills = { diplomacy = 10 }\npolicy = "scripted"\norders_file = "none.toml"', 1)
+    (tmp_path / "mini.toml").write_text(t, encoding="utf-8")
+    with pytest.raises(ScenarioError) as ei:
+        load_scenario(str(tmp_path / "mini.toml"))  # read next to the scenario file (tests/test_scenario_files.py)
+    assert f"kingdoms[0].orders_file ({tmp_path}/none.toml): (file): expected a readable order file" in str(ei.value)
 
 
 # ---- KM-REL-04 and the build --------------------------------------------------------------------------
@@ -275,7 +279,7 @@ def test_order_file_second_route_of_a_type_cli_exits_2(tmp_path: Path) -> None:
         'special = { edict = "trade", partner = "b", origin = "Alpha", destination = "Beta", type = "goods", investment = 5 }\n',
         encoding="utf-8",
     )
-    t = text().replace("skills = { diplomacy = 10 }", f'{SCRIPTED_A}\norders_file = "{orders}"', 1)
+    t = text().replace("skills = { diplomacy = 10 }", f'{SCRIPTED_A}\norders_file = "{orders.name}"', 1)
     sc = tmp_path / "mini.toml"
     sc.write_text(t, encoding="utf-8")
     # the first trade edict is legal (the path follows the road): the scripted kingdom plays it; the second
@@ -456,7 +460,7 @@ def test_random_policy_plays_legal_orders() -> None:
     assert any(e.data.get("policy") == "random" for e in res.ledger.events if e.kind == "DecisionMade")
 
 
-class WrongWayExplorer:
+class WrongWayExplorer(Policy):
     """An outside policy that always orders explorers out from the wrong hex (RES-KM-12)."""
 
     name = "wrong-way"
@@ -467,7 +471,8 @@ class WrongWayExplorer:
         return Decision(legal[0], [], "first")
 
 
-def test_an_illegal_order_from_a_policy_is_logged_and_skipped() -> None:
+def test_an_illegal_order_from_a_policy_is_logged_and_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REALMSIM_ALLOW_POLICIES", "tests.km.*")  # an outside policy: allowed by the person (issue 9)
     t = text().replace('name = "Alphania"', 'name = "Alphania"\npolicy = "tests.km.test_scenario:WrongWayExplorer"')
     res = run_campaign(load_scenario_text(t, "mini.toml"))
     rej = [e for e in res.ledger.events if e.kind == "OrderRejected"]

@@ -4,6 +4,7 @@ boundary and at the end, REALMSIM_CHECK_INVARIANTS=1 in conftest, and once more 
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +12,8 @@ from agents.campaign import run_campaign
 from agents.variants import variant
 from scenarios.loader import load_scenario
 from sim.calendar import HOURS_PER_DAY
+
+pytestmark = pytest.mark.slow  # full campaigns: `make test-fast` leaves them to `make test`
 
 REALM = load_scenario("realm")
 SYSTEMS = ["km", "mn", "gw", "cv"]

@@ -19,15 +19,19 @@ from scenarios.loader import load_scenario
 from sim.calendar import hours
 from sim.world import decode_world, encode_world
 
+pytestmark = pytest.mark.slow  # full campaigns: `make test-fast` leaves them to `make test`
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def realm():  # noqa: ANN201
-    """Ten years of ``realm`` at its own seed, with its English chronicle (what ``realmsim run realm`` prints)."""
+    """Ten years of ``realm`` at seed 1, with its English chronicle (what ``realmsim run realm --seed 1``
+    prints). Seed 1, not realm's own seed 3: since guilds attack only what they can take (issue 13),
+    seed 3 has no conquest and no Mare Nostrum test under an invasion modifier; seed 1 shows every link."""
     buf = io.StringIO()
     writer = ChronicleWriter(buf, "en")
-    model = prepare_campaign(load_scenario("realm"), listeners=[writer])
+    model = prepare_campaign(load_scenario("realm"), 1, listeners=[writer])
     writer.attach(model)
     model.run()
     return finish(model), buf.getvalue()
@@ -76,7 +80,7 @@ def test_realm_runs_in_seconds_and_round_trips(realm) -> None:  # noqa: ANN001
 @pytest.mark.rule("LINK-03", "LINK-06", "LINK-07", "LINK-08")
 def test_the_chronicle_tells_the_links_in_english_and_french(realm) -> None:  # noqa: ANN001
     res, text = realm
-    assert text.startswith("Y1 spring M1 D1 00h  Campaign realm begins (seed 3; systems: km, mn, gw, cv).")
+    assert text.startswith("Y1 spring M1 D1 00h  Campaign realm begins (seed 1; systems: km, mn, gw, cv).")
     for needle in ("Treasury of Avalon: Mare Nostrum income", "raises army", "counts as an invasion of",
                    "Unrest +1 at the next Upkeep", "Upkeep of", "loses hex", "conquers"):
         assert needle in text, needle
@@ -148,4 +152,4 @@ def test_realmsim_runs_and_validates_realm_by_default(capsys: pytest.CaptureFixt
     assert main(["run", "--lang", "fr"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "An 1 printemps M1 D1 00h  La campagne realm commence (graine 3 ; systèmes : km, mn, gw, cv)."
-    assert "compte comme une invasion de" in out and "Summary of realm (seed 3):" in out and "link.invasions" in out
+    assert "compte comme une invasion de" in out and "Bilan de realm (graine 3) :" in out  # the summary in French too

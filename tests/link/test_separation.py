@@ -18,7 +18,7 @@ from sim.world import World
 from tests.gw.helpers import play, put_army
 from tests.link.helpers import ledger
 
-pytestmark = pytest.mark.rule("LINK-09")
+pytestmark = [pytest.mark.rule("LINK-09"), pytest.mark.slow]  # full realm campaigns
 
 
 def _realm() -> World:

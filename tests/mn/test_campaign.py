@@ -19,6 +19,8 @@ from sim.rules import diplomacy as dip
 from sim.world import decode_world, encode_world
 from tests.mn.test_scenario import SMALL
 
+pytestmark = pytest.mark.slow  # full campaigns: `make test-fast` leaves them to `make test`
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PHASE_OF = {

@@ -40,6 +40,8 @@ def test_it_stays_home_when_nothing_is_worth_the_fee() -> None:
     mn, cfg, led = make_world(turn=5, treasury=300)
     for p in mn.provinces.values():
         p.resources = ["grain"]  # nothing to import that Latium lacks
+    for people in mn.rf["Latium"]:
+        mn.rf["Latium"][people] = -60  # and every people hostile: an embassy would rarely be won
     a = buy(mn, "p1")
     assert decide(mn, cfg, "ambassador", a).chosen == dip.Pass("ambassador")
 

@@ -173,7 +173,7 @@ MISTAKES = [
     ('capital = "corinthus"', 'capital = "roma"', 'nations[1].capital: expected a city that is no other nation\'s capital, found "roma", the capital of "p1"'),
     ('capital = "corinthus"', 'capital = "corinthus"\nprovinces = ["Latium"]',
      'nations[1].provinces: expected provinces no other nation controls, found "Latium", controlled by "p1"'),
-    ('capital = "corinthus"', 'capital = "corinthus"\npolicy = "clever"', 'nations[1].policy: expected "random", "heuristic", "lookahead" or "package.module:Class", found "clever"'),
+    ('capital = "corinthus"', 'capital = "corinthus"\npolicy = "clever"', 'nations[1].policy: expected a built-in nation policy (heuristic, lookahead, random), an installed one, or a module allowed by --allow-policies, found "clever"'),
     ('capital = "corinthus"', 'capital = "corinthus"\ntreasury = -5', 'nations[1].treasury: expected an integer >= 0, found -5 (an integer)'),
     ('capital = "corinthus"', 'capital = "corinthus"\nprovinces = ["Thule"]', 'nations[1].provinces[0]: expected a province of [[mn_provinces]]'),
     ('people = "greeks"\nvalue = 5', 'people = "gauls"\nvalue = 5', 'racial_factors[0].people: expected a people of [[peoples]]'),

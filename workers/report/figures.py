@@ -320,8 +320,10 @@ def convoy_metric_figure(days: Any, column: str, *, journeys: Any = None, info: 
 # ---- a batch ----------------------------------------------------------------------------------------
 def batch_metrics(batch: Any) -> list[str]:
     """The numeric metric columns of a batch table (not the seed, the scenario or the ledger hash)."""
+    from workers.signals import is_tally_column
+
     skip = {"seed", "scenario", "ledger_sha256"}
-    return [c for c in batch.columns if c not in skip and pd.api.types.is_numeric_dtype(batch[c])
+    return [c for c in batch.columns if c not in skip and not is_tally_column(c) and pd.api.types.is_numeric_dtype(batch[c])
             and not pd.api.types.is_bool_dtype(batch[c])]
 
 

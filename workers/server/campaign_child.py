@@ -188,7 +188,7 @@ def main() -> int:
         for recipe in unpacker:
             try:
                 run(recipe, out)
-            except Exception as e:  # noqa: BLE001 - reported to the server, which records it
+            except BaseException as e:  # noqa: BLE001 - SystemExit too (a job boundary, issue 9): reported
                 from sim.errors import RealmsimError
 
                 msg = str(e) if isinstance(e, RealmsimError | StageError) else f"{type(e).__name__}: {e}"

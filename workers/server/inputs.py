@@ -1,10 +1,11 @@
 """Turning what a request says into what the engine runs, refusing what a network client may not ask.
 
 A scenario comes as a built-in name (only built-in names resolve: a name is never a path) or as TOML
-text. Text from the network may name only registered policies (never ``package.module:Class``,
-which would import code) and no file (``orders_file`` would read the server's disk): both are
-refused here, before the scenario loader sees the text. When the policy registry's
-``scenarios.loader.load_scenario_spec`` lands, it takes over this guard.
+text. Text from the network may name only registered or installed policies (``package.module:Class``
+only of a module the server's own command line allowed with ``--allow-policies``; anything else would
+import code) and no file (``orders_file`` would read the server's disk): both are refused here, before
+the scenario loader sees the text; the loader then resolves every policy name through
+``agents.policies.resolve_policy``, as for any scenario.
 """
 
 from __future__ import annotations
@@ -28,6 +29,17 @@ def registered_policies() -> list[str]:
     return sorted({n for kind in ("kingdom", "nation", "guild", "convoy") for n in known_policies(kind)})
 
 
+def _network_policy_ok(v: str) -> bool:
+    """A bare name is left to the loader (built-in or installed, per kind); ``module:Class`` only of a
+    module the server's command line allowed."""
+    from agents.policies import module_allowed
+
+    mod, colon, _ = v.partition(":")
+    if not colon:
+        return "/" not in v and "\\" not in v
+    return module_allowed(mod)
+
+
 def network_problems(raw: Any, path: str = "") -> list[Problem]:
     """What a scenario from the network may not say: outside policies, files."""
     out: list[Problem] = []
@@ -37,10 +49,11 @@ def network_problems(raw: Any, path: str = "") -> list[Problem]:
             p = f"{path}.{k}" if path else str(k)
             key = str(k)
             if key.endswith("policy") and isinstance(v, str) and v:
-                allowed = allowed or registered_policies()
-                if ":" in v or "/" in v or v not in allowed:
+                if not _network_policy_ok(v):
+                    allowed = allowed or registered_policies()
                     out.append(Problem(p, f"a registered policy ({', '.join(allowed)}); a scenario sent to the "
-                                          "server may not name package.module:Class", describe(v)))
+                                          "server may name package.module:Class only of a module the server "
+                                          "allows (--allow-policies)", describe(v)))
             elif key.endswith("_file") or key == "file":
                 out.append(Problem(p, "inline data (a scenario sent to the server may not name a file of the "
                                       "server's disk)", describe(v)))

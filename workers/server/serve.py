@@ -43,6 +43,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-body", type=int, default=DEFAULT_MAX_BODY, metavar="BYTES",
                    help=f"largest request body (default {DEFAULT_MAX_BODY})")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="default info")
+    from workers.options import add_allow_policies
+
+    add_allow_policies(p)  # text from the network may name an outside policy only of a module allowed here
 
 
 def is_loopback(host: str) -> bool:

@@ -1,0 +1,94 @@
+"""Explanations of the heuristics: scores as sums of named terms, in the faction's own units and words.
+
+Every heuristic builds each alternative's score with a :class:`Terms` (``t.add(name, value, …)``) so
+that the score *is* the sum of its terms; :func:`explained` turns the scored alternatives into a
+:class:`agents.policies.Decision`: the chosen order first, then the best others, each with its terms
+in English and French, and the tie for the best score (if any) named with how it was broken.
+
+Units and their French (the seeds' words): BP = *PC* (points de construction), PO (pièces d'or),
+solars, points (1 point = 1% of a convoy's journey).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.policies import Alternative, Decision, Term
+
+UNITS_FR = {"BP": "PC", "PO": "PO", "solars": "solars", "points": "points", "": ""}
+SHOWN = 6  # alternatives an explanation keeps: the chosen one and the five best others
+
+
+def fmt_value(v: float) -> str:
+    """``+12``, ``−6``, ``+2.5`` (a true minus sign, as a game master would write it)."""
+    r = round(v, 1)
+    if r == int(r):
+        s = f"{abs(int(r))}"
+    else:
+        s = f"{abs(r):.1f}"
+    return ("−" if r < 0 else "+") + s
+
+
+def term(name: str, value: float, unit: str, en: str, fr: str) -> Term:
+    """A term whose words read ``+12 BP income over a year`` / ``+12 PC de revenu sur un an``:
+    ``en``/``fr`` are the words after the figure and its unit."""
+    v = float(value)
+    fu = UNITS_FR.get(unit, unit)
+    head_en = f"{fmt_value(v)} {unit}".rstrip()
+    head_fr = f"{fmt_value(v)} {fu}".rstrip()
+    return Term(name, v, unit, f"{head_en} {en}".strip(), f"{head_fr} {fr}".strip())
+
+
+@dataclass
+class Terms:
+    """The terms of one alternative's score, in ``unit``; ``total`` is their sum."""
+
+    unit: str
+    items: list[Term] = field(default_factory=list)
+
+    def add(self, name: str, value: float, en: str, fr: str) -> float:
+        """Add a term (skipped when it is 0); returns ``value`` so that scores read as sums."""
+        if value:
+            self.items.append(term(name, value, self.unit, en, fr))
+        return value
+
+    @property
+    def total(self) -> float:
+        return sum((t.value for t in self.items), 0.0)
+
+
+def tie_words(n: int, score: float, how: str) -> str:
+    return f"{n} alternatives tied at {score:g}; {how}"
+
+
+def explained(
+    legal: Sequence[Any],
+    scored: Sequence[Terms],
+    pick: int,
+    *,
+    label: Callable[[Any], str],
+    reason: str,
+    tie_how: str,
+    shown: int = SHOWN,
+    scored_shown: int | None = None,
+) -> Decision:
+    """The Decision for ``legal[pick]``: ``scored`` (one Terms per legal order, same order) gives
+    the alternatives, best first after the chosen one; ``tie_how`` says how a tie for the best score
+    was broken (recorded only when there was one)."""
+    totals = [s.total for s in scored]
+    best = max(totals)
+    ties = [i for i, x in enumerate(totals) if x == best]
+    order = sorted(range(len(legal)), key=lambda i: (-totals[i], i))
+    top = [pick, *(i for i in order if i != pick)]
+    n_scored = len(top) if scored_shown is None else scored_shown
+    alts = [Alternative(label(legal[i]), totals[i], list(scored[i].items)) for i in top[:shown]]
+    tie = tie_words(len(ties), best, tie_how) if len(ties) > 1 else ""
+    return Decision(
+        legal[pick],
+        [(label(legal[i]), round(totals[i], 4)) for i in top[:n_scored]],
+        reason,
+        alternatives=alts,
+        tie=tie,
+    )

@@ -1,0 +1,170 @@
+"""What a job tallies from its ledger as the campaign runs, for the findings of a report
+(:mod:`workers.findings`, docs/research.md): compact figures, never the ledger itself.
+
+A :class:`Signals` listens to the ledger (``Ledger.subscribe``); it reads events and changes nothing,
+so ledgers and their digests stay as they were. At the end :meth:`Signals.result` gives three parts
+of a job's result:
+
+* ``decisions`` — ``{"KIND/POLICY": {"QUESTION": {"ORDER": count}}}``: every ``DecisionMade`` with at
+  least two legal orders (a question with one answer is not a choice), by faction kind and policy,
+  by the question (the clause IDs the event names, joined by ``+``) and by *order kind*
+  (:func:`order_kind`: the chosen order's label without its arguments — ``recruit``, ``travel by
+  night``, ``nothing``; a hex number becomes ``#``);
+* ``signals`` — per faction (actor key): ``idle_months`` (the longest stretch with no act,
+  :mod:`workers.quality`'s acts), ``anarchy_months`` (months in anarchy in all), ``anarchy_stuck_months``
+  (months from the onset of an anarchy that never ended to the campaign's end; 0 otherwise),
+  ``money_rise_seasons`` (how many season snapshots in a row, up to the end, the faction's money
+  rose: a kingdom's or a nation's Treasury, a guild's solars; kingdoms, nations and guilds only);
+* ``invariants`` — ``{"count": N, "first": "hour H: …"}``: the engine's invariant checks
+  (``RealmModel.invariant_violations``) run at every season snapshot and at the end.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from sim.calendar import HOURS_PER_MONTH
+from sim.events import Event
+from workers.quality import ACT_EVENTS, _is_act
+
+if TYPE_CHECKING:
+    from agents.model import RealmModel
+
+MONEY = {"kingdom": "treasury", "nation": "treasury", "guild": "solars"}
+_ARG = re.compile(r"[=:#(→0-9\[]")
+
+
+def order_kind(label: str) -> str:
+    """The kind of an order from its label: the first comma-separated part, cut at the first word
+    that carries an argument (``=``, ``:``, a digit, a bracket, an arrow) or a proper name (capital
+    first letter), three words at most; ``#`` when nothing is left (a hex chosen by number).
+
+    >>> order_kind("recruit units=siege_engine:1"), order_kind("travel by night, forage"), order_kind("112")
+    ('recruit', 'travel by night', '#')
+    >>> order_kind("trade food Mivon → Restov (restov), 5 BP")
+    'trade food'
+    """
+    head = label.split(",", 1)[0].strip()
+    words: list[str] = []
+    for w in head.split():
+        if _ARG.search(w) or (words and w[:1].isupper()) or len(words) == 3:
+            break  # an argument, a proper name (a place, a kingdom), or enough words
+        words.append(w)
+    return " ".join(words)[:40] or "#"
+
+
+SIGNAL_NAMES = ("idle_months", "anarchy_months", "anarchy_stuck_months", "money_rise_seasons")
+
+
+def is_tally_column(column: str) -> bool:
+    """A batch table's column that holds a tally or a ``--set`` value, not a metric (reports draw
+    no distribution of it)."""
+    return (column.startswith(("set[", "decisions[")) or column in ("invariants", "invariant_first", "rotation")
+            or column.split("[", 1)[0] in SIGNAL_NAMES)
+
+
+class Signals:
+    """A ledger listener that tallies decisions, acts, anarchy, money and invariant breaches."""
+
+    def __init__(self, model: RealmModel | None = None) -> None:
+        self.model = model
+        self.decisions: dict[str, dict[str, dict[str, int]]] = {}
+        self.start: dict[str, int] = {}
+        self.acts: dict[str, list[int]] = {}
+        self.convoy_end: dict[str, int] = {}
+        self.ambassador_nation: dict[str, str] = {}
+        self.anarchy_since: dict[str, int] = {}
+        self.anarchy_hours: dict[str, int] = {}
+        self.money_last: dict[str, float] = {}
+        self.money_rise: dict[str, int] = {}
+        self.invariant_count = 0
+        self.invariant_first = ""
+        self.end = 0
+
+    # ---- the listener ----------------------------------------------------------------------------
+    def __call__(self, ev: Event) -> None:
+        self.end = max(self.end, ev.t)
+        kind = ev.kind
+        if kind == "DecisionMade":
+            self._decision(ev)
+        elif kind == "SeasonSummarized" or kind == "CampaignEnded":
+            self._snapshot(ev)
+        elif kind == "AnarchyBegan":
+            self.anarchy_since.setdefault(ev.actor, ev.t)
+        elif kind == "AnarchyEnded":
+            began = self.anarchy_since.pop(ev.actor, None)
+            if began is not None:
+                self.anarchy_hours[ev.actor] = self.anarchy_hours.get(ev.actor, 0) + ev.t - began
+        self._activity(ev)
+
+    def _decision(self, ev: Event) -> None:
+        if int(ev.data.get("legal", 0) or 0) < 2:
+            return
+        who = f"{ev.actor.split(':', 1)[0]}/{ev.data.get('policy', '')}"
+        question = "+".join(ev.clauses) or "?"
+        q = self.decisions.setdefault(who, {}).setdefault(question, {})
+        o = order_kind(ev.outcome)
+        q[o] = q.get(o, 0) + 1
+
+    def _snapshot(self, ev: Event) -> None:
+        for key, row in (ev.data.get("factions") or {}).items():
+            field = MONEY.get(key.split(":", 1)[0])
+            if field is None or field not in row:
+                continue
+            v = float(row[field])
+            last = self.money_last.get(key)
+            self.money_rise[key] = self.money_rise.get(key, 0) + 1 if last is not None and v > last else 0
+            self.money_last[key] = v
+        if self.model is not None:
+            bad = self.model.invariant_violations()
+            if bad:
+                self.invariant_count += len(bad)
+                if not self.invariant_first:
+                    self.invariant_first = f"hour {ev.t}: {bad[0]}"
+
+    def _activity(self, ev: Event) -> None:
+        key = ev.actor
+        if ev.kind == "AmbassadorBought":
+            self.ambassador_nation[f"ambassador:{ev.outcome}"] = ev.actor
+        if ev.kind in ("MissionLaunched", "RenewalLaunched") and "nation" in ev.data:
+            self.ambassador_nation[ev.actor] = f"nation:{ev.data['nation']}"
+        if key.startswith("ambassador:"):
+            key = self.ambassador_nation.get(key, key)
+        fkind = key.split(":", 1)[0]
+        if fkind not in ACT_EVENTS:
+            return
+        if key not in self.start:
+            self.start[key] = ev.t
+            self.acts[key] = []
+        if fkind == "convoy" and ev.kind in ("ConvoyArrived", "ConvoyDestroyed"):
+            self.convoy_end[key] = ev.t
+        if ev.kind in ACT_EVENTS[fkind] and _is_act(ev):
+            self.acts[key].append(ev.t)
+
+    # ---- the figures ---------------------------------------------------------------------------
+    def longest_idle(self, key: str) -> int:
+        """Hours, as :attr:`workers.quality.Activity.longest_idle`."""
+        start, end = self.start[key], self.convoy_end.get(key, self.end)
+        marks = [start, *sorted(a for a in self.acts[key] if start <= a <= end), end]
+        return max((b - a for a, b in zip(marks, marks[1:])), default=0)
+
+    def result(self) -> dict[str, Any]:
+        signals: dict[str, dict[str, float]] = {}
+        for key in sorted(set(self.start) | set(self.money_last) | set(self.anarchy_hours) | set(self.anarchy_since)):
+            row: dict[str, float] = {}
+            if key in self.start:
+                row["idle_months"] = round(self.longest_idle(key) / HOURS_PER_MONTH, 2)
+            if key.startswith("kingdom:"):
+                stuck = self.end - self.anarchy_since[key] if key in self.anarchy_since else 0
+                row["anarchy_months"] = round((self.anarchy_hours.get(key, 0) + stuck) / HOURS_PER_MONTH, 2)
+                row["anarchy_stuck_months"] = round(stuck / HOURS_PER_MONTH, 2)
+            if key in self.money_rise:
+                row["money_rise_seasons"] = self.money_rise[key]
+            signals[key] = row
+        decisions = {w: {q: dict(sorted(o.items())) for q, o in sorted(qs.items())} for w, qs in sorted(self.decisions.items())}
+        return {"decisions": decisions, "signals": signals,
+                "invariants": {"count": self.invariant_count, "first": self.invariant_first}}
+
+
+__all__ = ["MONEY", "SIGNAL_NAMES", "Signals", "is_tally_column", "order_kind"]
