@@ -118,9 +118,10 @@ def faction_score(world: World, key: str) -> float:
     from sim import scoring as S
 
     kind, _, ident = key.partition(":")
-    fn: Callable[[World, str], Any] | None = {
+    table: dict[str, Callable[[World, str], Any]] = {
         "kingdom": S.score_kingdom, "nation": S.score_nation, "guild": S.score_guild, "convoy": S.score_convoy,
-    }.get(kind)
+    }
+    fn = table.get(kind)
     if fn is None:
         return UNSCORED
     try:
@@ -240,7 +241,7 @@ class _Rollout:
         self.dice.switch(self.seed)
 
 
-class _Seat:
+class _Seat(Policy):
     """A faction's policy inside a rollout: the real orders of the hour up to the decision, the
     candidate at the decision, then the heuristic (a scripted kingdom keeps its script)."""
 
@@ -364,9 +365,9 @@ class Lookahead(Policy):
                 break
             if best - float(sc) > b.gap:
                 break
-            i = first.get(str(lab))
-            if i is not None and i not in out:
-                out.append(i)
+            j = first.get(str(lab))
+            if j is not None and j not in out:
+                out.append(j)
         return out
 
     def _look_ahead(self, cp: Checkpoint, h: Decision, legal: Sequence[Any], cands: list[int], now: int) -> Decision:
