@@ -400,8 +400,8 @@ def conformed(value: Any, typ: Any) -> Any:
 # modules a person allowed): ``agents.policies`` installs its check here when imported. Without it only
 # the basic built-in names pass, so nothing that names anything else is ever taken for valid.
 PolicyCheck = Callable[[str, str], "tuple[str, str] | None"]
-_BASIC_POLICIES = {"kingdom": ("heuristic", "random", "scripted"), "nation": ("heuristic", "random"),
-                   "guild": ("heuristic", "random"), "convoy": ("heuristic", "random")}
+_BASIC_POLICIES = {"kingdom": ("heuristic", "lookahead", "random", "scripted"), "nation": ("heuristic", "lookahead", "random"),
+                   "guild": ("heuristic", "lookahead", "random"), "convoy": ("heuristic", "lookahead", "random")}
 _policy_check: list[tuple[PolicyCheck, Callable[[], str]]] = []
 
 

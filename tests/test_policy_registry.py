@@ -18,7 +18,7 @@ from sim.errors import ScenarioError
 from .cv.test_scenario import BASE as CARAVAN
 
 ROOT = Path(__file__).resolve().parent.parent
-EXPECTED = ("expected a built-in convoy policy (heuristic, random), an installed one, or a module allowed by "
+EXPECTED = ("expected a built-in convoy policy (heuristic, lookahead, random), an installed one, or a module allowed by "
             "--allow-policies")
 
 

@@ -31,7 +31,8 @@ def test_explain_one_convoy_in_english(capsys: pytest.CaptureFixture[str]) -> No
     block = out.split(heads[0], 1)[1].splitlines()[1:6]
     assert block[0].startswith("    * ") and ": score " in block[0]  # the chosen order first
     assert any(x.startswith("    - ") for x in block)
-    assert any(x.startswith("    reason: ") for x in out.splitlines())
+    assert block[1].startswith("        ") and " points " in block[1]  # the chosen order's named terms
+    assert not any(x.startswith("    reason: ") for x in out.splitlines())  # the terms say more than the reason
     assert "Brass Wagons" not in "".join(heads)  # another convoy's decisions are left out
 
 

@@ -143,7 +143,7 @@ def test_jobs_that_exit_abort_fork_or_read_host_files_are_dead_lettered_and_the_
     # a policy the worker was not allowed to import is a problem of the scenario, never imported (issue 9)
     for name, spec in (("exit", "sys:exit"), ("abort", "os:abort"), ("fork", "os:fork")):
         assert errors[name].startswith("failed on each of 3 deliveries; last error: "), (name, errors[name])
-        assert (f'convoys[0].policy: expected a built-in convoy policy (heuristic, random), an installed one, or a '
+        assert (f'convoys[0].policy: expected a built-in convoy policy (heuristic, lookahead, random), an installed one, or a '
                 f'module allowed by --allow-policies, found "{spec}" (module {spec.partition(":")[0]} is not allowed by '
                 f'--allow-policies)') in errors[name], errors[name]
     assert {letters[b]["reason"] for b in ("p-sys-exit", "p-os-fork", "p-os-abort", "p-abs-orders")} == {"failed"}
