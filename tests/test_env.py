@@ -281,6 +281,16 @@ def test_close_and_reset_leave_no_campaign_suspended() -> None:
     assert _campaign_threads() == []
 
 
+@pytest.fixture(autouse=True)
+def _registry_as_it_was() -> Any:
+    """The example policy registers itself ("greedy"): leave the registry as other test files expect it."""
+    from agents import policies
+
+    yield
+    for key in [k for k, cls in policies._REGISTRY.items() if getattr(cls, "__module__", "") == "greedy_convoy"]:
+        del policies._REGISTRY[key]
+
+
 def _load_example() -> Any:
     path = ROOT / "docs" / "examples" / "greedy_convoy.py"
     spec = importlib.util.spec_from_file_location("greedy_convoy", path)
