@@ -108,7 +108,7 @@ MISTAKES = [
      'leaders = { king = "R", grand_diplomat = "G", treasurer = "T", councilor', r'kingdoms\[0\]\.leaders\.king: expected a role \(ruler, consort'),
     ('name = "Betania"', 'name = "Betania"\noverlord = "zz"', r"kingdoms\[1\]\.overlord: expected the id of another kingdom \(a\)"),
     ('name = "Betania"', 'name = "Betania"\noverlord = "a"', r"kingdoms\[1\]\.leaders: expected a viceroy for a vassal \(KM-VAS-01\)"),
-    ('name = "Betania"', 'name = "Betania"\npolicy = "clever"', r'kingdoms\[1\]\.policy: expected a built-in kingdom policy \(heuristic, random, scripted\), an installed one, or a module allowed by --allow-policies, found "clever"'),
+    ('name = "Betania"', 'name = "Betania"\npolicy = "clever"', r'kingdoms\[1\]\.policy: expected a built-in kingdom policy \(heuristic, lookahead, random, scripted\), an installed one, or a module allowed by --allow-policies, found "clever"'),
 ]
 
 
