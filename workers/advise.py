@@ -221,6 +221,9 @@ def _alternatives(ev: Event, lang: str) -> list[AlternativeOut]:
         if a.order == chosen:
             a.chosen = True
             return [a, *out[:i], *out[i + 1:]]
+    if alts and out:  # a policy's own alternatives come chosen first, though it may print a place otherwise
+        first = out[0]
+        first.words, first.order, first.chosen = first.words or first.order, chosen, True
     return out
 
 

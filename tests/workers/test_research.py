@@ -218,7 +218,7 @@ def test_rotations_give_every_seat_every_policy() -> None:
 
 
 def test_unknown_policy_names_the_known_ones() -> None:
-    with pytest.raises(UsageError, match=r"unknown convoy policy 'nope' .*known: heuristic, random, or package\.module:Class"):
+    with pytest.raises(UsageError, match=r"unknown convoy policy 'nope' .*known: heuristic, lookahead, random, or package\.module:Class"):
         plan_tournament("caravan-crossing", ["heuristic", "nope"], [1])
     with pytest.raises(UsageError, match="two policies or more"):
         parse_policies("heuristic")
