@@ -114,7 +114,7 @@ def test_tournament_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert main(["tournament", "caravan-crossing", "--policies", "heuristic,clever", "--seeds", "1", "--out",
                  str(out)]) == 2
     err = capsys.readouterr().err
-    assert "unknown convoy policy 'clever'" in err and "known: heuristic, random" in err
+    assert "unknown convoy policy 'clever'" in err and "known: heuristic, lookahead, random" in err
 
 
 @pytest.mark.slow
