@@ -66,7 +66,7 @@ from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_SEASON, HOURS
 from sim.scoring import KINDS, TERM_LABELS, score_all
 from sim.state.cv import CONDITIONS, STATUSES
 
-__all__ = ["env", "raw_env", "RealmEnv", "feature_names", "DECISIONS", "replay_actions", "EnvError"]
+__all__ = ["env", "raw_env", "RealmEnv", "feature_names", "DECISIONS", "replay_actions", "random_episode", "EnvError"]
 
 MAX_ACTIONS = 8192  # a convoy's day menu is a product (moves × scouts × crew care × purchases × job changes): 1,632 seen
 
@@ -572,6 +572,25 @@ def _num(v: Any) -> float:
     if isinstance(v, int | float):
         return float(v)
     return 0.0
+
+
+def random_episode(e: Any, seed: int | None = None, rng_seed: int = 0) -> list[tuple[str, int]]:
+    """Play one episode of ``e`` with uniformly random legal actions (numpy's generator of
+    ``rng_seed``); the (agent, action) pairs played, in order (what ``replay_actions`` replays)."""
+    import numpy as np
+
+    rng = np.random.default_rng(rng_seed)
+    e.reset(seed=seed)
+    played: list[tuple[str, int]] = []
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        played.append((agent, a))
+        e.step(a)
+    return played
 
 
 def raw_env(scenario: str = "caravan-crossing", seed: int | None = None, **kwargs: Any) -> RealmEnv:

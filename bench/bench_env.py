@@ -13,27 +13,15 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agents.env import raw_env, replay_actions  # noqa: E402
+from agents.env import random_episode, raw_env, replay_actions  # noqa: E402
 
 
 def episode(scenario: str, seed: int, until: str | None) -> tuple[float, list[tuple[str, int]]]:
-    rng = np.random.default_rng(0)
     e = raw_env(scenario, seed, until=until)
-    played: list[tuple[str, int]] = []
     t = time.perf_counter()
-    e.reset()
-    for agent in e.agent_iter():
-        obs, _, terminated, truncated, _ = e.last()
-        if terminated or truncated:
-            e.step(None)
-            continue
-        a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        played.append((agent, a))
-        e.step(a)
+    played = random_episode(e, rng_seed=0)
     dt = time.perf_counter() - t
     e.close()
     return dt, played

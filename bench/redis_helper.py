@@ -95,15 +95,9 @@ def start_worker(url: str, *args: str, prefix: str = "bench") -> subprocess.Pope
 
 
 def stop(procs: list[subprocess.Popen[bytes]]) -> None:
-    for p in procs:
-        if p.poll() is None:
-            p.terminate()
-    for p in procs:
-        try:
-            p.wait(30)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
+    from workers.batch import stop_workers
+
+    stop_workers(procs)
 
 
 def command_line() -> str:

@@ -16,7 +16,16 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test  # the rl extra is in the dev extra: CI runs these
 
-from agents.env import DECISIONS, METRICS, EnvError, env, feature_names, raw_env, replay_actions
+from agents.env import (
+    DECISIONS,
+    METRICS,
+    EnvError,
+    env,
+    feature_names,
+    random_episode,
+    raw_env,
+    replay_actions,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = "caravan-crossing"  # six convoys, 60 days: a whole episode is about 140 questions
@@ -28,18 +37,7 @@ def _campaign_threads() -> list[threading.Thread]:
 
 def _random_episode(e: Any, seed: int, rng_seed: int) -> list[tuple[str, int]]:
     """Play one episode with uniformly random legal actions; the (agent, action) pairs played."""
-    rng = np.random.default_rng(rng_seed)
-    e.reset(seed=seed)
-    played: list[tuple[str, int]] = []
-    for agent in e.agent_iter():
-        obs, _, terminated, truncated, _ = e.last()
-        if terminated or truncated:
-            e.step(None)
-            continue
-        a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        played.append((agent, a))
-        e.step(a)
-    return played
+    return random_episode(e, seed=seed, rng_seed=rng_seed)
 
 
 def _seed_spaces(e: Any) -> None:

@@ -229,3 +229,19 @@ def read_manifest(path: Path) -> BatchPlan:
     except OSError as e:
         raise ServiceError(f"cannot read the batch manifest {path}: {e.strerror or e}", exit_code=2) from None
     return BatchPlan.from_record(data, str(path))
+
+
+def stop_workers(procs: list[Any], grace: float = 30.0) -> None:
+    """Stop worker processes this command started: SIGTERM (each finishes its current job and exits),
+    then a kill for any still running after ``grace`` seconds."""
+    import subprocess
+
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+    for p in procs:
+        try:
+            p.wait(grace)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()

@@ -435,15 +435,9 @@ def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) 
             _say(f"batch {plan.id}: {len(plan) - added} of {len(plan)} job(s) already had a result in Redis")
         st = wait_batch(q, plan, timeout=args.timeout, on_progress=progress.update, say=_say)
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()  # SIGTERM: they finish their current job and exit
-        for p in procs:
-            try:
-                p.wait(30)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        from workers.batch import stop_workers
+
+        stop_workers(procs)  # SIGTERM: they finish their current job and exit
     progress.close()
     return _finish(args, out, list(st.results.values()), st.complete,
                    incomplete_message(st, timeout=args.timeout))

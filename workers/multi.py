@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from workers.batch import BatchPlan, ServiceError, UsageError
+from workers.batch import BatchPlan, ServiceError, UsageError, stop_workers
 
 
 @dataclass
@@ -125,15 +125,7 @@ def _run_redis(plans: list[BatchPlan], opts: MultiOptions, *, on_progress: Calla
             out.append(sorted(st.results.values(), key=lambda r: r["seed"]))
             done += len(plan)
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-        for p in procs:
-            try:
-                p.wait(30)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        stop_workers(procs)
     return out
 
 
