@@ -123,6 +123,18 @@ class _Scanner:
                 if depth == 0:
                     return
 
+    def key_value(self, prefix: str) -> bool:
+        """``key = value`` under ``prefix``; False (nothing read) when no key stands here."""
+        k = self.key()
+        if not k:
+            return False
+        self.skip_ws(False)
+        if self.peek() == "=":
+            self.adv()
+        self.skip_ws(False)
+        self.value(self.join(prefix, k))
+        return True
+
     def value(self, path: str) -> None:
         if self.want is not None and path not in self.want:
             self.skip()
@@ -151,15 +163,9 @@ class _Scanner:
                 if self.peek() in ("}", ""):
                     self.adv()
                     return
-                k = self.key()
-                if not k:
+                if not self.key_value(path):
                     self.adv()
                     continue
-                self.skip_ws(False)
-                if self.peek() == "=":
-                    self.adv()
-                self.skip_ws(False)
-                self.value(self.join(path, k))
                 self.skip_ws(True)
                 if self.peek() == ",":
                     self.adv()
@@ -203,15 +209,9 @@ class _Scanner:
                 table = self.resolve(self.key())
                 self.note(table)
             else:
-                k = self.key()
-                if not k:
+                if not self.key_value(table):
                     self.adv()
                     continue
-                self.skip_ws(False)
-                if self.peek() == "=":
-                    self.adv()
-                self.skip_ws(False)
-                self.value(self.join(table, k))
             while self.i < len(self.s) and self.s[self.i] != "\n":  # the rest of the line (a closing bracket, a comment)
                 self.i += 1
         return self.lines
