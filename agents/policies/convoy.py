@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.policies import Decision, Policy, RandomPolicy, register
-from agents.policies.explain import Terms, explained
+from agents.policies.explain import Terms, explained, explained_totals
 from sim.state.cv import DayPlan, RouteChoice
 
 TOP_SCORED = 6
@@ -50,12 +50,17 @@ class HeuristicConvoyPolicy(Policy):
     def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
         if not legal:
             raise ValueError("heuristic convoy policy: no legal order to choose from")
+        if isinstance(obs, dict) and obs.get("decision") not in ("route", "target"):
+            # a day has many legal plans: score them as numbers, name the terms of the shown ones only
+            dt = DayTerms(obs)
+            totals = [dt.total(p) for p in legal]
+            pick = _pick_best(totals, rng)
+            return explained_totals(legal, totals, lambda i: dt.terms(legal[i]), pick, label=_label,
+                                    reason=dt.reason(), tie_how="drawn by the policy's stream",
+                                    scored_shown=TOP_SCORED)
         terms, reason = rank_with_reason(obs, legal)
-        # the best score wins; a tie is broken by the policy's own stream
         totals = [t.total for t in terms]
-        best = max(totals)
-        ties = [i for i, sc in enumerate(totals) if sc == best]
-        pick = ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+        pick = _pick_best(totals, rng)
         return explained(legal, terms, pick, label=_label, reason=reason, tie_how="drawn by the policy's stream",
                          scored_shown=TOP_SCORED)
 
@@ -64,6 +69,13 @@ class HeuristicConvoyPolicy(Policy):
         frac = obs["hp"] / obs["max_hp"] if obs["max_hp"] else 0.0
         w = 0.08 + 0.3 * (1 - frac) + (0.15 if obs.get("starving") else 0.0)
         return r.days + w * r.risk
+
+
+def _pick_best(totals: Sequence[float], rng: random.Random) -> int:
+    """The best score wins; a tie is broken by the policy's own stream."""
+    best = max(totals)
+    ties = [i for i, sc in enumerate(totals) if sc == best]
+    return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
 
 
 def rank_with_reason(obs: Any, legal: Sequence[Any]) -> tuple[list[Terms], str]:
@@ -189,6 +201,15 @@ class DayTerms:
         if rest is None:
             rest = self._rest[key] = self.others(p)
         return self.move(p) + rest
+
+    def total(self, p: DayPlan) -> float:
+        """The plan's score exactly as ``terms(p).total`` sums it (the movement, then the other
+        orders, each skipped when 0), without building the terms' words."""
+        mv = self.move(p)
+        rest = self.score(p) - mv
+        if mv:
+            return sum((mv, rest), 0.0) if rest else mv
+        return rest if rest else 0.0
 
     def terms(self, p: DayPlan) -> Terms:
         """The plan's score as terms: its movement, then each of the day's other orders."""

@@ -77,13 +77,31 @@ def explained(
     """The Decision for ``legal[pick]``: ``scored`` (one Terms per legal order, same order) gives
     the alternatives, best first after the chosen one; ``tie_how`` says how a tie for the best score
     was broken (recorded only when there was one)."""
-    totals = [s.total for s in scored]
+    return explained_totals(legal, [s.total for s in scored], lambda i: scored[i], pick, label=label,
+                            reason=reason, tie_how=tie_how, shown=shown, scored_shown=scored_shown)
+
+
+def explained_totals(
+    legal: Sequence[Any],
+    totals: Sequence[float],
+    terms_of: Callable[[int], Terms],
+    pick: int,
+    *,
+    label: Callable[[Any], str],
+    reason: str,
+    tie_how: str,
+    shown: int = SHOWN,
+    scored_shown: int | None = None,
+) -> Decision:
+    """:func:`explained` from each legal order's total score, building the named terms
+    (``terms_of(i)``, whose total must equal ``totals[i]``) only for the ``shown`` alternatives an
+    explanation keeps: a policy with many candidates scores them all as plain numbers."""
     best = max(totals)
     ties = [i for i, x in enumerate(totals) if x == best]
     order = sorted(range(len(legal)), key=lambda i: (-totals[i], i))
     top = [pick, *(i for i in order if i != pick)]
     n_scored = len(top) if scored_shown is None else scored_shown
-    alts = [Alternative(label(legal[i]), totals[i], list(scored[i].items)) for i in top[:shown]]
+    alts = [Alternative(label(legal[i]), totals[i], list(terms_of(i).items)) for i in top[:shown]]
     tie = tie_words(len(ties), best, tie_how) if len(ties) > 1 else ""
     return Decision(
         legal[pick],
