@@ -12,7 +12,6 @@ solars, points (1 point = 1% of a convoy's journey).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from agents.policies import Alternative, Decision, Term
@@ -41,22 +40,40 @@ def term(name: str, value: float, unit: str, en: str, fr: str) -> Term:
     return Term(name, v, unit, f"{head_en} {en}".strip(), f"{head_fr} {fr}".strip())
 
 
-@dataclass
 class Terms:
-    """The terms of one alternative's score, in ``unit``; ``total`` is their sum."""
+    """The terms of one alternative's score, in ``unit``; ``total`` is their sum.
 
-    unit: str
-    items: list[Term] = field(default_factory=list)
+    A term's words (``+12 BP income over a year``) are written only when ``items`` is read: a
+    policy scores every candidate but an explanation shows only the best few."""
+
+    __slots__ = ("unit", "_raw", "_items")
+
+    def __init__(self, unit: str, items: list[Term] | None = None) -> None:
+        self.unit = unit
+        self._raw: list[tuple[str, float, str, str]] = []
+        self._items: list[Term] | None = list(items) if items else None
+        if items:
+            self._raw = [(t.name, t.value, t.en, t.fr) for t in items]
 
     def add(self, name: str, value: float, en: str, fr: str) -> float:
         """Add a term (skipped when it is 0); returns ``value`` so that scores read as sums."""
         if value:
-            self.items.append(term(name, value, self.unit, en, fr))
+            self._raw.append((name, float(value), en, fr))
+            self._items = None
         return value
 
     @property
+    def items(self) -> list[Term]:
+        if self._items is None:
+            self._items = [term(name, v, self.unit, en, fr) for name, v, en, fr in self._raw]
+        return self._items
+
+    @property
     def total(self) -> float:
-        return sum((t.value for t in self.items), 0.0)
+        return sum((r[1] for r in self._raw), 0.0)
+
+    def __repr__(self) -> str:
+        return f"Terms({self.unit!r}, {self.items!r})"
 
 
 def tie_words(n: int, score: float, how: str) -> str:
