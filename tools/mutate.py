@@ -16,7 +16,8 @@ Mutation operators (each applied to one place of the source, chosen by the seede
 
 How tests are chosen: the system's test directory is run once with ``sys.monitoring`` recording the
 lines each test executes (in its own process), then each mutant runs only the tests that executed a
-line of the mutated statement, in a fresh interpreter on a private copy of the tree (the working tree
+line of the mutated statement (a statement outside any function — a constant, a class attribute — runs
+at import, before any test, so all of the system's tests judge it), in a fresh interpreter on a private copy of the tree (the working tree
 is never touched). Determinism: the sample depends only on ``--seed`` and the source.
 
 ``bench/mutation.py`` runs it for every system and prints the score per system.
@@ -67,6 +68,7 @@ class Mutant:
     start: int  # byte offsets in the source text: [start, end) is replaced by ``new``
     end: int
     new: str
+    at_import: bool = False  # a module- or class-level statement: it runs at import, before any test
 
 
 def _offsets(text: str) -> list[int]:
@@ -94,18 +96,23 @@ def candidates(rel: str) -> list[Mutant]:
         row = text[offs[line - 1]:offs[line]]
         return offs[line - 1] + len(row.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
 
-    # the innermost statement of each node (a mutant's tests are the tests that run that statement)
+    # the innermost statement of each node (a mutant's tests are the tests that run that statement),
+    # and the statements outside any function: they run at import, so no test's line record shows them
     owner: dict[int, ast.stmt] = {}
+    at_import: set[int] = set()
 
-    def visit(node: ast.AST, stmt: ast.stmt | None) -> None:
-        if isinstance(node, ast.stmt) and not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+    def visit(node: ast.AST, stmt: ast.stmt | None, in_function: bool) -> None:
+        if isinstance(node, ast.stmt) and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             stmt = node
+            if not in_function:
+                at_import.add(id(node))
         if stmt is not None:
             owner[id(node)] = stmt
+        inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
         for ch in ast.iter_child_nodes(node):
-            visit(ch, stmt)
+            visit(ch, stmt, inner)
 
-    visit(tree, None)
+    visit(tree, None, False)
     docs = _docstring_ids(tree)
     out: list[Mutant] = []
     n = 0
@@ -113,10 +120,11 @@ def candidates(rel: str) -> list[Mutant]:
     def add(node: ast.AST, op: str, start: int, end: int, new: str) -> None:
         nonlocal n
         st = owner.get(id(node))
-        if st is None:  # module level: runs at import, before any test; not sampled
+        if st is None:  # a decorator or a default outside any statement
             return
         n += 1
-        out.append(Mutant(f"{Path(rel).stem}-{n}", rel, st.lineno, st.end_lineno or st.lineno, op, start, end, new))
+        out.append(Mutant(f"{Path(rel).stem}-{n}", rel, st.lineno, st.end_lineno or st.lineno, op, start, end, new,
+                          id(st) in at_import))
 
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
@@ -269,7 +277,10 @@ def run_mutants(system: str, mutants: list[Mutant], *, python: str = sys.executa
         originals = {f: (tree / f).read_text(encoding="utf-8") for f in {m.path for m in mutants}}
         env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
         for i, m in enumerate(mutants, 1):
-            chosen = sorted({t for ln in range(m.line, m.end_line + 1) for t in by_line.get(f"{m.path}:{ln}", [])})
+            if m.at_import:  # run at import by every test of the system: all of them judge it
+                chosen = sorted(tmap)
+            else:
+                chosen = sorted({t for ln in range(m.line, m.end_line + 1) for t in by_line.get(f"{m.path}:{ln}", [])})
             if not chosen:
                 v = Verdict(m, "uncovered", 0, 0.0)
             else:

@@ -50,3 +50,13 @@ def test_the_sample_depends_on_the_seed_only() -> None:
     assert a == mutate.sample("mn", 20, 1)
     assert a != mutate.sample("mn", 20, 2)
     assert len(a) == 20 and all(m.path == "sim/rules/diplomacy.py" for m in a)
+
+
+def test_statements_run_at_import_are_sampled_and_marked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a constant of the rules (MISSION_FEE_PO = 30) runs at import: no test's line record can show it,
+    # so it must be marked for the whole suite rather than counted as uncovered
+    monkeypatch.setattr(mutate, "ROOT", tmp_path)
+    (tmp_path / "m.py").write_text("FEE = 30\n\nclass C:\n    gift: int = 0\n\ndef f():\n    return 4\n", encoding="utf-8")
+    got = {m.op: m.at_import for m in mutate.candidates("m.py")}
+    assert got == {"30 → 31 (line 1)": True, "statement dropped (line 1)": True, "0 → 1 (line 4)": True,
+                   "4 → 5 (line 7)": False}
