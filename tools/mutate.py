@@ -262,12 +262,13 @@ class Verdict:
 
 
 def run_mutants(system: str, mutants: list[Mutant], *, python: str = sys.executable,
-                progress: bool = True) -> Iterator[Verdict]:
+                progress: bool = True, tests: list[str] | None = None) -> Iterator[Verdict]:
+    """Judge each mutant; ``tests`` (paths or node ids) replaces the mapped tests (a quick check of new tests)."""
     with tempfile.TemporaryDirectory(prefix=f"mutate-{system}-") as tmp:
         tree = Path(tmp)
         copy_tree(tree)
         t0 = time.perf_counter()
-        tmap = test_map(system, tree, python)
+        tmap = test_map(system, tree, python) if tests is None else {t: {"lines": [], "s": 10.0} for t in tests}
         if progress:
             print(f"{system}: {len(tmap)} tests mapped in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
         by_line: dict[str, list[str]] = {}
@@ -277,7 +278,9 @@ def run_mutants(system: str, mutants: list[Mutant], *, python: str = sys.executa
         originals = {f: (tree / f).read_text(encoding="utf-8") for f in {m.path for m in mutants}}
         env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
         for i, m in enumerate(mutants, 1):
-            if m.at_import:  # run at import by every test of the system: all of them judge it
+            if tests is not None:
+                chosen = list(tests)
+            elif m.at_import:  # run at import by every test of the system: all of them judge it
                 chosen = sorted(tmap)
             else:
                 chosen = sorted({t for ln in range(m.line, m.end_line + 1) for t in by_line.get(f"{m.path}:{ln}", [])})
@@ -294,6 +297,9 @@ def run_mutants(system: str, mutants: list[Mutant], *, python: str = sys.executa
                                        cwd=tree, env=env, capture_output=True, text=True, timeout=budget + 30)
                     if r.returncode == 0:
                         v = Verdict(m, "survived", len(chosen), time.perf_counter() - t)
+                    elif r.returncode not in (1, 2):  # 1: a test failed; 2: collection failed (an import broke)
+                        raise SystemExit(f"pytest could not judge {m.id} (exit {r.returncode}: a wrong test path?):\n"
+                                         f"{r.stdout[-2000:]}\n{r.stderr[-1000:]}")
                     else:
                         failed = next((ln.split(" ")[1] for ln in r.stdout.splitlines() if ln.startswith("FAILED ")), "")
                         v = Verdict(m, "killed", len(chosen), time.perf_counter() - t, failed)
@@ -318,8 +324,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
     ap.add_argument("--out", default=None, help="write every verdict as JSON lines to this file")
     ap.add_argument("--list", action="store_true", help="print the sampled mutants and stop")
+    ap.add_argument("--ids", default="", metavar="ID,ID,…",
+                    help="judge only these mutants of the sample (e.g. the survivors of an earlier run, after new tests)")
+    ap.add_argument("--tests", nargs="+", default=None, metavar="TEST",
+                    help="run these test paths or node ids against each mutant instead of the mapped ones")
     a = ap.parse_args(argv)
     ms = sample(a.system, a.mutants, a.seed)
+    if a.ids:
+        wanted = [x.strip() for x in a.ids.split(",") if x.strip()]
+        known = {m.id for m in ms}
+        missing = [x for x in wanted if x not in known]
+        if missing:
+            ap.error(f"--ids: not in the sample of {a.system} (--mutants {a.mutants} --seed {a.seed}): {', '.join(missing)}")
+        ms = [m for m in ms if m.id in set(wanted)]
     if a.list:
         for m in ms:
             print(f"{m.id}\t{m.path}:{m.line}\t{m.op}")
@@ -327,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = []
     fh = open(a.out, "w", encoding="utf-8") if a.out else None  # noqa: SIM115
     try:
-        for v in run_mutants(a.system, ms):
+        for v in run_mutants(a.system, ms, tests=a.tests):
             verdicts.append(v)
             if fh:
                 fh.write(json.dumps({**asdict(v), "mutant": asdict(v.mutant)}) + "\n")
