@@ -1,0 +1,307 @@
+"""Tests written against surviving mutants of tools/mutate.py (issue 10): each one checks a rule
+behaviour (a state change or a ledger field) that a mutant of sim/rules/kingdom.py or
+sim/rules/edicts.py changed without any other test noticing.
+
+Expected values are worked out by hand from RULES.md; the arithmetic is in the comments. Most
+diplomacy tests use the ``pair`` of tests/km/test_diplomacy.py: two lawful good kingdoms of Size 2,
+Fame and Infamy 0, a Helpful target, so the KM-DIP-04 DC is 10 + relationships − bribes."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.calendar import HOURS_PER_MONTH
+from sim.dice import ScriptedDice
+from sim.errors import IllegalOrderError, InvalidOrderError
+from sim.rules import caravan as cr
+from sim.rules import edicts as E
+from sim.state.km import (
+    Agreement,
+    DiplomaticEdict,
+    EmbassyBuildingOrder,
+    RelationOrder,
+    ScriptedEvent,
+    TradeEdict,
+)
+from tests.km.helpers import kinds, kingdom, ledger, plains, settle, sheet, world
+from tests.km.test_diplomacy import pair, sign_treaty_script
+from tests.km.test_link import model
+from tests.km.test_trade import line
+
+# ---- KM-REL-01/02: embassies -------------------------------------------------------------------------
+
+
+@pytest.mark.rule("KM-REL-01", "RES-KM-40")
+def test_embassy_failed_by_5_records_the_fame_loss_in_the_ledger() -> None:
+    """The DiplomacyCheckRolled event of an embassy failing by 5+ records Fame −1 and the attitude step."""
+    w, a, b = pair(a_kw={"fame": 3})
+    led = ledger()
+    # DC 10 − 3 (Fame) = 7; d20 = 2 + 0 = 2 fails by 5: Fame 3 → 2, Helpful → Friendly
+    E.resolve_special(w, "a", DiplomaticEdict("b", "embassy"), ScriptedDice(["d4=1", "d20=2"]), led)
+    ev = led.of_kind("DiplomacyCheckRolled")[0]
+    assert (ev.dc, ev.total, ev.outcome) == (7, 2, "failure")
+    assert ev.data["fame"] == -1 and a.fame == 2
+    assert ev.data["attitude"] == ["helpful", "friendly"]
+    assert ev.data["ban_until"] == 12  # turn 0 + 12
+
+
+# ---- KM-REL-05 / RES-KM-09: threats ------------------------------------------------------------------
+
+
+@pytest.mark.rule("KM-REL-05", "RES-KM-09")
+def test_threat_failing_by_exactly_5_is_the_5_plus_band() -> None:
+    """A threat that fails by exactly 5 gives Infamy +3 and attitude −2 (not the 1–4 band)."""
+    w, a, b = pair()
+    led = ledger()
+    # DC 10 (Helpful, no Fame/Infamy terms); d20 = 5 + 0 Intimidate + 0 Infamy + 0 armies = 5: fails by 5
+    E.resolve_special(w, "a", DiplomaticEdict("b", "threat"), ScriptedDice(["d4=1", "d20=5"]), led)
+    ev = led.of_kind("IntimidateCheckRolled")[0]
+    assert (ev.dc, ev.total, ev.data["margin"]) == (10, 5, -5)
+    # Infamy 0 + 3; Helpful − 2 steps = Indifferent (not Hostile: no war)
+    assert a.infamy == 3 and ev.data["infamy"] == 3
+    assert w.km.stance("b", "a").attitude == "indifferent"
+    assert ev.data["attitude"] == ["helpful", "indifferent"]
+    assert not w.km.enemies("a", "b") and ev.data["result"] == "threat rejected"
+
+
+@pytest.mark.rule("KM-REL-05", "GEN-01")
+def test_threat_event_records_the_d20_drawn() -> None:
+    """The IntimidateCheckRolled event carries the d20 as (20, natural)."""
+    w, a, b = pair()
+    led = ledger()
+    dice = ScriptedDice(["d4=1", "d20=13"])
+    # DC 10; 13 + 0 = 13 succeeds
+    E.resolve_special(w, "a", DiplomaticEdict("b", "threat"), dice, led)
+    ev = led.of_kind("IntimidateCheckRolled")[0]
+    assert ev.dice == ((20, 13),) and ev.total == 13
+    assert led.dice == dice.draws == 2  # the 1d4 and the d20
+
+
+# ---- KM-REL-07/08/11: treaty and alliance attempts --------------------------------------------------
+
+
+@pytest.mark.rule("KM-REL-07", "RES-KM-40")
+def test_refused_treaty_is_counted() -> None:
+    """A refused treaty attempt is counted in the world's counts (treaty_refused)."""
+    w, a, b = pair()
+    w.km.relation("a", "b").embassy = True
+    led = ledger()
+    # DC 10: 8 ✗ (by 2), 7 ✗ (by 3) → two failures of three decide it: refused
+    E.resolve_special(w, "a", DiplomaticEdict("b", "treaty"), ScriptedDice(["d4=1", "d20=8", "d20=7"]), led)
+    assert led.of_kind("AgreementRefused")[0].data["failures"] == 2
+    assert w.km.counts.get("treaty_refused") == 1
+    assert w.km.relation("a", "b").treaty is None
+
+
+@pytest.mark.rule("KM-REL-08", "KM-REL-11", "RES-KM-41")
+def test_opposed_check_clauses_name_treaty_or_alliance() -> None:
+    """A treaty's opposed checks cite KM-REL-08 (not KM-REL-11); an alliance's cite KM-REL-11 first."""
+    w, a, b = pair()
+    w.km.relation("a", "b").embassy = True
+    led = ledger()
+    E.resolve_special(w, "a", DiplomaticEdict("b", "treaty", balance="balanced"), ScriptedDice(sign_treaty_script()), led)
+    opp = led.of_kind("OpposedCheckRolled")
+    assert opp and all(e.clauses == ("KM-REL-08", "RES-KM-41", "RES-KM-47") for e in opp)
+    w, a, b = pair()
+    rel = w.km.relation("a", "b")
+    rel.embassy, rel.treaty = True, Agreement("treaty")
+    led = ledger()
+    # four successes at DC 10 (10, 11, 12, 13), then opposed Diplomacy 20–1, 20–1: envoy 2 of 3
+    script = ["d4=1", "d20=10", "d20=11", "d20=12", "d20=13", "d20=20", "d20=1", "d20=20", "d20=1"]
+    E.resolve_special(w, "a", DiplomaticEdict("b", "alliance", balance="balanced"), ScriptedDice(script), led)
+    opp = led.of_kind("OpposedCheckRolled")
+    assert len(opp) == 2 and all(e.clauses == ("KM-REL-11", "KM-REL-08", "RES-KM-41", "RES-KM-47") for e in opp)
+
+
+@pytest.mark.rule("KM-REL-09", "RES-KM-11")
+def test_balanced_treaty_each_side_gets_10_percent_of_the_other() -> None:
+    """Balanced: a gets 10% of b's Economy and b 10% of a's, rounded down."""
+    w, a, b = pair()
+    sheet(w, "a", economy=100)
+    sheet(w, "b", economy=40)
+    led = ledger()
+    ag = E.sign_agreement(w, "a", "b", "treaty", "a", True, ScriptedDice([]), led, via="edict")
+    # a: 40 × 10 // 100 = 4; b: 100 × 10 // 100 = 10; neither holds another agreement: no reduction
+    assert ag.bonus == {"a": 4, "b": 10} and ag.reduction == {"a": 0, "b": 0}
+    assert led.of_kind("AgreementSigned")[0].data["bonus"] == {"a": 4, "b": 10}
+
+
+# ---- KM-REL-03: embassy buildings --------------------------------------------------------------------
+
+
+@pytest.mark.rule("KM-REL-03")
+def test_embassy_building_host_must_be_another_known_kingdom() -> None:
+    """An embassy building in one's own kingdom, or in an unknown one, is a malformed order."""
+    w, a, b = pair()
+    a.treasury = 100
+    led = ledger()
+    with pytest.raises(InvalidOrderError, match="embassy building host 'a': expected another kingdom"):
+        E.build_embassy(w, "a", EmbassyBuildingOrder("a", "Acity", "mansion"), led)
+    with pytest.raises(InvalidOrderError, match="embassy building host 'zz': expected another kingdom"):
+        E.build_embassy(w, "a", EmbassyBuildingOrder("zz", "Zcity", "mansion"), led)
+    assert a.treasury == 100 and led.events == []
+
+
+# ---- KM-REL-06/10: relation orders -------------------------------------------------------------------
+
+
+@pytest.mark.rule("KM-REL-06")
+def test_resolving_a_close_embassy_without_an_embassy_is_refused() -> None:
+    """resolve_relation_order checks the order first: no embassy to close → KM-REL-06 refusal, no die."""
+    w, a, b = pair()
+    dice = ScriptedDice(["d20=20"])
+    with pytest.raises(IllegalOrderError, match="KM-REL-06.*no embassy with b to close"):
+        E.resolve_relation_order(w, "a", RelationOrder("close_embassy", "b"), dice, ledger())
+    assert dice.draws == 0
+
+
+@pytest.mark.rule("KM-REL-10", "KM-REL-11")
+def test_withdrawing_from_an_alliance_keeps_the_treaty() -> None:
+    """Withdrawing from an alliance ends the alliance only; the treaty and embassy remain."""
+    w, a, b = pair()
+    rel = w.km.relation("a", "b")
+    rel.embassy, rel.treaty, rel.alliance = True, Agreement("treaty"), Agreement("alliance")
+    sheet(w, "a", loyalty=0)
+    led = ledger()
+    # natural 20 succeeds: Unrest +1
+    out = E.resolve_relation_order(w, "a", RelationOrder("withdraw", "b", which="alliance"), ScriptedDice(["d20=20"]), led)
+    assert out == "withdrew from the alliance"
+    assert rel.alliance is None and rel.treaty is not None and rel.embassy
+    assert a.unrest == 1 and rel.level == 2
+
+
+@pytest.mark.rule("KM-REL-10", "KM-REL-09", "RES-KM-11")
+def test_renegotiated_unbalanced_treaty_advantaged_gets_15_percent_disadvantaged_5() -> None:
+    """Renegotiating won by the envoy, unbalanced: envoy 15% of the partner's Economy, partner 5% of the envoy's."""
+    w, a, b = pair()
+    rel = w.km.relation("a", "b")
+    rel.embassy = True
+    sheet(w, "a", economy=40, loyalty=0)
+    sheet(w, "b", economy=30)
+    rel.treaty = Agreement("treaty", balanced=True, advantaged="b", bonus={"a": 0, "b": 0}, reduction={"a": 0, "b": 0})
+    led = ledger()
+    # Loyalty: natural 20 succeeds; opposed checks (treaty): envoy 20–1 three times → envoy wins 3 of 5
+    script = ["d20=20", "d20=20", "d20=1", "d20=20", "d20=1", "d20=20", "d20=1"]
+    out = E.resolve_relation_order(w, "a", RelationOrder("renegotiate", "b", balance="unbalanced"), ScriptedDice(script), led)
+    assert out == "renegotiated"
+    # a advantaged: 30 × 15 // 100 = 4; b: 40 × 5 // 100 = 2; a's Infamy +1
+    assert rel.treaty.bonus == {"a": 4, "b": 2}
+    assert (rel.treaty.balanced, rel.treaty.advantaged) == (False, "a") and a.infamy == 1
+    assert led.of_kind("AgreementRenegotiated")[0].data["bonus"] == {"a": 4, "b": 2}
+
+
+# ---- RES-KM-35 / KM-REL-12: scenario events ----------------------------------------------------------
+
+
+@pytest.mark.rule("RES-KM-35")
+def test_scenario_unrest_event_is_in_the_ledger() -> None:
+    """A scripted Unrest event adds the amount and records a ScenarioUnrest event."""
+    w, a, b = pair()
+    a.unrest = 1
+    led = ledger()
+    E.resolve_event(w, ScriptedEvent(0, "unrest", "a", amount=3), ScriptedDice([]), led)
+    # Unrest 1 + 3 = 4
+    assert a.unrest == 4
+    assert kinds(led) == ["ScenarioUnrest"]
+    ev = led.events[0]
+    assert (ev.total, ev.outcome, ev.actor) == (3, "Unrest 4", "kingdom:a")
+
+
+@pytest.mark.rule("KM-REL-12", "GEN-01")
+def test_stationed_army_events_record_the_request_and_every_die() -> None:
+    """A requested stationing is recorded at no cost; an unrequested one records the d20 and the 1d2."""
+    w, a, b = pair()
+    rel = w.km.relation("a", "b")
+    rel.embassy, rel.treaty, rel.alliance = True, Agreement("treaty"), Agreement("alliance")
+    sheet(w, "b", loyalty=0)
+    led = ledger()
+    E.resolve_event(w, ScriptedEvent(0, "station_army", "a", "b", requested=True), ScriptedDice([]), led)
+    assert kinds(led) == ["AlliedArmyStationed"]
+    assert led.events[0].outcome == "requested: no cost" and led.events[0].data["ally"] == "a" and b.unrest == 0
+    led = ledger()
+    dice = ScriptedDice(["d20=2", "d2=2"])
+    # b's Loyalty 0 + 2 < Control DC: fails → Unrest +1d2 = 2
+    E.resolve_event(w, ScriptedEvent(0, "station_army", "a", "b"), dice, led)
+    ev = led.of_kind("AlliedArmyStationed")[0]
+    assert ev.dice == ((20, 2), (2, 2)) and ev.data["unrest"] == 2 and b.unrest == 2
+    assert led.dice == dice.draws == 2
+
+
+@pytest.mark.rule("KM-REL-12")
+def test_attacked_ally_ending_the_relations_is_recorded() -> None:
+    """When the attacked ally ends the relations, the attack event says so (relations_ended)."""
+    w, a, b = pair()
+    rel = w.km.relation("a", "b")
+    rel.embassy, rel.treaty, rel.alliance = True, Agreement("treaty"), Agreement("alliance")
+    sheet(w, "a", loyalty=0)
+    led = ledger()
+    # natural 20 succeeds: Infamy and Unrest +1d4 each (3 and 2)
+    E.resolve_event(w, ScriptedEvent(0, "attack", "a", "b", end_relations=True), ScriptedDice(["d20=20", "d4=3", "d4=2"]), led)
+    ev = led.of_kind("AttackLoyaltyCheckRolled")[0]
+    assert ev.data["relations_ended"] is True and (ev.data["infamy"], ev.data["unrest"]) == (3, 2)
+    assert rel.level == 0 and rel.enemies and (a.infamy, a.unrest) == (3, 2)
+
+
+# ---- KM-TRADE-03/16, RES-KM-18/25: trade edicts -----------------------------------------------------
+
+
+@pytest.mark.rule("KM-TRADE-03", "RES-KM-18")
+def test_river_and_water_hexes_need_a_pier_and_a_waterfront_in_the_origin() -> None:
+    """Without a Pier a river hills hex is not allowed; without a Waterfront a water hex is not."""
+    w, a, b = line("PHPPP")
+    w.map.hexes[1].river = True
+    with pytest.raises(IllegalOrderError, match=r"KM-TRADE-03.*hex \[1, 0\] \(hills, river\) is not allowed on a trade route from Origin"):
+        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))
+    a.settlements[0].buildings = {"pier": 1}
+    # with a Pier: river 2 halves + 3 plains × 4 halves = 14
+    assert E._check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))[3] == 14
+    w, a, b = line("PWPPP")
+    with pytest.raises(IllegalOrderError, match=r"KM-TRADE-03.*hex \[1, 0\] \(water\) is not allowed on a trade route from Origin"):
+        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))
+    a.settlements[0].buildings = {"waterfront": 1}
+    # with a Waterfront: water 1 half + 3 plains × 4 halves = 13
+    assert E._check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))[3] == 13
+
+
+@pytest.mark.rule("KM-TRADE-16", "RES-KM-25")
+def test_food_route_refused_when_raw_consumption_is_exactly_0() -> None:
+    """'Below 0' is strict: a raw Consumption of exactly 0 is no surplus."""
+    w, a, b = line("PPPP")
+    a.settlements[0].buildings = {"granary": 1, "stockyard": 1}
+    # raw Consumption 10 here (test_route_type_prerequisites); 10 − 10 = 0: refused
+    a.consumption_mod = -10
+    with pytest.raises(IllegalOrderError, match="RES-KM-25.*raw Consumption is 0, not below 0"):
+        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "food", 5))
+    a.consumption_mod = -11  # −1: a surplus
+    E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "food", 5))
+
+
+@pytest.mark.rule("LINK-04", "KM-TRADE-09")
+def test_convoy_arrivals_handle_only_the_kingdoms_own_caravans() -> None:
+    """A kingdom's Income phase does not judge another kingdom's trade caravan."""
+    m = model()
+    m.run(1)
+    w = m.world
+    r = w.km.routes[0]
+    assert r.kingdom == "a" and r.status == "travelling"
+    cr.destroy(w.cv.convoy(r.convoy), m.ledger, "test", w.config.cv, ("CV-HAZ-01",))
+    w.now = m.ledger.now = HOURS_PER_MONTH
+    E.convoy_arrivals(w, "b", ScriptedDice([]), m.ledger)
+    assert r.status == "travelling" and not m.ledger.of_kind("TradeExpeditionLost")
+    E.convoy_arrivals(w, "a", ScriptedDice([]), m.ledger)
+    assert r.status == "lost" and len(m.ledger.of_kind("TradeExpeditionLost")) == 1
+
+
+# ---- KM-EXP-03: exploration candidates ---------------------------------------------------------------
+
+
+@pytest.mark.rule("KM-EXP-01", "KM-EXP-03")
+def test_frontier_route_leads_from_the_capital_to_the_nearest_unexplored_hex_and_on_for_four() -> None:
+    """A candidate exploration route: through explored land from the capital to the nearest
+    unexplored hex, then on through unexplored neighbours, four unexplored hexes in all."""
+    w = world(plains(8, 1), [kingdom("a", [0, 1])])
+    settle(w, "a", "Acity", 0)
+    # one row: [0] capital, [1] explored (a's), [2]…[7] unexplored. Nearest unexplored: [2] (via [1]);
+    # then 3 more unexplored neighbours: [3], [4], [5] (length 4 = the target + 3)
+    assert E.frontier_routes(w, "a") == [[1, 2, 3, 4, 5]]
+    assert E.frontier_routes(w, "a", length=2) == [[1, 2, 3]]
