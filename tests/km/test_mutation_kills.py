@@ -15,6 +15,7 @@ from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.rules import caravan as cr
 from sim.rules import edicts as E
+from sim.rules import kingdom as K
 from sim.state.km import (
     Agreement,
     DiplomaticEdict,
@@ -22,6 +23,7 @@ from sim.state.km import (
     RelationOrder,
     ScriptedEvent,
     TradeEdict,
+    TurnOrders,
 )
 from tests.km.helpers import kinds, kingdom, ledger, plains, settle, sheet, world
 from tests.km.test_diplomacy import pair, sign_treaty_script
@@ -305,3 +307,91 @@ def test_frontier_route_leads_from_the_capital_to_the_nearest_unexplored_hex_and
     # then 3 more unexplored neighbours: [3], [4], [5] (length 4 = the target + 3)
     assert E.frontier_routes(w, "a") == [[1, 2, 3, 4, 5]]
     assert E.frontier_routes(w, "a", length=2) == [[1, 2, 3]]
+
+
+# ---- LINK-05: envoys ---------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("LINK-05", "RES-KM-02")
+def test_recalling_a_representative_present_without_an_envoy_or_an_envoy_still_travelling() -> None:
+    """A representative counts whether it is present (no envoy record needed) or still on the way."""
+    w, a, b = pair()  # a's representative is present in b (scenario state, no Envoy record)
+    led = ledger()
+    E.recall_envoy(w, "a", "b", led)
+    assert not w.km.stance("a", "b").present and kinds(led) == ["EnvoyRecalled"]
+    env = E.send_envoy(w, "a", "b", 720, led)  # travelling: not yet present
+    assert not w.km.stance("a", "b").present
+    E.recall_envoy(w, "a", "b", led)
+    assert env.status == "recalled" and kinds(led)[-1] == "EnvoyRecalled"
+    with pytest.raises(IllegalOrderError, match="LINK-05.*no representative in or on the way to b"):
+        E.recall_envoy(w, "a", "b", led)
+
+
+# ---- SC-KM-18: the Income phase ----------------------------------------------------------------------
+
+
+@pytest.mark.rule("SC-KM-18", "RES-KM-48")
+def test_an_illegal_withdrawal_is_reported_and_taxes_are_still_collected() -> None:
+    """Withdrawing more than the Treasury is passed to on_error; the taxes are collected anyway."""
+    w, a, b = pair()  # Treasury 30
+    sheet(w, "a", economy=10)
+    errors: list[tuple[str, str]] = []
+    led = ledger()
+    E.income_phase(w, "a", TurnOrders(withdraw_bp=31), ScriptedDice(["d20=9"]), led,
+                   lambda path, err: errors.append((path, err.clause)))  # type: ignore[attr-defined]
+    assert errors == [("withdraw_bp", "SC-KM-18")]
+    # no withdrawal; Economy check 9 + 10 = 19 → 19 // 3 = 6 BP: 30 + 6 = 36; Unrest unchanged
+    assert kinds(led) == ["TaxesCollected"] and a.treasury == 36 and a.unrest == 0
+
+
+# ---- SC-KM-31: the building catalogue ----------------------------------------------------------------
+
+# (kind, BP, lots, (Economy, Loyalty, Stability, Fame), Unrest once, settlement modifiers, water border),
+# transcribed from the SC-KM-31 table of RULES.md
+CATALOGUE = [
+    ("alchemist", 18, 1, (1, 0, 0, 0), 0, {}, False),
+    ("black_market", 50, 1, (2, 0, 1, 0), 1, {"corruption": 2, "crime": 2}, False),
+    ("casters_tower", 30, 1, (1, 1, 0, 0), 0, {}, False),
+    ("exotic_artisan", 10, 1, (1, 0, 1, 0), 0, {}, False),
+    ("foundry", 16, 2, (1, 0, 1, 0), 1, {"productivity": 1}, True),
+    ("granary", 12, 1, (0, 1, 1, 0), 0, {}, False),
+    ("guildhall", 34, 2, (2, 2, 0, 0), 0, {"law": 1, "productivity": 2}, False),
+    ("herbalist", 10, 1, (0, 1, 1, 0), 0, {}, False),
+    ("luxury_store", 28, 1, (1, 0, 0, 0), 0, {}, False),
+    ("magic_shop", 68, 1, (1, 0, 0, 0), 0, {}, False),
+    ("mansion", 10, 1, (0, 0, 1, 0), 0, {"law": 1, "society": 1}, False),
+    ("mill", 6, 1, (1, 0, 1, 0), 0, {"productivity": 1}, True),
+    ("noble_villa", 24, 2, (1, 1, 1, 1), 0, {"society": 1}, False),
+    ("pier", 16, 1, (1, 0, 1, 0), 0, {"crime": 1}, True),
+    ("shop", 8, 1, (1, 0, 0, 0), 0, {"productivity": 1}, False),
+    ("smithy", 6, 1, (1, 0, 1, 0), 0, {}, False),
+    ("stockyard", 20, 4, (1, 0, -1, 0), 0, {"productivity": 1}, False),
+    ("tannery", 6, 1, (1, 0, 1, 0), 0, {"society": -1}, False),
+    ("tavern", 12, 1, (1, 1, 0, 0), 0, {"corruption": 1}, False),
+    ("trade_shop", 10, 1, (1, 0, 1, 0), 0, {"productivity": 1}, False),
+    ("waterfront", 90, 4, (4, 0, 0, 0), 0, {"productivity": 2}, True),
+]
+
+
+@pytest.mark.rule("SC-KM-31", "SC-KM-28", "RES-KM-38")
+@pytest.mark.parametrize(("kind", "bp", "lots", "effect", "unrest", "mods", "water"), CATALOGUE, ids=[c[0] for c in CATALOGUE])
+def test_each_building_costs_and_gives_what_the_catalogue_says(
+    kind: str, bp: int, lots: int, effect: tuple[int, int, int, int], unrest: int, mods: dict[str, int], water: bool
+) -> None:
+    """Constructing one building: BP paid, lots taken, kingdom and settlement effects, Unrest once;
+    a water-border building is refused in a settlement without a water border."""
+    # Taxation none (SC-KM-16: Loyalty +1, no penalty), so the Waterfront has no Taxation penalty to halve
+    w = world(plains(6, 4), [kingdom("a", [0, 1], treasury=100, taxation="none")])
+    a = w.km.kingdoms["a"]
+    s = settle(w, "a", "Acity", 0)
+    if water:
+        with pytest.raises(IllegalOrderError, match=f"RES-KM-38.*a {kind} needs a settlement with a water border"):
+            K.construct(w, "a", "Acity", kind, ledger())
+        s.water_border = True  # otherwise the settlement stays dry: the building needs no water border
+    before, mods_before = K.stats(w, a), K.settlement_mods(w, a, s)
+    K.construct(w, "a", "Acity", kind, ledger())
+    after, mods_after = K.stats(w, a), K.settlement_mods(w, a, s)
+    assert a.treasury == 100 - bp and K.lots_used(s) == lots and a.unrest == unrest
+    assert (after.economy - before.economy, after.loyalty - before.loyalty, after.stability - before.stability,
+            after.fame - before.fame) == effect
+    assert {m: mods_after[m] - mods_before[m] for m in mods_after if mods_after[m] != mods_before[m]} == mods
