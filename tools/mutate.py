@@ -14,6 +14,16 @@ Mutation operators (each applied to one place of the source, chosen by the seede
 - constant: an integer ``n`` → ``n + 1`` (and ``0`` → ``1``, ``1`` → ``0``); ``True`` ↔ ``False``;
 - dropped statement: an assignment, augmented assignment or call statement becomes ``pass``.
 
+The fast judge (the default): one process in the private tree imports the system's tests once; for each
+mutant a forked child gives the live functions whose code the mutant changes their mutated ``__code__``
+(so every reference to them runs the mutant) and runs the chosen tests in-process; the mutated file is
+written too, for tests that start a subprocess. A mutant it cannot patch that way (a statement run at
+import) is judged the slow way, a fresh interpreter on the mutated tree; ``--slow`` judges them all so.
+
+Options for the work on survivors: ``--ids A,B`` judges chosen mutants of the sample, ``--tests T…``
+runs given tests instead of the mapped ones (does my new test kill it?), ``--resume FILE`` keeps the
+kills of an earlier ``--out`` file and judges the rest.
+
 How tests are chosen: the system's test directory is run once with ``sys.monitoring`` recording the
 lines each test executes (in its own process), then each mutant runs only the tests that executed a
 line of the mutated statement (a statement outside any function — a constant, a class attribute — runs
@@ -243,6 +253,171 @@ def test_map(system: str, tree: Path, python: str) -> dict[str, dict[str, object
     return data
 
 
+# ---- the fast judge: one process imports the tests once, a forked child runs each mutant ----------------
+#
+# A mutant inside a function changes that function's code object only. The judge (a process started in
+# the private tree) imports the system's tests once (a collection run); for each mutant it writes the
+# mutated file (for the tests that start a subprocess), forks, and the child compiles the mutated source
+# and gives every live function whose code changed its new ``__code__`` (so every reference to it, in
+# any module, runs the mutant), then runs the chosen tests with ``pytest.main``. A mutant whose changed
+# code belongs to no live function (or a statement run at import) is judged the slow way: a fresh
+# interpreter on the mutated tree.
+
+_JUDGE = r'''
+import json, os, sys, time, types
+sys.dont_write_bytecode = True
+import pytest
+
+reply = os.fdopen(os.dup(1), "w", buffering=1)
+os.dup2(2, 1)  # pytest's output goes to stderr (discarded), the replies keep the old stdout
+pytest.main(["-q", "--collect-only", "-p", "no:cacheprovider", "-o", "addopts=", *json.loads(os.environ["MUTATE_TESTS"])])
+reply.write("ready\n")  # the tree is imported: from now on the caller may mutate its files
+
+
+def codes(code, out):
+    out.setdefault(code.co_qualname, []).append(code)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            codes(c, out)
+    return out
+
+
+def live_functions(mod):
+    out, seen = [], set()
+
+    def add(f):
+        while f is not None and id(f) not in seen:
+            seen.add(id(f))
+            if isinstance(f, (staticmethod, classmethod)):
+                f = f.__func__
+                continue
+            if isinstance(f, property):
+                for g in (f.fget, f.fset, f.fdel):
+                    add(g)
+                return
+            if isinstance(f, type):
+                if f.__module__ == mod.__name__:
+                    for v in list(vars(f).values()):
+                        add(v)
+                return
+            if isinstance(f, types.FunctionType) and f.__module__ == mod.__name__:
+                out.append(f)
+            f = getattr(f, "__wrapped__", None)
+
+    for v in list(vars(mod).values()):
+        add(v)
+    return out
+
+
+def patch(path, old_src, new_src):
+    """True when every changed code object of the mutant now runs in the live functions."""
+    mod = next((m for m in list(sys.modules.values()) if getattr(m, "__file__", None) == path), None)
+    if mod is None:
+        return False
+    old = codes(compile(old_src, path, "exec"), {})
+    new = codes(compile(new_src, path, "exec"), {})
+    changed = {q for q in new if q not in old or len(old[q]) != len(new[q])
+               or any(a != b for a, b in zip(old[q], new[q]))}
+    # the codes whose own instructions changed (the module's and a class body's code change only
+    # through the function codes they hold)
+    own = {q for q in changed if q not in old or len(old[q]) != len(new[q])
+           or any(own_part(a) != own_part(b) for a, b in zip(old[q], new[q]))}
+    done = set()
+    for f in live_functions(mod):
+        q = f.__code__.co_qualname
+        if q in changed and len(new[q]) == 1 and f.__code__ == old[q][0]:
+            f.__code__ = new[q][0]
+            done.add(q)
+    # a changed nested code (a local function, a generator expression) runs through its patched outer one
+    return bool(own) and all(any(q == d or q.startswith(d + ".") for d in done) for q in own)
+
+
+def own_part(code):  # not the positions: a def's end column moves with a longer operator in its last line
+    return (code.co_code, code.co_names,
+            tuple(c for c in code.co_consts if not isinstance(c, types.CodeType)))
+
+
+class Record:
+    failed = ""
+
+    def pytest_runtest_logreport(self, report):
+        if report.failed and not self.failed:
+            self.failed = report.nodeid
+
+
+for line in sys.stdin:
+    cmd = json.loads(line)
+    path, old_src, new_src = cmd["path"], cmd["old"], cmd["new"]
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(new_src)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        code = 70
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.dup2(null, 2)
+            if not patch(path, old_src, new_src):
+                code = 77
+            else:
+                rec = Record()
+                code = int(pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", *cmd["tests"]],
+                                       plugins=[rec]))
+                os.write(w, rec.failed.encode())
+        finally:
+            os._exit(code)
+    os.close(w)
+    t0, status = time.monotonic(), None
+    while status is None:
+        done, st = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status = os.waitstatus_to_exitcode(st)
+        elif time.monotonic() - t0 > cmd["budget"]:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            status = "timeout"
+        else:
+            time.sleep(0.005)
+    failed = os.read(r, 4096).decode(errors="replace")
+    os.close(r)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(old_src)
+    reply.write(json.dumps({"rc": status, "failed": failed}) + "\n")
+'''
+
+
+class Judge:
+    """The fast judge of one private tree (see above)."""
+
+    def __init__(self, tree: Path, tests: list[str], python: str) -> None:
+        self.tree = tree
+        env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1", MUTATE_TESTS=json.dumps(tests))
+        self.proc = subprocess.Popen([python, "-c", _JUDGE], cwd=tree, env=env, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        assert self.proc.stdout
+        if self.proc.stdout.readline() != "ready\n":  # no file of the tree may change while it imports
+            raise SystemExit("the mutation judge did not start (try tools/mutate.py --slow)")
+
+    def judge(self, rel: str, old: str, new: str, tests: list[str], budget: float) -> tuple[object, str]:
+        """(exit code of the tests, or "timeout", or 77: not patchable; the first failed test)."""
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(json.dumps({"path": str(self.tree / rel), "old": old, "new": new, "tests": tests,
+                                          "budget": budget}) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit("the mutation judge stopped (see tools/mutate.py --slow)")
+        got = json.loads(line)
+        return got["rc"], got["failed"]
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
 def copy_tree(dst: Path) -> None:
     for name in ("sim", "agents", "scenarios", "workers", "tests", "docs", "tools", "pyproject.toml"):
         src = ROOT / name
@@ -262,8 +437,10 @@ class Verdict:
 
 
 def run_mutants(system: str, mutants: list[Mutant], *, python: str = sys.executable,
-                progress: bool = True, tests: list[str] | None = None) -> Iterator[Verdict]:
-    """Judge each mutant; ``tests`` (paths or node ids) replaces the mapped tests (a quick check of new tests)."""
+                progress: bool = True, tests: list[str] | None = None, slow: bool = False,
+                known: dict[str, Verdict] | None = None) -> Iterator[Verdict]:
+    """Judge each mutant; ``tests`` (paths or node ids) replaces the mapped tests (a quick check of new
+    tests); ``slow`` judges every mutant in a fresh interpreter; ``known`` verdicts are given back as they are."""
     with tempfile.TemporaryDirectory(prefix=f"mutate-{system}-") as tmp:
         tree = Path(tmp)
         copy_tree(tree)
@@ -271,45 +448,69 @@ def run_mutants(system: str, mutants: list[Mutant], *, python: str = sys.executa
         tmap = test_map(system, tree, python) if tests is None else {t: {"lines": [], "s": 10.0} for t in tests}
         if progress:
             print(f"{system}: {len(tmap)} tests mapped in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
-        by_line: dict[str, list[str]] = {}
-        for node, v in tmap.items():
-            for ln in v["lines"]:  # type: ignore[attr-defined]
-                by_line.setdefault(ln, []).append(node)
-        originals = {f: (tree / f).read_text(encoding="utf-8") for f in {m.path for m in mutants}}
-        env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
-        for i, m in enumerate(mutants, 1):
-            if tests is not None:
-                chosen = list(tests)
-            elif m.at_import:  # run at import by every test of the system: all of them judge it
-                chosen = sorted(tmap)
-            else:
-                chosen = sorted({t for ln in range(m.line, m.end_line + 1) for t in by_line.get(f"{m.path}:{ln}", [])})
-            if not chosen:
-                v = Verdict(m, "uncovered", 0, 0.0)
-            else:
-                src = originals[m.path]
-                (tree / m.path).write_text(src[:m.start] + m.new + src[m.end:], encoding="utf-8")
-                budget = 30 + 5 * sum(float(tmap[t]["s"]) for t in chosen)  # type: ignore[arg-type]
-                t = time.perf_counter()
+        judge = None if slow else Judge(tree, list(tests) if tests is not None else SYSTEMS[system][1], python)
+        try:
+            yield from _judged(system, mutants, tree, tmap, judge, python, progress, tests, known or {})
+        finally:
+            if judge is not None:
+                judge.close()
+
+
+def _judged(system: str, mutants: list[Mutant], tree: Path, tmap: dict[str, dict[str, object]], judge: Judge | None,
+            python: str, progress: bool, tests: list[str] | None, known: dict[str, Verdict]) -> Iterator[Verdict]:
+    by_line: dict[str, list[str]] = {}
+    for node, info in tmap.items():
+        for ln in info["lines"]:  # type: ignore[attr-defined]
+            by_line.setdefault(ln, []).append(node)
+    originals = {f: (tree / f).read_text(encoding="utf-8") for f in {m.path for m in mutants}}
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+    for i, m in enumerate(mutants, 1):
+        if tests is not None:
+            chosen = list(tests)
+        elif m.at_import:  # run at import by every test of the system: all of them judge it
+            chosen = sorted(tmap)
+        else:
+            chosen = sorted({t for ln in range(m.line, m.end_line + 1) for t in by_line.get(f"{m.path}:{ln}", [])})
+        # the quickest tests first: with -x a killed mutant stops at its first failure
+        chosen.sort(key=lambda n: float(tmap[n]["s"]))  # type: ignore[arg-type]
+        src = originals[m.path]
+        mutated = src[:m.start] + m.new + src[m.end:]
+        budget = 30 + 5 * sum(float(tmap[t]["s"]) for t in chosen)  # type: ignore[arg-type]
+        how = ""
+        t = time.perf_counter()
+        if m.id in known:
+            v, how = known[m.id], " (known)"
+        elif not chosen:
+            v = Verdict(m, "uncovered", 0, 0.0)
+        else:
+            rc: object = 77
+            failed = ""
+            if judge is not None and not m.at_import:
+                rc, failed = judge.judge(m.path, src, mutated, chosen, budget)
+            if rc == 77:  # the slow way: a fresh interpreter on the mutated tree
+                how = " (fresh interpreter)"
+                (tree / m.path).write_text(mutated, encoding="utf-8")
                 try:
                     r = subprocess.run([python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
                                         "--timeout", str(int(budget)), *chosen],
                                        cwd=tree, env=env, capture_output=True, text=True, timeout=budget + 30)
-                    if r.returncode == 0:
-                        v = Verdict(m, "survived", len(chosen), time.perf_counter() - t)
-                    elif r.returncode not in (1, 2):  # 1: a test failed; 2: collection failed (an import broke)
-                        raise SystemExit(f"pytest could not judge {m.id} (exit {r.returncode}: a wrong test path?):\n"
-                                         f"{r.stdout[-2000:]}\n{r.stderr[-1000:]}")
-                    else:
-                        failed = next((ln.split(" ")[1] for ln in r.stdout.splitlines() if ln.startswith("FAILED ")), "")
-                        v = Verdict(m, "killed", len(chosen), time.perf_counter() - t, failed)
+                    rc = r.returncode
+                    failed = next((ln.split(" ")[1] for ln in r.stdout.splitlines() if ln.startswith("FAILED ")), "")
                 except subprocess.TimeoutExpired:
-                    v = Verdict(m, "timeout", len(chosen), time.perf_counter() - t)
+                    rc = "timeout"
                 finally:
                     (tree / m.path).write_text(src, encoding="utf-8")
-            if progress:
-                print(f"{system} {i}/{len(mutants)} {v.status:9} {m.path}:{m.line} {m.op}", file=sys.stderr, flush=True)
-            yield v
+            if rc == 0:
+                v = Verdict(m, "survived", len(chosen), time.perf_counter() - t)
+            elif rc == "timeout":
+                v = Verdict(m, "timeout", len(chosen), time.perf_counter() - t)
+            elif rc in (1, 2):  # 1: a test failed; 2: collection failed (an import broke)
+                v = Verdict(m, "killed", len(chosen), time.perf_counter() - t, failed)
+            else:
+                raise SystemExit(f"pytest could not judge {m.id} (exit {rc}: a wrong test path?)")
+        if progress:
+            print(f"{system} {i}/{len(mutants)} {v.status:9} {m.path}:{m.line} {m.op}{how}", file=sys.stderr, flush=True)
+        yield v
 
 
 def score(verdicts: list[Verdict]) -> float:
@@ -328,6 +529,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="judge only these mutants of the sample (e.g. the survivors of an earlier run, after new tests)")
     ap.add_argument("--tests", nargs="+", default=None, metavar="TEST",
                     help="run these test paths or node ids against each mutant instead of the mapped ones")
+    ap.add_argument("--slow", action="store_true",
+                    help="judge every mutant in a fresh interpreter (the reference the fast judge is checked against)")
+    ap.add_argument("--resume", default=None, metavar="FILE",
+                    help="keep the kills of an earlier --out file (same sample); its survivors and the rest are judged")
     a = ap.parse_args(argv)
     ms = sample(a.system, a.mutants, a.seed)
     if a.ids:
@@ -341,10 +546,20 @@ def main(argv: list[str] | None = None) -> int:
         for m in ms:
             print(f"{m.id}\t{m.path}:{m.line}\t{m.op}")
         return 0
+    known: dict[str, Verdict] = {}
+    if a.resume:
+        by_id = {m.id: m for m in ms}
+        for line in Path(a.resume).read_text(encoding="utf-8").splitlines():
+            d = json.loads(line)
+            m = by_id.get(d["mutant"]["id"])
+            # the same mutant of the same source, killed: it stays killed (tests are only added);
+            # a survivor is judged again (by the tests written since)
+            if m is not None and asdict(m) == d["mutant"] and d["status"] in ("killed", "timeout"):
+                known[m.id] = Verdict(m, d["status"], d["tests"], d["seconds"], d.get("killer", ""))
     verdicts = []
     fh = open(a.out, "w", encoding="utf-8") if a.out else None  # noqa: SIM115
     try:
-        for v in run_mutants(a.system, ms, tests=a.tests):
+        for v in run_mutants(a.system, ms, tests=a.tests, slow=a.slow, known=known):
             verdicts.append(v)
             if fh:
                 fh.write(json.dumps({**asdict(v), "mutant": asdict(v.mutant)}) + "\n")

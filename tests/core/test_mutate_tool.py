@@ -60,3 +60,26 @@ def test_statements_run_at_import_are_sampled_and_marked(tmp_path: Path, monkeyp
     got = {m.op: m.at_import for m in mutate.candidates("m.py")}
     assert got == {"30 → 31 (line 1)": True, "statement dropped (line 1)": True, "0 → 1 (line 4)": True,
                    "4 → 5 (line 7)": False}
+
+
+def test_the_fast_judge_runs_the_mutant_through_every_reference(tmp_path: Path) -> None:
+    # a module, another one holding a reference to its function (from … import), and a test of the other:
+    # the forked judge must make the reference run the mutant, and leave the file as it was
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    old = "LIMIT = 3\n\n\ndef f(x):\n    return x < LIMIT\n"
+    (tmp_path / "pkg" / "m.py").write_text(old, encoding="utf-8")
+    (tmp_path / "pkg" / "user.py").write_text("from pkg.m import f\n\n\ndef g():\n    return f(2), f(3)\n", encoding="utf-8")
+    (tmp_path / "test_user.py").write_text("from pkg.user import g\n\n\ndef test_g():\n    assert g() == (True, False)\n",
+                                           encoding="utf-8")
+    judge = mutate.Judge(tmp_path, ["test_user.py"], sys.executable)
+    try:
+        killed = judge.judge("pkg/m.py", old, old.replace("x < LIMIT", "x <= LIMIT"), ["test_user.py"], 60)
+        assert killed == (1, "test_user.py::test_g")
+        same = judge.judge("pkg/m.py", old, old.replace("return x < LIMIT", "return LIMIT > x"), ["test_user.py"], 60)
+        assert same == (0, "")
+        # a module-level change cannot be patched into the live functions: the slow way judges it
+        assert judge.judge("pkg/m.py", old, old.replace("LIMIT = 3", "LIMIT = 4"), ["test_user.py"], 60)[0] == 77
+    finally:
+        judge.close()
+    assert (tmp_path / "pkg" / "m.py").read_text(encoding="utf-8") == old
