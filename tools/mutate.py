@@ -513,6 +513,19 @@ def _judged(system: str, mutants: list[Mutant], tree: Path, tmap: dict[str, dict
         yield v
 
 
+def known_kills(path: Path, mutants: list[Mutant]) -> dict[str, Verdict]:
+    """The kills recorded in an earlier ``--out`` file, for the same mutants of the same source: a kill
+    stays a kill (tests are only added); a survivor is judged again, by the tests written since."""
+    by_id = {m.id: m for m in mutants}
+    known: dict[str, Verdict] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        d = json.loads(line)
+        m = by_id.get(d["mutant"]["id"])
+        if m is not None and asdict(m) == d["mutant"] and d["status"] in ("killed", "timeout"):
+            known[m.id] = Verdict(m, d["status"], d["tests"], d["seconds"], d.get("killer", ""))
+    return known
+
+
 def score(verdicts: list[Verdict]) -> float:
     killed = sum(v.status in ("killed", "timeout") for v in verdicts)
     return killed / len(verdicts) if verdicts else 0.0
@@ -546,16 +559,7 @@ def main(argv: list[str] | None = None) -> int:
         for m in ms:
             print(f"{m.id}\t{m.path}:{m.line}\t{m.op}")
         return 0
-    known: dict[str, Verdict] = {}
-    if a.resume:
-        by_id = {m.id: m for m in ms}
-        for line in Path(a.resume).read_text(encoding="utf-8").splitlines():
-            d = json.loads(line)
-            m = by_id.get(d["mutant"]["id"])
-            # the same mutant of the same source, killed: it stays killed (tests are only added);
-            # a survivor is judged again (by the tests written since)
-            if m is not None and asdict(m) == d["mutant"] and d["status"] in ("killed", "timeout"):
-                known[m.id] = Verdict(m, d["status"], d["tests"], d["seconds"], d.get("killer", ""))
+    known = known_kills(Path(a.resume), ms) if a.resume else {}
     verdicts = []
     fh = open(a.out, "w", encoding="utf-8") if a.out else None  # noqa: SIM115
     try:
