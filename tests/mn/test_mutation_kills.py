@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from sim.dice import ScriptedDice
-from sim.errors import InvalidOrderError
+from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.rules import diplomacy as dip
 from tests.mn.common import buy, last, make_world, post
 
@@ -180,6 +180,7 @@ def test_an_expelled_meddler_loses_the_renewal_he_was_negotiating() -> None:
     assert (aborted.outcome, aborted.data["mission"]) == ("embassy closed", renewal.id)
     assert renewal not in mn.missions and a1.mission is None and a1.state == "travelling"
     assert t not in mn.treaties and e not in mn.embassies
+    assert (mn.stats.interferences, mn.stats.plots_discovered) == (1, 1)  # one d20, and it showed 20
 
 
 # ---- launching, hosts, cut relations ---------------------------------------------------------------
@@ -248,3 +249,140 @@ def test_a_mission_arriving_while_relations_are_cut_goes_home_untried() -> None:
     assert (ev.outcome, ev.data["mission"], ev.data["through_turn"]) == ("relations cut", m.id, 9)
     assert m not in mn.missions and led.of_kind("DiplomacyTestRolled") == []
     assert (a.state, a.mission, a.returns_turn) == ("travelling", None, 7)  # 6 + 1 turn back to Latium
+
+
+# ---- interference -----------------------------------------------------------------------------------
+@pytest.mark.rule("RES-MN-16", "MN-INT-01", "MN-TEST-02")
+def test_without_a_chooser_nobody_interferes() -> None:
+    """P2 is at post at Massalia but no chooser is given: nobody interferes and no d20 is drawn."""
+    mn, cfg, led = make_world(turn=5)
+    post(mn, "p2", "massalia")
+    a = buy(mn, "p1")
+    m = dip.resolve_launch(mn, "p1", dip.LaunchMission(a.id, "massalia", "commercial"), led, cfg)
+    mn.turn = 6
+    dice = ScriptedDice(["d100=50", "d20=20"])
+    r = dip.resolve_test(mn, m, dice, led, cfg)
+    assert (r.score, r.band, r.interference) == (45, "limited", [])  # 50 - RF 5 = 45; 60 - 45 = 15 < 20: limited
+    assert r.duration == 3  # ceil(15 / 5)
+    assert led.of_kind("InterferenceRolled") == [] and mn.stats.interferences == 0
+    assert (mn.stats.tests, mn.stats.limited, mn.stats.failures) == (1, 1, 0)
+
+
+# ---- the test's record ------------------------------------------------------------------------------
+@pytest.mark.rule("RES-MN-13", "RES-MN-18", "MN-OUT-01", "MN-TEST-02")
+def test_a_renewal_test_cites_the_renewal_clauses() -> None:
+    """A renewal's DiplomacyTestRolled names RES-MN-13 and RES-MN-18; a first mission's does not."""
+    mn, cfg, led = make_world(turn=5)
+    _, e, t = post(mn, "p1", "massalia", kind="commercial", last_turn=5)  # installed in turn 0: age 5 < 8, no MN-MOD-06
+    assert t is not None
+    r = dip.resolve_renew(mn, "p1", dip.RenewTreaty(e.id), led, cfg)
+    res = dip.resolve_test(mn, r, ScriptedDice(["d100=10"]), led, cfg)  # 10 - 5 = 5; 60 - 5 = 55 >= 20: very warm
+    assert res.band == "very_warm"
+    ev = last(led, "DiplomacyTestRolled")
+    assert "RES-MN-13" in ev.clauses and "RES-MN-18" in ev.clauses and ev.data["renewal"] is True
+    assert (t.last_turn, t.renewed_turn, e.last_turn) == (None, 5, None)  # renewed permanent in turn 5
+    b = buy(mn, "p1")
+    m = dip.resolve_launch(mn, "p1", dip.LaunchMission(b.id, "neapolis", "commercial"), led, cfg)
+    mn.turn = 6
+    dip.resolve_test(mn, m, ScriptedDice(["d100=10"]), led, cfg)
+    ev = last(led, "DiplomacyTestRolled")
+    assert "RES-MN-13" not in ev.clauses and "RES-MN-18" not in ev.clauses and ev.data["renewal"] is False
+    assert (mn.stats.tests, mn.stats.very_warm, mn.stats.renewals) == (2, 2, 1)
+
+
+@pytest.mark.rule("MN-INT-02", "RES-MN-16", "MN-EMB-01")
+def test_the_meddler_is_the_nations_ambassador_in_the_visited_city() -> None:
+    """P2 holds an older embassy at Neapolis and one at Massalia; its meddling at Massalia is done by
+    the Massalia ambassador, who alone is expelled on a 20."""
+    mn, cfg, led = make_world(turn=5)
+    _, at_neapolis, _ = post(mn, "p2", "neapolis")  # the lower id
+    b, at_massalia, _ = post(mn, "p2", "massalia")
+    assert at_neapolis.id < at_massalia.id
+    a = buy(mn, "p1")
+    m = dip.resolve_launch(mn, "p1", dip.LaunchMission(a.id, "massalia", "commercial"), led, cfg)
+    mn.turn = 6
+    # 30 - 5 = 25, then +20 = 45 < 60: limited, 60 - 45 = 15, ceil(15 / 5) = 3 turns
+    r = dip.resolve_test(mn, m, ScriptedDice(["d100=30", "d20=20"]), led, cfg, dip.ScriptedInterference({"p2": "+"}))
+    assert (r.score, r.band, r.duration) == (45, "limited", 3)
+    assert last(led, "InterferenceRolled").data["ambassador"] == b.id
+    assert last(led, "AmbassadorExpelled").data["ambassador"] == b.id
+    assert at_massalia not in mn.embassies and at_neapolis in mn.embassies
+
+
+# ---- player-player treaties --------------------------------------------------------------------------
+@pytest.mark.rule("RES-MN-04", "RES-MN-03", "MN-HOST-02")
+def test_a_treaty_needs_another_known_player() -> None:
+    """No treaty with oneself or with an unknown player; an unknown nation cannot propose one."""
+    mn, cfg, led = make_world()
+    assert dip.sign_problem(mn, "p1", "p1", "commercial") == ("RES-MN-04", "no other player 'p1'")
+    assert dip.sign_problem(mn, "p1", "p9", "pact") == ("RES-MN-04", "no other player 'p9'")
+    with pytest.raises(IllegalOrderError, match="RES-MN-04.*no other player 'p1'"):
+        dip.resolve_sign(mn, "p1", dip.SignTreaty("p1", "commercial"), led, cfg)
+    with pytest.raises(InvalidOrderError, match="unknown nation 'p9'"):
+        dip.resolve_sign(mn, "p9", dip.SignTreaty("p1", "commercial"), led, cfg)
+    assert led.of_kind("TreatyProposed") == []
+
+
+@pytest.mark.rule("RES-MN-04", "RES-MN-03", "MN-HOST-02", "MN-TRE-02")
+def test_a_proposal_is_recorded_whether_agreed_or_refused() -> None:
+    """TreatyProposed records each proposal between players in contact and its answer."""
+    mn, cfg, led = make_world(turn=5)
+    post(mn, "p1", "corinthus")  # P1 at post in P2's city: in contact (RES-MN-03)
+    refused = dip.resolve_sign(mn, "p1", dip.SignTreaty("p2", "pact"), led, cfg, consent=False)
+    assert refused is None
+    ev = last(led, "TreatyProposed")
+    assert (ev.outcome, ev.data["partner"], ev.data["type"]) == ("refused", "p2", "pact")
+    t = dip.resolve_sign(mn, "p1", dip.SignTreaty("p2", "commercial"), led, cfg)
+    assert t is not None and t.last_turn is None
+    ev = last(led, "TreatyProposed")
+    assert (ev.outcome, ev.data["partner"], ev.data["type"]) == ("agreed", "p2", "commercial")
+    assert len(led.of_kind("TreatyProposed")) == 2
+
+
+# ---- invasions ------------------------------------------------------------------------------------------
+@pytest.mark.rule("SC-MN-07", "SC-MN-02", "RES-MN-10")
+def test_invasions_and_repulses_are_counted_and_told_by_the_attackers_party() -> None:
+    """An invasion from Latium is P1's; one from Numidia (no city, no nation) is the world's."""
+    mn, _, led = make_world(turn=5)
+    dip.record_invasion(mn, led, "Latium", "Africa", False)
+    ev = last(led, "InvasionRecorded")
+    assert (ev.actor, ev.data["attacker_party"]) == ("nation:p1", "nation:p1")
+    dip.record_invasion(mn, led, "Numidia", "Latium", True)
+    ev = last(led, "RepulseRecorded")
+    assert (ev.actor, ev.data["attacker_party"]) == ("world", None)
+    dip.record_invasion(mn, led, "Gallia", "Sicilia", False)
+    assert last(led, "InvasionRecorded").actor == "city:massalia"
+    assert (mn.stats.invasions, mn.stats.repulses) == (2, 1)
+
+
+# ---- pacts: peace and breaks ---------------------------------------------------------------------------
+@pytest.mark.rule("MN-TRE-05", "RES-MN-06", "SC-MN-02")
+def test_peace_lapses_the_obligation_the_war_raised() -> None:
+    """Syracusae attacks P1's eternal friend Rhodos: P1 must intervene; peace lapses that obligation, so
+    nothing is broken when its deadline passes."""
+    mn, cfg, led = make_world(turn=5)
+    _, _, pact = post(mn, "p1", "rhodos", kind="pact")
+    assert pact is not None
+    [ob] = dip.resolve_declare_war(mn, "city:syracusae", dip.DeclareWar("city:rhodos"), led, cfg)
+    assert (ob.nation, ob.ally, ob.aggressor, ob.status, ob.deadline_turn) == ("p1", "city:rhodos", "city:syracusae", "open", 6)
+    dip.make_peace(mn, "city:syracusae", "city:rhodos", led)
+    assert ob.status == "lapsed"
+    mn.turn = 6  # the deadline (5 + pact_response_turns 1)
+    dip.end_of_turn(mn, lambda n: ScriptedDice(["d4=1"]), led, cfg)
+    assert led.of_kind("PactBroken") == [] and pact in mn.treaties
+    assert dip.rf(mn, "Latium", "rhodians") == 5
+
+
+@pytest.mark.rule("MN-TRE-08", "RES-MN-09", "RES-MN-07")
+def test_the_proposer_of_a_player_pact_who_breaks_it_loses_rf_at_his_capital() -> None:
+    """P1 signs a pact with P2 and breaks it in peacetime: RF(Latium, achaeans) 0 → -15, cut 1d4 years."""
+    mn, cfg, led = make_world(turn=5)
+    post(mn, "p1", "corinthus")  # in contact
+    t = dip.resolve_sign(mn, "p1", dip.SignTreaty("p2", "pact"), led, cfg)
+    assert t is not None and t.nation == "p1" and t.origin is None
+    dip.resolve_break(mn, "p1", dip.BreakTreaty(t.id), ScriptedDice(["d4=2"]), led, cfg)
+    ev = last(led, "PactBroken")
+    assert (ev.outcome, ev.data["rf_province"], ev.data["people"]) == ("peacetime", "Latium", "achaeans")
+    assert (ev.data["rf_before"], ev.data["rf_after"]) == (0, -15)  # peacetime: -15 (MN-TRE-08)
+    assert dip.rf(mn, "Latium", "achaeans") == -15
+    assert ev.data["cut_through_turn"] == 13  # 5 + 2 years × 4 turns
