@@ -13,6 +13,7 @@ import pytest
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.rules import diplomacy as dip
+from sim.state.mn import ScriptedEvent, Treaty
 from tests.mn.common import buy, last, make_world, post
 
 # an order file holds one order (or a list of them) tagged by ``order``
@@ -386,3 +387,87 @@ def test_the_proposer_of_a_player_pact_who_breaks_it_loses_rf_at_his_capital() -
     assert (ev.data["rf_before"], ev.data["rf_after"]) == (0, -15)  # peacetime: -15 (MN-TRE-08)
     assert dip.rf(mn, "Latium", "achaeans") == -15
     assert ev.data["cut_through_turn"] == 13  # 5 + 2 years × 4 turns
+
+
+@pytest.mark.rule("MN-TRE-08", "RES-MN-07", "MN-EMB-01")
+def test_a_pact_break_closes_only_the_embassies_between_the_two_parties() -> None:
+    """P1 breaks its pact with Rhodos during Rhodos's war: P1's embassy at Rhodos closes; P1's embassy at
+    Massalia, P2's at Rhodos and P2's at Roma stay open."""
+    mn, cfg, led = make_world(turn=5)
+    _, at_rhodos, pact = post(mn, "p1", "rhodos", kind="pact")
+    _, at_massalia, _ = post(mn, "p1", "massalia")
+    _, p2_rhodos, _ = post(mn, "p2", "rhodos")
+    _, p2_roma, _ = post(mn, "p2", "roma")
+    assert pact is not None
+    dip.resolve_declare_war(mn, "city:syracusae", dip.DeclareWar("city:rhodos"), led, cfg)
+    dip.resolve_break(mn, "p1", dip.BreakTreaty(pact.id), ScriptedDice(["d4=3"]), led, cfg)
+    ev = last(led, "PactBroken")
+    assert ev.outcome == "wartime" and (ev.data["rf_before"], ev.data["rf_after"]) == (5, -15)  # 5 - 20
+    assert (mn.stats.pacts_broken_war, mn.stats.pacts_broken_peace) == (1, 0)
+    assert at_rhodos not in mn.embassies
+    assert at_massalia in mn.embassies and p2_rhodos in mn.embassies and p2_roma in mn.embassies
+
+
+# ---- scenario actions ----------------------------------------------------------------------------------
+@pytest.mark.rule("SC-MN-05", "SC-MN-02")
+def test_scripted_war_and_peace() -> None:
+    """A scenario's war event starts a war, its peace event ends it."""
+    mn, cfg, led = make_world(turn=5)
+    dip.apply_scripted(mn, ScriptedEvent(5, "war", "city:carthago", "city:syracusae"), led, cfg)
+    assert dip.at_war(mn, "city:carthago", "city:syracusae")
+    assert last(led, "WarDeclared").data["source"] == "scenario"
+    dip.apply_scripted(mn, ScriptedEvent(5, "war", "city:carthago", "city:syracusae"), led, cfg)  # already at war
+    assert len(mn.wars) == 1 and len(led.of_kind("WarDeclared")) == 1
+    dip.apply_scripted(mn, ScriptedEvent(6, "peace", "city:carthago", "city:syracusae"), led, cfg)
+    assert not dip.at_war(mn, "city:carthago", "city:syracusae") and mn.wars == []
+    assert last(led, "PeaceMade").outcome == "peace"
+
+
+# ---- Acclamation -------------------------------------------------------------------------------------
+@pytest.mark.rule("RES-MN-04", "RES-MN-14", "SC-MN-09", "MN-HOST-01")
+def test_a_paid_ransom_clears_the_prisoners_debt_and_is_counted() -> None:
+    """P2 imprisons P1's envoy for 25 PO in turn 8 (a year's last turn); once paid, the ambassador owes
+    nothing to anyone and travels home."""
+    mn, cfg, led = make_world(turn=7)
+    a = buy(mn, "p1")
+    m = dip.resolve_launch(mn, "p1", dip.LaunchMission(a.id, "corinthus", "pact"), led, cfg)
+    mn.turn = 8
+    dip.resolve_host_choice(mn, "p2", dip.HostChoice(m.id, "imprison", 25), led, cfg)
+    assert (a.ransom, a.ransom_to) == (25, "p2")
+    dip.resolve_ransom(mn, "p1", dip.PayRansom(a.id), led, cfg)
+    assert (mn.nations["p1"].treasury, mn.nations["p2"].treasury) == (145, 225)  # 200 - 30 - 25; 200 + 25
+    assert (a.ransom, a.ransom_to, a.state, a.returns_turn) == (0, None, "travelling", 9)
+    assert mn.stats.ransoms_paid == 1
+
+
+# ---- legal orders and invariants ---------------------------------------------------------------------
+@pytest.mark.rule("RES-MN-17", "RES-MN-13", "MN-MIS-02", "MN-EMB-01")
+def test_an_at_post_ambassador_may_renew_in_the_expiry_turn_or_be_recalled() -> None:
+    """With 60 PO in the expiry turn: renewals with gifts up to 30 (30 + 30 = 60), then the recall; an
+    imprisoned ambassador has nothing to do."""
+    mn, cfg, _ = make_world(turn=5, treasury=60)
+    a, e, _ = post(mn, "p1", "massalia", kind="commercial", last_turn=5)
+    legal = dip.legal_orders(mn, "p1", "ambassador", cfg, subject=a)
+    assert legal == [dip.Pass("ambassador"), *(dip.RenewTreaty(e.id, g) for g in (0, 5, 10, 15, 20, 30)), dip.Recall(a.id)]
+    mn.turn = 4  # not the expiry turn: only the recall
+    assert dip.legal_orders(mn, "p1", "ambassador", cfg, subject=a) == [dip.Pass("ambassador"), dip.Recall(a.id)]
+    b = buy(mn, "p1")
+    b.state, b.city, b.ransom = "imprisoned", "neapolis", 10
+    assert dip.legal_orders(mn, "p1", "ambassador", cfg, subject=b) == [dip.Pass("ambassador")]
+
+
+@pytest.mark.rule("RES-MN-07", "MN-TRE-08")
+def test_a_treaty_signed_in_the_turn_relations_were_cut_breaks_the_invariant() -> None:
+    """After a pact break in turn 5 (cut from turn 5), a treaty between the two parties dated turn 5 is
+    reported; one dated turn 4 (before the cut) is not."""
+    mn, cfg, led = make_world(turn=5)
+    _, _, pact = post(mn, "p1", "rhodos", kind="pact")
+    assert pact is not None
+    dip.resolve_break(mn, "p1", dip.BreakTreaty(pact.id), ScriptedDice(["d4=1"]), led, cfg)
+    assert dip.invariant_problems(mn) == []
+    old = Treaty(mn.new_id(), "commercial", "p1", "city:rhodos", 4, None)
+    mn.treaties.append(old)
+    assert dip.invariant_problems(mn) == []
+    new = Treaty(mn.new_id(), "commercial", "p1", "city:rhodos", 5, None)
+    mn.treaties.append(new)
+    assert dip.invariant_problems(mn) == [f"treaty #{new.id} signed while relations were cut (RES-MN-07)"]
