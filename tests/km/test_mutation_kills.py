@@ -20,6 +20,7 @@ from sim.state.km import (
     Agreement,
     DiplomaticEdict,
     EmbassyBuildingOrder,
+    Leader,
     RelationOrder,
     ScriptedEvent,
     TradeEdict,
@@ -395,3 +396,94 @@ def test_each_building_costs_and_gives_what_the_catalogue_says(
     assert (after.economy - before.economy, after.loyalty - before.loyalty, after.stability - before.stability,
             after.fame - before.fame) == effect
     assert {m: mods_after[m] - mods_before[m] for m in mods_after if mods_after[m] != mods_before[m]} == mods
+
+
+@pytest.mark.rule("SC-KM-31", "SC-KM-16")
+@pytest.mark.parametrize(("taxation", "penalty", "halved"), [("normal", -2, -1), ("heavy", -4, -2), ("overwhelming", -8, -4)])
+def test_waterfront_halves_the_taxation_loyalty_penalty(taxation: str, penalty: int, halved: int) -> None:
+    """SC-KM-16 Loyalty penalties −2/−4/−8 become −1/−2/−4 with a Waterfront (its own Loyalty is 0)."""
+    w = world(plains(6, 4), [kingdom("a", [0, 1], taxation=taxation)])
+    a = w.km.kingdoms["a"]
+    s = settle(w, "a", "Acity", 0, water_border=True)
+    before = K.stats(w, a).loyalty
+    s.buildings = {"waterfront": 1}
+    assert K.stats(w, a).loyalty - before == halved - penalty
+
+
+# ---- SC-KM-21/24: leaders ----------------------------------------------------------------------------
+
+
+@pytest.mark.rule("SC-KM-21")
+def test_grand_diplomat_vacancy_costs_stability_2_only() -> None:
+    """A vacant Grand Diplomat: Stability −2; Economy and Loyalty unchanged."""
+    w = world(plains(6, 4), [kingdom("a", [0, 1])])
+    a = w.km.kingdoms["a"]
+    before = K.stats(w, a)
+    del a.leaders["grand_diplomat"]
+    after = K.stats(w, a)
+    assert (after.economy - before.economy, after.loyalty - before.loyalty, after.stability - before.stability) == (0, 0, -2)
+
+
+@pytest.mark.rule("SC-KM-24", "RES-KM-36")
+def test_viceroy_adds_half_the_ability_modifier_to_the_vassal_economy() -> None:
+    """A vassal's Viceroy with an ability modifier of +4 adds 4 / 2 = +2 Economy."""
+    w = world(plains(6, 4), [kingdom("a", [0, 1]), kingdom("v", [10, 11])])
+    v = w.km.kingdoms["v"]
+    v.overlord = "a"
+    v.leaders["viceroy"] = Leader("V", ability=0)
+    before = K.stats(w, v).economy
+    v.leaders["viceroy"] = Leader("V", ability=4)
+    assert K.stats(w, v).economy - before == 2
+
+
+# ---- SC-KM-31 Foundry: linked Mines ------------------------------------------------------------------
+
+
+@pytest.mark.rule("SC-KM-31", "SC-KM-32", "SC-KM-18")
+def test_a_foundry_links_one_mine_on_a_road_or_river_for_economy_and_bp() -> None:
+    """With a Foundry, a Mine on a Road (or river) hex adds Economy +1 and +1 BP at tax collection."""
+    w = world(plains(6, 4), [kingdom("a", [0, 1, 2], treasury=0, taxation="none")])
+    a = w.km.kingdoms["a"]
+    settle(w, "a", "Acity", 0, water_border=True, buildings={"foundry": 1})
+    a.improvements = {1: ["mine"]}
+    before = K.stats(w, a).economy
+    w.map.hexes[1].road = "road"
+    assert K.stats(w, a).economy - before == 1
+    w.map.hexes[1].road = "none"
+    w.map.hexes[1].river = True
+    assert K.stats(w, a).economy - before == 1
+    sheet(w, "a", economy=0)
+    led = ledger()
+    K.income(w, "a", ScriptedDice(["d20=2"]), led)
+    # Economy check 2 + 0 = 2 → 2 // 3 = 0 BP tax; + 1 (the Mine, SC-KM-32) + 1 (linked to the Foundry)
+    ev = led.of_kind("TaxesCollected")[0]
+    assert (ev.data["tax"], ev.data["improvements"], a.treasury) == (0, 2, 2)
+
+
+# ---- SC-KM-07/09: checks and Upkeep ------------------------------------------------------------------
+
+
+@pytest.mark.rule("SC-KM-07", "SC-KM-03")
+def test_in_anarchy_a_natural_20_still_succeeds() -> None:
+    """In anarchy the result counts as 0, but a natural 20 succeeds whatever the DC."""
+    w = world(plains(6, 4), [kingdom("a", [0, 1], anarchy=True)])
+    a = w.km.kingdoms["a"]
+    st = K.stats(w, a)
+    r, _ = K.kingdom_check(ScriptedDice(["d20=20"]), a, "loyalty", 25, st)
+    assert (r.natural, r.total, r.success) == (20, 0, True)
+    r, _ = K.kingdom_check(ScriptedDice(["d20=19"]), a, "loyalty", 25, st)
+    assert (r.total, r.success) == (0, False)  # 0 < 25
+
+
+@pytest.mark.rule("SC-KM-09")
+def test_upkeep_success_at_unrest_0_records_the_treasury_gain() -> None:
+    """A successful Upkeep Stability check with Unrest 0 gives Treasury +1, recorded in the event."""
+    w = world(plains(6, 4), [kingdom("a", [0, 1], treasury=10)])
+    a = w.km.kingdoms["a"]
+    sheet(w, "a", stability=100)
+    a.consumption_mod = -20  # no Consumption to pay
+    led = ledger()
+    K.upkeep(w, "a", ScriptedDice(["d20=10"]), led)
+    ev = led.of_kind("UpkeepStabilityCheckRolled")[0]
+    # 10 + 100 ≥ Control DC 22: success; Unrest 0 → Treasury 10 + 1 = 11
+    assert ev.outcome == "success" and ev.data["treasury_gain"] == 1 and a.treasury == 11 and a.unrest == 0
