@@ -26,7 +26,7 @@ from sim.state.km import (
     TradeEdict,
     TurnOrders,
 )
-from tests.km.helpers import kinds, kingdom, ledger, plains, settle, sheet, world
+from tests.km.helpers import grid, kinds, kingdom, ledger, plains, settle, sheet, world
 from tests.km.test_diplomacy import pair, sign_treaty_script
 from tests.km.test_link import model
 from tests.km.test_trade import line
@@ -487,3 +487,75 @@ def test_upkeep_success_at_unrest_0_records_the_treasury_gain() -> None:
     ev = led.of_kind("UpkeepStabilityCheckRolled")[0]
     # 10 + 100 ≥ Control DC 22: success; Unrest 0 → Treasury 10 + 1 = 11
     assert ev.outcome == "success" and ev.data["treasury_gain"] == 1 and a.treasury == 11 and a.unrest == 0
+
+
+@pytest.mark.rule("RES-KM-25", "SC-KM-10", "RES-KM-32")
+def test_a_raw_consumption_of_exactly_0_is_no_surplus_month() -> None:
+    """Upkeep step 2 marks a surplus month only when raw Consumption is negative, not when it is 0."""
+    w = world(plains(6, 4), [kingdom("a", [0, 1], treasury=10)], turn=3)
+    a = w.km.kingdoms["a"]
+    sheet(w, "a", stability=100)
+    a.consumption_mod = -2  # raw Consumption: Size 2 − 2 = 0
+    led = ledger()
+    K.upkeep(w, "a", ScriptedDice(["d20=10"]), led)
+    assert led.of_kind("ConsumptionPaid")[0].data["raw_consumption"] == 0
+    assert a.surplus_turn == -1
+    a.consumption_mod = -3  # 2 − 3 = −1: a surplus
+    K.upkeep(w, "a", ScriptedDice(["d20=10"]), led)
+    assert led.of_kind("ConsumptionPaid")[1].data["raw_consumption"] == -1
+    assert a.surplus_turn == 3
+
+
+@pytest.mark.rule("SC-KM-12", "RES-KM-34")
+def test_royal_enforcer_acts_when_unrest_is_1() -> None:
+    """Step 4: the Royal Enforcer lowers an Unrest of 1 to 0, then the Loyalty check follows."""
+    w = world(plains(6, 4), [kingdom("a", [0, 1], treasury=10, unrest=2, enforcer=True)])
+    a = w.km.kingdoms["a"]
+    sheet(w, "a", stability=100)
+    a.consumption_mod = -20
+    led = ledger()
+    # step 1: 10 + 100 − 2 succeeds: Unrest 2 → 1; step 4: Enforcer 1 → 0, Loyalty check natural 20 succeeds
+    K.upkeep(w, "a", ScriptedDice(["d20=10", "d20=20"]), led)
+    assert a.unrest == 0
+    ev = led.of_kind("EnforcerLoyaltyCheckRolled")[0]
+    assert ev.outcome == "success" and ev.data["unrest_after"] == 0 and ev.data["loyalty_change"] == 0
+
+
+# ---- SC-KM-13/32/33: claims, improvements, settlements -----------------------------------------------
+
+
+@pytest.mark.rule("SC-KM-13")
+def test_hex_0_can_be_claimed() -> None:
+    """Hex 0 (the map's first hex, [0, 0]) is on the map and may be claimed for 1 BP."""
+    w = world(plains(6, 4), [kingdom("a", [1], treasury=5)])
+    a = w.km.kingdoms["a"]
+    w.km.hex(0).explored = True
+    led = ledger()
+    K.claim_hex(w, "a", 0, led)
+    assert a.hexes == [0, 1] and a.treasury == 4  # 5 − 1
+    assert led.of_kind("HexClaimed")[0].data["hex"] == [0, 0]
+
+
+@pytest.mark.rule("SC-KM-32", "SC-KM-33")
+def test_a_mine_costs_6_bp_and_is_in_the_ledger() -> None:
+    """A Mine on a hills hex costs 6 BP (SC-KM-32) and is recorded as TerrainImprovementBuilt."""
+    w = world(grid(["PH", "PP"]), [kingdom("a", [0, 1], treasury=10)])
+    a = w.km.kingdoms["a"]
+    led = ledger()
+    K.build_improvement(w, "a", 1, "mine", led)
+    assert a.improvements == {1: ["mine"]} and a.treasury == 4  # 10 − 6
+    ev = led.of_kind("TerrainImprovementBuilt")[0]
+    assert (ev.total, ev.outcome, ev.data["hex"], ev.data["terrain"], ev.data["treasury_after"]) == (6, "mine", [1, 0], "hills", 4)
+
+
+@pytest.mark.rule("SC-KM-13", "SC-KM-33")
+def test_founding_a_settlement_costs_the_terrain_preparation_cost() -> None:
+    """Founding a settlement on hills costs the SC-KM-33 preparation cost, 2 BP; a river gives a water border."""
+    w = world(grid(["PH", "PP"]), [kingdom("a", [0, 1], treasury=10)])
+    a = w.km.kingdoms["a"]
+    w.map.hexes[1].river = True
+    led = ledger()
+    K.found_settlement(w, "a", 1, "Hilltown", led)
+    assert a.treasury == 8 and a.capital == "Hilltown"  # 10 − 2
+    assert a.settlements[0].water_border and a.settlements[0].districts == 1
+    assert led.of_kind("SettlementFounded")[0].total == 2
