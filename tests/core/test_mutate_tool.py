@@ -83,3 +83,17 @@ def test_the_fast_judge_runs_the_mutant_through_every_reference(tmp_path: Path) 
     finally:
         judge.close()
     assert (tmp_path / "pkg" / "m.py").read_text(encoding="utf-8") == old
+
+
+def test_the_equivalent_mutants_list_is_well_formed() -> None:
+    # bench/mutation.py reads it: system<TAB>id<TAB>reason, every reason given, each mutant once
+    sys.path.insert(0, str(ROOT / "bench"))
+    import mutation  # noqa: PLC0415
+
+    sys.path.pop(0)
+    eq = mutation.equivalents()
+    assert eq, "tools/mutants-equivalent.txt lists no mutant"
+    lines = [ln for ln in mutation.EQUIVALENT.read_text(encoding="utf-8").splitlines() if ln and not ln.startswith("#")]
+    assert len(lines) == len(eq)  # no mutant listed twice
+    for (system, mid), reason in eq.items():
+        assert system in mutate.SYSTEMS and mid and len(reason) > 20, (system, mid, reason)
