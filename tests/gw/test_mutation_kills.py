@@ -7,19 +7,23 @@ from __future__ import annotations
 
 import pytest
 
+from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
 from sim.rules import warfare as wf
 from sim.state.gw import (
     Annex,
+    AttackArmy,
     AttackDomain,
     Deploy,
+    Disband,
     DomainAction,
     LendSeals,
     Move,
     Recruit,
     Reinforce,
     ReturnTitle,
+    Siege,
 )
 from tests.gw.helpers import hx, make_world, play, put_army, put_domain, start_season
 
@@ -259,3 +263,206 @@ def test_legal_orders_offer_the_most_recruits_the_rest_of_the_chest_pays():
     # cap 5 × 2 domains − 2 = 8; budget 40 − 10 = 30 → 30 // 5 = 6 militia at most
     sizes = sorted(o.units["militia"] for o in wf.legal_orders(w, "a") if isinstance(o, Recruit) and "militia" in o.units)
     assert sizes == [1, 5, 6]
+
+
+@pytest.mark.rule("GW-DEP-05", "RES-GW-03", "RES-GW-04")
+def test_legal_deployments_fill_the_capacity_from_the_pool_strongest_kind_first():
+    """One seal lets 10 units in: the pool's 8 infantry (CS 2) come first, then only 2 of its 8 militia."""
+    w = make_world()
+    put_domain(w, "D1", "a", hx(w, 1, 1))
+    w.gw.guilds["a"].pool = {"infantry": 8, "militia": 8}
+    start_season(w, 0, Ledger())
+    legal = wf.legal_orders(w, "a")
+    # capacity 1 seal × 10 = 10: infantry 8, then 10 − 8 = 2 militia
+    assert Deploy(guild="a", domain="D1", seals=["a-m1"], units={"infantry": 8, "militia": 2}) in legal
+    assert not any(isinstance(o, Deploy) and sum(o.units.values()) > 10 * len(o.seals) for o in legal)
+
+
+@pytest.mark.rule("GW-DEP-07", "RES-GW-03", "RES-GW-04")
+def test_legal_deployments_hand_in_the_pool_and_requisition_only_the_room_left():
+    """The "both" deployment hands in the whole pool and requisitions from the garrison only up to
+    the capacity that is left."""
+    w = make_world()
+    put_domain(w, "D1", "a", hx(w, 1, 1), garrison={"militia": 6})
+    w.gw.guilds["a"].pool = {"infantry": 6}
+    start_season(w, 0, Ledger())
+    legal = wf.legal_orders(w, "a")
+    # capacity 10: 6 infantry handed in, 10 − 6 = 4 of the 6 militia requisitioned
+    assert Deploy(guild="a", domain="D1", seals=["a-m1"], units={"infantry": 6}, requisition={"militia": 4}) in legal
+
+
+@pytest.mark.rule("GW-DEP-04", "RES-GW-02")
+def test_legal_deployments_include_the_seals_other_guilds_lend():
+    """B lends its seals to A: A is offered a deployment with its own seals plus B's (region R, as D1);
+    E's seal (region R, not lent) and C's (region Q) are never offered."""
+    w = make_world()
+    w.gw.guilds["b"].lends_to = ["a"]
+    put_domain(w, "D1", "a", hx(w, 1, 1))
+    w.gw.guilds["a"].pool = {"infantry": 10}
+    start_season(w, 0, Ledger())
+    deploys = [o for o in wf.legal_orders(w, "a") if isinstance(o, Deploy)]
+    # own free military seals a-m1…a-m4; at most as many lent ones: b-m1…b-m3 (4 own × 2 ≥ 7 engaged)
+    assert {tuple(o.seals) for o in deploys} == {
+        ("a-m1",), ("a-m1", "a-m2", "a-m3", "a-m4"), ("a-m1", "a-m2", "a-m3", "a-m4", "b-m1", "b-m2", "b-m3"),
+    }
+
+
+# ---- siege statuses ---------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("GW-SIEGE-03", "RES-GW-20", "RES-GW-17")
+def test_a_stale_siege_short_exception_is_dropped_when_a_later_season_starts():
+    """The GW-SIEGE-03 exception of a siege in season 0 serves season 1 only: when season 2's deploy
+    phase runs (season 1 having been skipped by this test), the army no longer holds it."""
+    w = make_world()
+    h = hx(w, 10, 2)
+    put_domain(w, "D", "c", h, fort=2, garrison={"militia": 6})
+    put_army(w, "Z", "a", h, {"infantry": 5})
+    play(w, 0, [Siege(guild="a", army="Z", domain="D")])  # 5 units < 6: short
+    z = w.gw.armies["Z"]
+    assert (z.siege_short, z.siege_short_season) == ("D", 0)
+    led = Ledger()
+    start_season(w, 2, led)
+    wf.resolve_deploy_phase(w, ScriptedDice([]), led)
+    assert (z.siege_short, z.siege_short_season) == (None, -1)
+    assert not wf.may_assault(w, z, w.gw.domains["D"])
+
+
+@pytest.mark.rule("GW-SIEGE-03", "RES-GW-20")
+def test_an_army_that_now_besieges_no_longer_holds_the_short_siege_exception():
+    """Short in season 0 (5 units < 6), then in season 1 with enough units (5 ≥ 4): the army is
+    besieging, and its GW-SIEGE-03 exception of season 0 is gone at once."""
+    w = make_world()
+    h = hx(w, 10, 2)
+    dom = put_domain(w, "D", "c", h, fort=2, garrison={"militia": 6})
+    put_army(w, "Z", "a", h, {"infantry": 5})
+    play(w, 0, [Siege(guild="a", army="Z", domain="D")])
+    z = w.gw.armies["Z"]
+    assert (z.besieging, z.siege_short, z.siege_short_season) == (None, "D", 0)
+    dom.garrison = dom.garrison[:4]
+    led = Ledger()
+    start_season(w, 1, led)
+    wf.give_order(w, Siege(guild="a", army="Z", domain="D"), led)
+    for ph in ("deploy", "move", "siege"):
+        wf.PHASE_FUNCTIONS[ph](w, ScriptedDice([]), led)
+    assert led.of_kind("ArmyBesieging")[0].actor == "army:Z"
+    assert (z.besieging, z.siege_short, z.siege_short_season) == ("D", None, -1)
+
+
+# ---- disbanding, domain actions ---------------------------------------------------------------------
+
+
+@pytest.mark.rule("SC-GW-09", "SC-GW-03")
+def test_disbanding_returns_the_units_to_a_pool_that_had_none_of_that_kind():
+    """Disband: the army's 5 infantry go back to the pool, which held no infantry before."""
+    w = make_world()
+    put_army(w, "Z", "a", hx(w, 3, 3), {"infantry": 5})
+    w.gw.guilds["a"].pool = {"militia": 2}
+    led = play(w, 1, [Disband(guild="a", army="Z")])
+    assert led.of_kind("ArmyDisbanded")[0].data["units"] == {"infantry": 5}
+    assert w.gw.guilds["a"].pool == {"infantry": 5, "militia": 2}  # 0 + 5 infantry; militia untouched
+    assert "Z" not in w.gw.armies
+
+
+@pytest.mark.rule("SC-GW-09", "GW-OCC-01", "GW-OCC-02", "RES-GW-19")
+def test_disbanding_the_only_occupier_frees_the_domain_at_once():
+    """Disbanded in phase (1), the occupying army no longer occupies the domain: the owner's later
+    domain action of the same phase is no longer restricted."""
+    w = make_world()
+    h = hx(w, 10, 2)
+    dom = put_domain(w, "D", "c", h)
+    put_army(w, "Z", "a", h, {"infantry": 5})
+    w.gw.armies["Z"].occupying = "D"
+    w.gw.armies["Z"].occupying_since = 0
+    wf.refresh_statuses(w)
+    led = Ledger()
+    start_season(w, 1, led)
+    wf.give_order(w, Disband(guild="a", army="Z"), led)  # guild a resolves before guild c
+    wf.give_order(w, DomainAction(guild="c", domain="D", action="revolt"), led)
+    wf.resolve_deploy_phase(w, ScriptedDice([]), led)
+    assert dom.occupied_by == []
+    (ev,) = led.of_kind("DomainActionTaken")
+    assert ev.outcome == "revolt" and ev.data["restricted"] is False
+
+
+@pytest.mark.rule("GW-OCC-01", "RES-GW-19")
+def test_a_build_order_starts_a_work_in_progress_once():
+    """Building on a free domain records the work in progress; a second build does not add it twice."""
+    w = make_world()
+    dom = put_domain(w, "D1", "a", hx(w, 1, 1))
+    play(w, 0, [DomainAction(guild="a", domain="D1", action="build")])
+    assert dom.works == ["build"]
+    play(w, 1, [DomainAction(guild="a", domain="D1", action="build")])
+    assert dom.works == ["build"]
+
+
+# ---- famine -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("GW-FAM-01", "RES-GW-22")
+def test_a_garrison_of_one_unit_is_fed_during_a_siege():
+    """A single besieged unit eats 1 × 5 victuals like any garrison."""
+    w = make_world()
+    h = hx(w, 10, 2)
+    put_domain(w, "D", "c", h, fort=2, garrison={"militia": 1})
+    w.gw.guilds["c"].victuals = 12
+    put_army(w, "Z", "a", h, {"infantry": 3})
+    led = play(w, 0, [Siege(guild="a", army="Z", domain="D")])
+    (fed,) = led.of_kind("GarrisonFed")
+    assert (fed.dc, fed.total, fed.outcome) == (5, 5, "fed")  # 1 unit × 5
+    assert w.gw.guilds["c"].victuals == 7  # 12 − 5; no yield while besieged
+
+
+# ---- combats ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("RES-GW-08", "RES-GW-09", "GW-CMB-05", "GW-CMB-01")
+def test_a_battle_reports_the_damage_already_taken_and_the_unit_counts_of_each_front():
+    """An infantry already hit for 1 this season counts 2 − 1 = 1: the attacker breakdown shows base 4,
+    damage 1, total 3, and the event counts 2 attacking and 1 defending unit (no garrison on either)."""
+    w = make_world()
+    h = hx(w, 3, 3)
+    y = put_army(w, "Y", "a", h, {"infantry": 2})
+    put_army(w, "B1", "b", h, {"militia": 1})
+    y.units[0].damage = 1  # left over from an earlier combat of the season
+    led = play(w, 1, [AttackArmy(guild="a", army="Y", target="B1")])
+    (ev,) = led.of_kind("BattleFought")
+    assert ev.data["attacker_breakdown"] == {"base": 4, "bonus": 0, "fortification": 0, "damage": 1, "total": 3}
+    assert ev.total == 3 and ev.dc == 1
+    assert (ev.data["attacker_units"], ev.data["defender_units"]) == (2, 1)
+
+
+@pytest.mark.rule("GW-CMB-04", "RES-GW-11", "RES-GW-13", "RES-GW-18")
+def test_a_single_damage_point_reaches_the_garrison():
+    """An attacker of strength 1 deals 1 damage to a garrison of 2 militia (fortification 0): one
+    militia (CS 1) is destroyed."""
+    w = make_world()
+    h = hx(w, 10, 2)
+    dom = put_domain(w, "D", "c", h, garrison={"militia": 2})
+    put_army(w, "Y", "a", h, {"militia": 1})
+    led = play(w, 1, [AttackDomain(guild="a", army="Y", domain="D")])
+    (ev,) = led.of_kind("DomainAttacked")
+    assert (ev.total, ev.dc) == (1, 2)
+    assert [k for _, k in ev.data["defenders_lost"]] == ["militia"] and len(dom.garrison) == 1
+    assert ev.outcome == "failure" and "Y" not in w.gw.armies  # 2 damage ≥ 1 CS
+
+
+@pytest.mark.rule("RES-GW-12", "GW-ORD-03")
+def test_combats_that_take_place_come_before_cancelled_ones_even_at_strength_0():
+    """A1 (10) destroys B1 first; C1's attack on B1 is then cancelled. E0, an army without units
+    (strength 0, the scenario may field one), still fights its combat before the cancelled one is
+    recorded."""
+    w = make_world()
+    h, h2 = hx(w, 3, 3), hx(w, 8, 1)
+    put_army(w, "A1", "a", h, {"infantry": 5})  # 5 × 2 = 10
+    put_army(w, "C1", "c", h, {"infantry": 1})  # 2
+    put_army(w, "B1", "b", h, {"militia": 1})  # 1
+    put_army(w, "E0", "e", h2, {})  # 0
+    put_army(w, "B2", "b", h2, {"militia": 1})
+    led = play(w, 1, [
+        AttackArmy(guild="a", army="A1", target="B1"),
+        AttackArmy(guild="c", army="C1", target="B1"),
+        AttackArmy(guild="e", army="E0", target="B2"),
+    ])
+    seq = [(e.kind, e.actor) for e in led.events if e.kind in ("BattleFought", "CombatCancelled")]
+    assert seq == [("BattleFought", "army:A1"), ("BattleFought", "army:E0"), ("CombatCancelled", "army:C1")]
