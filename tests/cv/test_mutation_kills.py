@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.config import CvConfig
+from sim.config import Config, CvConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.hexmap import Hex, HexMap
@@ -14,6 +14,7 @@ from sim.rules import caravan as cr
 from sim.state.cv import (
     SUSPENDED_FOREVER,
     Band,
+    Convoy,
     DayPlan,
     Effect,
     EnemySpec,
@@ -21,7 +22,9 @@ from sim.state.cv import (
     HazardTable,
     RouteChoice,
     Traveler,
+    ticks_to_miles,
 )
+from sim.world import World
 from tests.cv.helpers import baseline, convoy, ledger_at, line_map, travelers, world_of
 
 # ---- wagons, travelers, cargo ---------------------------------------------------------------
@@ -155,8 +158,8 @@ def test_fail_chance_counts_the_faces_below_dc_minus_the_statistic() -> None:
     assert cr.fail_chance(Hazard(id="mk-b", check="resolve", dc=14), 4, 7) == pytest.approx(0.30)
 
 
-def _risky_world(n: int = 4, hexes: list[Hex] | None = None):  # type: ignore[no-untyped-def]
-    hm = HexMap(width=n, height=1, hexes=hexes) if hexes else line_map(n)
+def _risky_world(n: int = 4) -> tuple[HexMap, Convoy, World]:
+    hm = line_map(n)
     c = baseline(hm)
     rocks = Hazard(id="mk-rocks2", check="security", dc=14, on_fail=(Effect(kind="damage", dice="1d6+1"),))
     tb = HazardTable(id="all", bands=(Band(1, 100, "mk-rocks2"),))
@@ -208,6 +211,7 @@ def test_a_chosen_route_is_recorded_and_must_start_at_the_convoy() -> None:
 
 @pytest.mark.rule("RES-CV-24")
 def test_a_convoy_that_has_arrived_cannot_move() -> None:
+    """A convoy that is no longer travelling (arrived) cannot set out."""
     hm = line_map(4)
     c = baseline(hm)
     c.status = "arrived"
@@ -228,6 +232,7 @@ def test_taking_a_driver_off_the_box_leaves_a_wagon_without_driver() -> None:
 
 @pytest.mark.rule("SC-CV-10", "SC-CV-13")
 def test_a_caravan_at_1_hp_can_move_once_a_driver_is_assigned() -> None:
+    """1 HP is above 0 (SC-CV-10): with a guide put on the box, 4 drivers for 4 wagons, it may travel."""
     hm = line_map(4)
     crew = travelers(3, "guard")
     crew.append(Traveler(id="sandru", job="guide", can_drive=True))
@@ -250,6 +255,7 @@ def test_halting_is_offered_for_a_settlement_up_to_4_hexes_ahead() -> None:
 
 @pytest.mark.rule("RES-CV-01", "RES-CV-11")
 def test_axles_are_offered_only_for_a_wagon_without_them_and_within_the_purse() -> None:
+    """Improved axles (100 gp) need both a wagon without them and the gold."""
     hm = line_map(4, villages={0: "Millbrook"})
     c = baseline(hm, gp=1000)
     for x in c.wagons:
@@ -289,6 +295,7 @@ def test_abandoning_one_of_two_wagons_of_a_kind() -> None:
 
 @pytest.mark.rule("RES-CV-23", "RES-CV-24")
 def test_a_repair_day_is_offered_as_a_plain_repair_day() -> None:
+    """A repair day is a day's order of its own: never offered as a night move."""
     hm = line_map(4)
     c = baseline(hm, hp=40, cargo={"repair": 2})
     c.travelers.append(Traveler(id="wainwright1", job="wainwright"))
@@ -300,6 +307,7 @@ def test_a_repair_day_is_offered_as_a_plain_repair_day() -> None:
 
 @pytest.mark.rule("CV-UNR-06", "RES-CV-22", "CV-PROV-02")
 def test_double_rations_are_offered_only_when_the_day_can_pay_for_them() -> None:
+    """Double rations need a consumption above 0 and 2 × consumption in the day's pool (stores + foraged)."""
     hm = line_map(4)
     # baseline eats 2 + 1 + 1 + 6 + 6 travelers = 16: 20 units < 32, no double rations
     c = baseline(hm, provisions=20)
@@ -323,6 +331,7 @@ def test_double_rations_are_offered_only_when_the_day_can_pay_for_them() -> None
 
 @pytest.mark.rule("SC-CV-03", "RES-CV-24")
 def test_a_job_change_to_an_unknown_job_is_unreadable() -> None:
+    """A job change to a job the rules do not list is an unreadable order, not a legal one."""
     hm = line_map(4)
     c = baseline(hm)
     w = world_of(c, hm, now=30)
@@ -332,6 +341,7 @@ def test_a_job_change_to_an_unknown_job_is_unreadable() -> None:
 
 @pytest.mark.rule("CV-UNR-08", "RES-CV-16")
 def test_no_gift_of_goods_never_carried() -> None:
+    """A gift of a cargo kind the caravan has never carried is refused (the next gift costs 1 unit)."""
     hm = line_map(4)
     c = baseline(hm, cargo={"treasure": 1})
     w = world_of(c, hm)
@@ -342,9 +352,162 @@ def test_no_gift_of_goods_never_carried() -> None:
 
 @pytest.mark.rule("CV-PROV-01", "RES-CV-11")
 def test_stores_bought_count_in_the_gold_spent() -> None:
+    """Food stores cost 10 gp a unit and the gold spent is tallied."""
     hm = line_map(4, villages={0: "Millbrook"})
     c = baseline(hm, gp=100, provisions=0)
     w = world_of(c, hm)
     cr.resolve_purchase(w, c, "stores:3", ledger_at())
     # 3 × 10 gp; 3 × 10 provision units
     assert (c.gp, c.gp_spent, c.provisions, c.stores_bought) == (70, 30, 30, 3)
+
+
+@pytest.mark.rule("SC-CV-05", "SC-CV-06")
+def test_a_wagon_bought_up_to_its_type_limit_is_not_over_it() -> None:
+    """The fortune-teller's wagon has a limit of 1: the first one bought is within it, a second is over."""
+    hm = line_map(4, villages={0: "Millbrook"})
+    c = convoy(["covered"], travelers(1), hm=hm, gp=1000)
+    w = world_of(c, hm)
+    led = ledger_at()
+    cr.resolve_purchase(w, c, "wagon:fortune_teller", led)
+    cr.resolve_purchase(w, c, "wagon:fortune_teller", led)
+    bought = led.of_kind("WagonBought")
+    assert [(e.outcome, e.data["over_limit"]) for e in bought] == [("fortune_teller", False), ("fortune_teller", True)]
+    assert c.gp == 1000 - 2 * 500
+
+
+@pytest.mark.rule("SC-CV-03")
+def test_a_wage_of_1_gp_is_paid() -> None:
+    """A hired NPC with a 1 gp wage is paid from the purse like any other."""
+    hm = line_map(4)
+    c = baseline(hm, gp=10)
+    c.travelers.append(Traveler(id="porter", job="passenger", wage_gp=1))
+    w = world_of(c, hm)
+    led = ledger_at()
+    cr.resolve_wages(w, c, led, "monthly")
+    assert (c.gp, c.gp_spent) == (9, 1)
+    e = led.of_kind("WagesPaid")[0]
+    assert (e.total, e.outcome, e.data["travelers"]) == (1, "monthly", ["porter"])
+
+
+@pytest.mark.rule("CV-MUT-03", "RES-CV-18", "CV-UNR-04")
+def test_a_mutiny_check_failed_by_exactly_5_is_a_failure_by_5_or_more() -> None:
+    """Unrest 3, Morale 2: DC 23, Resolve 2 − 1 (mutiny margin) = +1; 17 + 1 = 18 fails by 5: refusal."""
+    hm = line_map(4)
+    c = convoy(["covered"], travelers(1), hm=hm, unrest=3)
+    w = world_of(c, hm, config=Config(cv=CvConfig(mutiny_fail5_outcome="refuse")))
+    led = ledger_at()
+    dice = ScriptedDice(["d20=17", "d20=20"])  # the mutiny check, then the (d) Unrest check of the refusal
+    cr.new_day(c, 0, w.now)
+    cr.resolve_slot_start(w, "amber", DayPlan(), dice, led)
+    dice.assert_exhausted()
+    e = led.of_kind("MutinyCheckRolled")[0]
+    assert (e.dc, e.total, e.outcome) == (23, 18, "failure by 5 or more")
+    assert led.of_kind("MutinyRefusedToMove") and c.today.refused
+
+
+def _wander_map(hex_miles: int = 12) -> tuple[HexMap, int]:
+    """7 × 3 plains with roads; the start (3, 1) has a forest E neighbour (4, 1) and water beyond (5, 1)."""
+    hexes = [Hex(terrain="plains", road="road") for _ in range(21)]
+    hm = HexMap(width=7, height=3, hexes=hexes, hex_miles=hex_miles)
+    hm.hexes[hm.index(4, 1)] = Hex(terrain="forest", road="road")
+    hm.hexes[hm.index(5, 1)] = Hex(terrain="water")
+    return hm, hm.index(3, 1)
+
+
+@pytest.mark.rule("CV-MUT-03", "RES-CV-18", "RES-CV-06", "RES-CV-02")
+def test_a_mutiny_wandering_east_rolls_the_table_of_the_east_hex_and_stops_before_water() -> None:
+    """Route west; the wander die shows 1 = E (direction 0): the day's table is the one of the forest
+    hex east, not of the route's next hex. Half speed on a forest road: 36 / 2 / 12 = 1.5 mi/h, so
+    the 10-mile forest hex is entered in hour 7 (10.5 mi); water lies beyond: stuck there, the
+    0.5 mi of progress dropped."""
+    hm, start = _wander_map(hex_miles=10)
+    dest = hm.index(0, 1)
+    c = baseline(hm, at=start, dest=dest, unrest=5)  # margin 3: Resolve 7 − 3 = +4, DC 25
+    c.path = [start, start - 1, start - 2, dest]
+    woods = HazardTable(id="woods", bands=(Band(1, 100),), terrains=("forest",))
+    w = world_of(c, hm, tables=[woods], config=Config(cv=CvConfig(mutiny_fail5_outcome="random_direction")))
+    led = ledger_at()
+    # 2 + 4 = 6 fails DC 25 by 19: a random direction; 1d6 = 1 (E, not the chosen W); the woods' d100
+    dice = ScriptedDice(["d20=2", "1d6=1", "d%=40"])
+    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    dice.assert_exhausted()
+    east = hm.index(4, 1)
+    assert led.of_kind("HazardTableRolled")[0].data["hex"] == east
+    moved = led.of_kind("ConvoyTravelled")[0]
+    assert (moved.outcome, moved.total, moved.data["progress"]) == ("stuck", 7, "0")
+    assert c.hex == east and ticks_to_miles(c.ticks_total) == 10.5
+
+
+@pytest.mark.rule("CV-MUT-03", "RES-CV-18", "RES-CV-02")
+def test_a_mutiny_wandering_off_the_map_does_not_move() -> None:
+    """At the east edge, wandering E (1d6 = 1) leads off the map: stuck in hour 1, no hour moved."""
+    hm = HexMap(width=7, height=3, hexes=[Hex(terrain="plains", road="road") for _ in range(21)])
+    start, dest = hm.index(6, 1), hm.index(3, 1)
+    c = baseline(hm, at=start, dest=dest, unrest=5)
+    c.path = [start, start - 1, start - 2, dest]
+    w = world_of(c, hm, config=Config(cv=CvConfig(mutiny_fail5_outcome="random_direction")))
+    led = ledger_at()
+    dice = ScriptedDice(["d20=2", "1d6=1"])
+    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    dice.assert_exhausted()
+    moved = led.of_kind("ConvoyTravelled")[0]
+    assert (moved.outcome, moved.total) == ("stuck", 0)
+    assert c.hex == start and c.ticks_total == 0 and c.days_travelled == 0
+
+
+@pytest.mark.rule("CV-HAZ-02", "RES-CV-06", "RES-CV-24")
+def test_a_slot_ended_by_a_hazard_is_recorded_as_stopped() -> None:
+    """The hazard of hour 5 blocks travel: the slot ends after 4 hours, 'stopped'; a day travelled."""
+    hm = line_map(30)
+    c = baseline(hm)
+    block = Hazard(id="mud", check="security", dc=14, on_fail=(Effect(kind="block_travel"),))
+    w = world_of(c, hm, hazards={"mud": block}, tables=[HazardTable(id="t", bands=(Band(1, 100, "mud", hour=5),))])
+    led = ledger_at()
+    dice = ScriptedDice(["d%=60", "d20=1", "d20=20"])  # table, check 1 + 4 < 14, the (d) Unrest check
+    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    dice.assert_exhausted()
+    moved = led.of_kind("ConvoyTravelled")[0]
+    assert (moved.outcome, moved.total) == ("stopped", 4)
+    assert (c.days_travelled, c.days_rested) == (1, 0)
+
+
+@pytest.mark.rule("RES-CV-24", "CV-TRAV-04")
+def test_a_rest_day_counts_as_rested() -> None:
+    """A rest day is tallied as rested, not travelled."""
+    hm = line_map(10)
+    c = baseline(hm)
+    w = world_of(c, hm)
+    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice([]), ledger_at())
+    assert (c.days_travelled, c.days_rested) == (0, 1)
+
+
+@pytest.mark.rule("CV-TRAV-05", "RES-CV-04", "RES-CV-24")
+def test_the_first_extra_hour_is_numbered_1_and_moves_the_rest_an_hour_later() -> None:
+    """Slot 6–18, extra hour 1 at hour 18: 15 + 4 = 19 ≥ DC 15; the rest then starts at 18 + 1 = 19."""
+    hm = line_map(30)
+    c = baseline(hm)
+    w = world_of(c, hm, now=6)
+    led = ledger_at(6)
+    dice = ScriptedDice(["d20=15"])
+    cr.resolve_day(w, "amber", DayPlan(extra=1), dice, led)
+    dice.assert_exhausted()
+    e = led.of_kind("ExtraHourCheckRolled")[0]
+    assert (e.dc, e.total, e.outcome, e.data["extra_hour"], e.data["hour"]) == (15, 19, "success", 1, 18)
+    assert c.today.stop_hour == 19
+    assert led.of_kind("ProvisionsConsumed")[0].t == 19
+
+
+@pytest.mark.rule("CV-PROV-03", "CV-PROV-04", "RES-CV-24")
+def test_spells_create_units_at_the_rest_and_an_unknown_spell_none() -> None:
+    """Goodberry ×2 = 2 units (CV-PROV-03); a spell the table does not list creates nothing."""
+    hm = line_map(10)
+    c = baseline(hm)
+    c.travelers.append(Traveler(id="druid", job="caster", spells={"goodberry": 2, "prestidigitation": 3}))
+    w = world_of(c, hm)
+    assert cr.spell_units(c, w.now) == 2
+    led = ledger_at()
+    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice([]), led)
+    e = led.of_kind("ProvisionsCreated")
+    assert [(x.total, x.outcome) for x in e] == [(2, "spells")]
+    # eats 16 + 1 (the druid) = 17: 2 from the spells, 15 from the stores
+    assert led.of_kind("ProvisionsConsumed")[0].data["from_spells"] == 2 and c.provisions == 100 - 15
