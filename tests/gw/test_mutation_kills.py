@@ -24,6 +24,7 @@ from sim.state.gw import (
     Reinforce,
     ReturnTitle,
     Siege,
+    TreasureHunt,
 )
 from tests.gw.helpers import hx, make_world, play, put_army, put_domain, start_season
 
@@ -466,3 +467,129 @@ def test_combats_that_take_place_come_before_cancelled_ones_even_at_strength_0()
     ])
     seq = [(e.kind, e.actor) for e in led.events if e.kind in ("BattleFought", "CombatCancelled")]
     assert seq == [("BattleFought", "army:A1"), ("BattleFought", "army:E0"), ("CombatCancelled", "army:C1")]
+
+
+@pytest.mark.rule("RES-GW-12", "GW-ORD-03", "RES-GW-18", "RES-GW-06")
+def test_a_domain_attack_whose_army_fell_defending_is_cancelled_after_the_attacks_that_take_place():
+    """Phase (5): A1 (10) attacks DZ first and destroys W, B's army defending its domain DZ; W's own
+    attack on DC is then cancelled ("attackers destroyed"), and is recorded after E0's attack on DX,
+    which takes place although E0 (no units) has strength 0. The attack order is by strength, not by
+    domain id (DC < DX < DZ)."""
+    w = make_world()
+    h, h2 = hx(w, 10, 2), hx(w, 12, 4)
+    put_domain(w, "DZ", "b", h)  # no garrison: W (b, on the hex) defends it
+    put_domain(w, "DC", "c", h, garrison={"militia": 1})
+    put_domain(w, "DX", "c", h2, garrison={"militia": 1})
+    put_army(w, "A1", "a", h, {"infantry": 5})  # 10
+    put_army(w, "W", "b", h, {"infantry": 1})  # 2
+    put_army(w, "E0", "e", h2, {})  # 0
+    led = play(w, 1, [
+        AttackDomain(guild="a", army="A1", domain="DZ"),
+        AttackDomain(guild="b", army="W", domain="DC"),
+        AttackDomain(guild="e", army="E0", domain="DX"),
+    ])
+    seq = [(e.kind, e.actor, e.data.get("domain")) for e in led.events if e.kind in ("DomainAttacked", "CombatCancelled")]
+    assert seq == [
+        ("DomainAttacked", "army:A1", "DZ"), ("DomainAttacked", "army:E0", "DX"), ("CombatCancelled", "army:W", "DC"),
+    ]
+    cancelled = led.of_kind("CombatCancelled")[0]
+    assert cancelled.outcome == "attackers destroyed" and cancelled.data["attackers"] == ["W"]
+    assert w.gw.domains["DZ"].occupied_by == ["A1"]  # 10 damage destroys W's 2 CS; A1 survives
+
+
+@pytest.mark.rule("RES-GW-23", "SC-GW-10", "GW-ANX-03", "RES-GW-25")
+def test_an_annexation_resolved_without_an_annex_order_takes_the_deposit_then():
+    """annex_domain resolved directly (no Annex order given, so no deposit yet) takes the 500-solar
+    compensation from the annexing guild into the bank and records the deposit."""
+    w = make_world()
+    h = hx(w, 10, 2)
+    put_domain(w, "D", "c", h)
+    put_army(w, "Z", "a", h, {"infantry": 5})
+    w.gw.armies["Z"].occupying = "D"
+    w.gw.armies["Z"].occupying_since = 0
+    wf.refresh_statuses(w)
+    led = Ledger()
+    start_season(w, 1, led)
+    wf.annex_domain(w, Annex(guild="a", domain="D", seal="a-p1"), led)
+    assert w.gw.guilds["a"].solars == 500 and w.gw.bank.held == 500  # 1000 − 500
+    (dep,) = w.gw.bank.deposits
+    assert (dep.domain, dep.payer, dep.amount, dep.former_owner, dep.annexed_season) == ("D", "a", 500, "c", 1)
+    assert led.of_kind("DomainAnnexed")[0].data["compensation"] == 500
+
+
+@pytest.mark.rule("GW-ANX-04", "RES-GW-24", "SC-GW-10")
+def test_returning_the_title_in_season_a_plus_1_is_recorded_in_the_ledger():
+    """Annexed in season 1; C returns the title in season 2 and recovers the 500 solars."""
+    w = make_world()
+    h = hx(w, 10, 2)
+    put_domain(w, "D", "c", h)
+    put_army(w, "Z", "a", h, {"infantry": 5})
+    w.gw.armies["Z"].occupying = "D"
+    w.gw.armies["Z"].occupying_since = 0
+    wf.refresh_statuses(w)
+    play(w, 1, [Annex(guild="a", domain="D", seal="a-p1")])
+    assert w.gw.guilds["c"].solars == 1000  # D yields to its new owner a, c owns nothing else
+    led = play(w, 2, [ReturnTitle(guild="c", domain="D")])
+    (ev,) = led.of_kind("TitleReturned")
+    assert ev.actor == "guild:c" and ev.total == 500 and ev.data["solars_after"] == 1500  # 1000 + 500
+    assert w.gw.bank.held == 0
+
+
+@pytest.mark.rule("RES-GW-20", "GW-ATK-04")
+def test_refreshing_the_statuses_drops_an_occupation_the_army_no_longer_holds():
+    """An army recorded as occupying a domain it does not stand on (a hand-made state) loses the
+    status when the statuses are recomputed, so a later Move ends no occupation."""
+    w = make_world()
+    put_domain(w, "D", "c", hx(w, 10, 2))
+    z = put_army(w, "Z", "a", hx(w, 3, 3), {"cavalry": 1})
+    z.occupying, z.occupying_since = "D", 0
+    wf.refresh_statuses(w)
+    assert (z.occupying, z.occupying_since) == (None, -1) and w.gw.domains["D"].occupied_by == []
+    led = play(w, 1, [Move(guild="a", army="Z", to=hx(w, 5, 5))])
+    assert led.of_kind("OccupationEnded") == [] and led.of_kind("ArmyMoved")[0].outcome == "arrived"
+
+
+@pytest.mark.rule("RES-GW-15", "GW-LOOT-03", "RES-GW-14")
+def test_loots_of_one_season_get_distinct_ids_and_each_is_claimed_by_its_own():
+    """Two loots in season 0 (hexes in ascending id roll 1d6 = 6, then 2) are loot 1 and loot 2; a
+    treasure hunt for loot 2 in season 1 gets loot 2's value."""
+    w = make_world()
+    h1, h2 = hx(w, 2, 0), hx(w, 12, 5)
+    put_army(w, "A1", "a", h1, {"infantry": 5})
+    put_army(w, "C1", "c", h1, {"infantry": 5})
+    put_army(w, "A2", "a", h2, {"infantry": 6})
+    put_army(w, "C2", "c", h2, {"infantry": 5})
+    led = play(w, 0, [AttackArmy(guild="a", army="A1", target="C1"), AttackArmy(guild="a", army="A2", target="C2")],
+               ScriptedDice(["1d6=6", "1d6=2"]))
+    # h1: 10 units × 6 × 10 = 600; h2: 10 units × 2 × 10 = 200
+    assert [(e.data["loot"], e.total) for e in led.of_kind("LootCreated")] == [(1, 600), (2, 200)]
+    assert [lt.id for lt in w.gw.loot] == [1, 2]
+    led = play(w, 1, [TreasureHunt(guild="b", loot=2, season=0)])
+    (claim,) = led.of_kind("LootClaimed")
+    assert claim.total == 200 and claim.data["loot"] == 2 and [lt.id for lt in w.gw.loot] == [1]
+
+
+@pytest.mark.rule("RES-GW-26", "GW-ANX-07", "RES-GW-20", "GW-ANX-03")
+def test_after_an_annexation_the_annexers_own_besieger_no_longer_besieges_its_domain():
+    """Y (guild b, with a support seal of guild a) occupies D; Z (guild a) besieges it. When A annexes
+    D (through Y, RES-GW-26), D is A's: Z's siege of it ends at once and D is no longer besieged."""
+    w = make_world()
+    h = hx(w, 10, 2)
+    dom = put_domain(w, "D", "c", h)
+    y = put_army(w, "Y", "b", h, {"infantry": 5})
+    y.support_seals = ["a-m1"]
+    w.gw.seals["a-m1"].army = "Y"
+    y.occupying, y.occupying_since = "D", 0
+    z = put_army(w, "Z", "a", h, {"infantry": 3})
+    z.besieging = "D"
+    wf.refresh_statuses(w)
+    assert (dom.occupied_by, dom.besieged_by) == (["Y"], ["Z"])
+    led = Ledger()
+    start_season(w, 1, led)
+    wf.give_order(w, Siege(guild="a", army="Z", domain="D"), led)  # D is occupied by b, not a: legal
+    wf.give_order(w, Annex(guild="a", domain="D", seal="a-p1"), led)
+    for ph in ("deploy", "move", "siege", "army_combats", "domain_attacks", "annexations"):
+        wf.PHASE_FUNCTIONS[ph](w, ScriptedDice([]), led)
+    (ev,) = led.of_kind("DomainAnnexed")
+    assert ev.data["stopped_occupying"] == ["Y"] and dom.owner_guild == "a"
+    assert z.besieging is None and dom.besieged_by == [] and dom.occupied_by == []
