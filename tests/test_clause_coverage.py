@@ -50,6 +50,7 @@ def test_rules_document_has_all_375_clauses() -> None:
     assert len(all_clauses()) == 375
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @pytest.mark.parametrize("system", sorted(IMPLEMENTED))
 def test_every_clause_of_implemented_system_is_tested(system: str) -> None:
     named = named_in_tests()
@@ -57,6 +58,7 @@ def test_every_clause_of_implemented_system_is_tested(system: str) -> None:
     assert not missing, f"{system}: no test names {len(missing)} clause(s): {', '.join(missing)}"
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_marked_clause_ids_exist() -> None:
     known = set(all_clauses())
     unknown = sorted(c for c in named_in_tests() if c not in known)

@@ -249,6 +249,7 @@ def test_close_and_reset_leave_no_thread_behind() -> None:
     assert _campaign_threads() == []
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_close_and_reset_leave_no_campaign_suspended() -> None:
     """The default hand-off (a greenlet): close() and reset() unwind the suspended campaign."""
     e = raw_env(SCENARIO, 1)

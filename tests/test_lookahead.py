@@ -45,6 +45,7 @@ def test_every_kind_knows_the_lookahead_policy() -> None:
         assert "lookahead" in known_policies(kind)
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @pytest.mark.parametrize("kind", sorted(CASES))
 def test_a_lookahead_campaign_is_the_same_twice_and_in_another_process(kind: str) -> None:
     a, b = lookahead_run(kind), lookahead_run(kind)
@@ -80,6 +81,7 @@ def test_rollouts_leave_the_real_dice_and_ledger_alone(kind: str) -> None:
     assert all(e.t <= res.world.end for e in res.ledger.events)
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_figures_of_a_decision_looked_ahead() -> None:
     res = lookahead_run("convoy")
     e = looked_ahead(res, "convoy:amber")[0]

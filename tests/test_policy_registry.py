@@ -137,6 +137,7 @@ def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
                           env=e, timeout=300)
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_validate_checks_policies_as_run_does(tmp_path: Path) -> None:
     f = tmp_path / "c.toml"
     f.write_text(caravan("no_such_pkg.mod:Careful"), encoding="utf-8")

@@ -54,6 +54,7 @@ PAIRS = [("guild-war", "mare-nostrum"), ("mare-nostrum", "guild-war"), ("stolen-
          ("caravan-crossing", "stolen-lands")]
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @pytest.mark.parametrize(("text_of", "world_of"), PAIRS)
 def test_a_save_with_another_scenario_s_world_is_refused(tmp_path: Path, text_of: str, world_of: str) -> None:
     a = _save(text_of, 1, tmp_path / "a.save")
@@ -71,6 +72,7 @@ def test_a_save_with_another_scenario_s_world_is_refused(tmp_path: Path, text_of
     assert f"realmsim resume: {a}: the saved world is not one of its scenario" in r.stderr
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_save_with_another_seed_s_world_or_a_missing_faction_is_refused(tmp_path: Path) -> None:
     a = _save("guild-war", 1, tmp_path / "a.save")
     b = _save("guild-war", 2, tmp_path / "b.save")

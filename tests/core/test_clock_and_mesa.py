@@ -47,6 +47,7 @@ def test_the_clocks_cannot_be_set_apart() -> None:
     assert free.emit("cv", "X", "world", ()).t == 30
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_step_runs_one_season_and_running_turns_false_at_the_end() -> None:
     m = RealmModel(scenario="guild-war", seed=4)
     ends = []

@@ -45,6 +45,7 @@ def test_each_operator_makes_the_mutant_it_names(tmp_path: Path, monkeypatch: py
     assert not any("Doc" in op for op in made)  # docstrings are not mutated
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_the_sample_depends_on_the_seed_only() -> None:
     a = mutate.sample("mn", 20, 1)
     assert a == mutate.sample("mn", 20, 1)
@@ -62,6 +63,7 @@ def test_statements_run_at_import_are_sampled_and_marked(tmp_path: Path, monkeyp
                    "4 → 5 (line 7)": False}
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_the_fast_judge_runs_the_mutant_through_every_reference(tmp_path: Path) -> None:
     # a module, another one holding a reference to its function (from … import), and a test of the other:
     # the forked judge must make the reference run the mutant, and leave the file as it was

@@ -90,6 +90,7 @@ def test_an_unreachable_goal_and_the_start_itself() -> None:
     assert table.path(hm.neighbor_table(), 4, 4) == ([4], 0.0)
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())
 def test_kept_searches_answer_any_sequence_of_questions_like_fresh_ones(data: st.DataObject) -> None:

@@ -11,6 +11,7 @@ from scenarios import loader
 from scenarios.loader import load_scenario, load_scenario_text, parse_scenario, read_source
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @pytest.mark.parametrize("name", loader.builtin_names())
 def test_a_whole_campaign_leaves_the_kept_scenario_as_it_was(name: str) -> None:
     loaded = load_scenario(name)
@@ -20,6 +21,7 @@ def test_a_whole_campaign_leaves_the_kept_scenario_as_it_was(name: str) -> None:
     assert msgspec.msgpack.encode(loaded.scenario) == before
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_realm_first_year_leaves_the_kept_scenario_as_it_was() -> None:
     from agents.campaign import prepare_campaign
     from sim.calendar import HOURS_PER_YEAR

@@ -12,6 +12,7 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +24,7 @@ DOCS = fz.builtin_docs()
 WEEK = 7 * 24
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(DOCS)), seed=st.integers(0, 2**32 - 1), n=st.integers(1, 3))
 def test_a_mutant_gives_a_clear_error_or_a_run(name: str, seed: int, n: int) -> None:
@@ -36,6 +38,7 @@ def test_the_unmutated_files_run() -> None:
         assert fz.check_one(fz.to_toml(doc), 24)["outcome"] == "run", name
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_extreme_values_everywhere_give_clear_errors() -> None:
     """Extreme numbers in place of each integer of each top-level table's first item: a clear error
     or a valid file each time (validate only)."""

@@ -95,6 +95,7 @@ def test_directory_is_not_a_scenario(tmp_path: Path) -> None:
         load_scenario(str(tmp_path))
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_cli_validate_reports_without_traceback_and_exits_2(tmp_path: Path) -> None:
     f = tmp_path / "bad.toml"
     f.write_text(GOOD.replace('name = "t"', "name = 3").replace('"PWWF"', '"PWZF"'))

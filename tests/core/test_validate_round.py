@@ -157,6 +157,7 @@ def test_a_billion_travelers_is_refused_by_its_limit_not_built() -> None:
                    "found 1000000000 (an integer) (line 20)"]
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_2000_by_2000_map_is_refused_by_its_limits() -> None:
     rows = ", ".join(['"' + "P" * 2000 + '"'] * 2000)
     got = problems_of(MINI.replace('rows = ["PPPPPP", "PPPPPP"]', f"rows = [{rows}]"))

@@ -132,6 +132,7 @@ def _cli_json(env_seed: str) -> dict:  # type: ignore[type-arg]
     return json.loads(out.stdout)  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_same_ledger_under_any_hash_seed() -> None:
     a = _cli_json("0")
     b = _cli_json("4242")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -49,6 +50,7 @@ def world_unit_ids(w):
     return ids
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 2**32 - 1))
 def test_random_legal_orders_keep_every_invariant(data, seed):

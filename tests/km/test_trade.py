@@ -244,6 +244,7 @@ def test_type_bonuses() -> None:
     assert E.type_bonus(w, a, "Origin", "raw_materials") == 1  # 8 Mines + 1 Quarry + 1 Sawmill
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @pytest.mark.rule("KM-TRADE-08", "KM-TRADE-09", "KM-TRADE-10", "KM-TRADE-11", "KM-TRADE-12", "SC-KM-03")
 def test_exact_odds_of_each_outcome_band() -> None:
     """Enumerate every face of the three d20s (k = 0: no d4 is drawn) and compare with the hand-computed

@@ -25,6 +25,7 @@ def one(hexes: int = 5, **kw: object):
 # ---- state and the kingdom sheet --------------------------------------------------------------
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @pytest.mark.rule("SC-KM-01", "RES-KM-45")
 def test_kingdom_state_has_every_part_and_round_trips() -> None:
     from agents.campaign import prepare_campaign

@@ -173,6 +173,7 @@ def _war_scenario():  # noqa: ANN202
     return mini(extra='[[mn_events]]\nturn = 1\nkind = "war"\nby = "alpha"\non = "delta"\n')
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @pytest.mark.rule("LINK-06")
 def test_each_campaign_raises_its_armies_in_its_own_world() -> None:
     a = prepare_campaign(_war_scenario(), 1)

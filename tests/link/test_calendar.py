@@ -20,6 +20,7 @@ def first_year():  # noqa: ANN201
     return run_campaign(variant("realm", duration_hours=hours(years=1)), overrides={"cv.travel_start_hour": 0})
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @pytest.mark.rule("LINK-01")
 def test_at_one_instant_km_then_mn_then_gw_then_the_convoys(first_year) -> None:  # noqa: ANN001
     at0 = [e for e in first_year.ledger.events if e.t == 0 and e.kind == "DecisionMade"]

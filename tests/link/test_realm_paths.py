@@ -12,6 +12,7 @@ from sim import paths
 from sim.calendar import hours
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_realm_campaign_checked_answer_by_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     """A year of ``realm`` (roads are built, trade and envoy paths, marches, caravans) with every
     kept answer compared with a fresh search over a freshly built table; same ledger as unchecked."""

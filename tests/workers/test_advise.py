@@ -381,6 +381,7 @@ def test_lookahead_advice_where_registered_and_a_clear_refusal_where_not() -> No
         assert p.path == "policy" and p.expected.startswith("a registered guild policy (heuristic, random")
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_linked_world_exports_and_is_advised() -> None:
     """realm (every system, LINK): the exported state loads, and a kingdom and a nation are advised."""
     from workers.state_export import export

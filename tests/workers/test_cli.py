@@ -98,6 +98,7 @@ def test_redis_url_password_is_not_printed(capsys: pytest.CaptureFixture[str], t
     assert "s3cret" not in err and "redis://user:***@127.0.0.1:" in err
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_local_batch_writes_one_row_per_seed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "r.csv"
     code, stdout, err = run(capsys, "batch", str(TINY), "--seeds", "3,1..2", "--workers", "2", "--out", str(out))
@@ -124,6 +125,7 @@ def test_bad_scenario_submits_nothing(capsys: pytest.CaptureFixture[str], redis_
     assert not (tmp_path / "m.msgpack").exists()
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @pytest.mark.redis
 def test_collect_timeout_names_what_is_missing(procs: Procs, redis_server, tmp_path: Path) -> None:
     sub = procs.cli("submit", "data/tiny.toml", "--seeds", "1..3", "--redis", redis_server.url)
@@ -153,6 +155,7 @@ def test_collect_of_an_unknown_batch(procs: Procs, redis_server, tmp_path: Path)
     assert "no manifest at" in res.stderr and "pass --manifest FILE" in res.stderr
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @pytest.mark.redis
 def test_submit_worker_collect_end_to_end(procs: Procs, redis_server, tmp_path: Path) -> None:
     url = redis_server.url

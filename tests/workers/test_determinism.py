@@ -36,6 +36,7 @@ def _ledger_in_subprocess(procs: Procs, seed: int, hashseed: str) -> tuple[str, 
     return sha.decode(), ledger
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_same_seed_same_ledger_bytes_in_two_processes_with_different_hash_seeds(procs: Procs) -> None:
     sha_a, ledger_a = _ledger_in_subprocess(procs, 7, "1")
     sha_b, ledger_b = _ledger_in_subprocess(procs, 7, "4242")
@@ -54,6 +55,7 @@ def _rows(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @pytest.mark.redis
 def test_local_pool_and_redis_workers_give_identical_results(procs: Procs, redis_server, tmp_path: Path) -> None:
     url = redis_server.url
@@ -94,6 +96,7 @@ def test_local_pool_and_redis_workers_give_identical_results(procs: Procs, redis
     assert text.getvalue() == base
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_local_pool_runs_every_seed_and_reports_bad_jobs_without_stopping() -> None:
     good = BatchPlan.make({"name": "spin"}, [1, 2, 3, 4, 5], kind="spin", overrides={"rounds": 2})
     progress: list[tuple[int, int]] = []
@@ -135,6 +138,7 @@ def job_processes(parent: int | None = None) -> list[int]:
     return sorted(pids)
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_pool_processes_killed_mid_job_lose_only_their_jobs() -> None:
     import os
     import signal
@@ -157,6 +161,7 @@ def test_pool_processes_killed_mid_job_lose_only_their_jobs() -> None:
     assert job_processes() == []  # the pool cleans up after itself
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_pool_job_past_its_time_limit_is_killed_and_the_others_finish() -> None:
     from .test_queue import spin_digest
 

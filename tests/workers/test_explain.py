@@ -100,6 +100,7 @@ def test_rollout_figures_are_told() -> None:
     assert "    anticipation (sur 3 jours) : travel 14 parties gagnées sur 20, variation moyenne du score +3.1 points contre +1.2" in fr
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_lookahead_run_explains_its_rollouts() -> None:
     res = run_campaign(variant("caravan-crossing", duration_hours=8 * HOURS_PER_DAY, seats={"convoy:amber": "lookahead"}), 3,
                        collect=False)

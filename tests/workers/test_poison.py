@@ -45,6 +45,7 @@ def letters_by_label(q: RedisQueue) -> dict[str, dict[str, Any]]:
     return out
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_poison_entries_are_dead_lettered_with_their_reason_and_every_worker_survives(
         procs: Procs, redis_server, tmp_path: Path) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
@@ -117,6 +118,7 @@ def caravan(policy: str) -> dict[str, str]:
     return {"label": f"{policy}.toml", "text": CARAVAN.replace('policy = "heuristic"', f'policy = "{policy}"')}
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_jobs_that_exit_abort_fork_or_read_host_files_are_dead_lettered_and_the_workers_go_on(
         procs: Procs, redis_server, tmp_path: Path) -> None:
     secret = tmp_path / "secrets.toml"
@@ -167,6 +169,7 @@ def test_jobs_that_exit_abort_fork_or_read_host_files_are_dead_lettered_and_the_
     assert all(r["scenario"] == NAME and r["events"] > 0 for r in st.results.values())
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_job_reads_no_file_of_the_worker_s(procs: Procs, redis_server, tmp_path: Path) -> None:
     secret = tmp_path / "secrets.toml"
     secret.write_text(f'password = "{SECRET_MARK}"\n[[orders]]\nturn = "{SECRET_MARK}"\n', encoding="utf-8")
@@ -199,6 +202,7 @@ def test_a_job_reads_no_file_of_the_worker_s(procs: Procs, redis_server, tmp_pat
     assert wait_batch(q, good, timeout=120).complete
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_job_that_never_ends_is_killed_at_the_time_limit_retried_then_dead_lettered(
         procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
@@ -220,6 +224,7 @@ def test_a_job_that_never_ends_is_killed_at_the_time_limit_retried_then_dead_let
     assert w.poll() is None
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_collect_refuses_a_forged_result(procs: Procs, redis_server, tmp_path: Path) -> None:
     url = redis_server.url
     sub = procs.cli("submit", "data/tiny.toml", "--seeds", "1..3", "--redis", url)
@@ -250,6 +255,7 @@ def test_collect_refuses_a_forged_result(procs: Procs, redis_server, tmp_path: P
     assert f"seed 3 (job {k3}): not msgpack" in res.stderr
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_job_payload_above_the_limit_is_refused_at_submit(procs: Procs, redis_server, tmp_path: Path) -> None:
     big = tmp_path / "big.toml"
     pad = "# " + "x" * 98 + "\n"
@@ -262,6 +268,7 @@ def test_a_job_payload_above_the_limit_is_refused_at_submit(procs: Procs, redis_
     assert not list((procs.tmp / "state").glob("batches/*")), "no manifest for a batch that was not submitted"
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_batch_key_of_the_wrong_type_costs_its_job_not_the_worker(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     bad = BatchPlan.make({"name": "spin"}, [1], kind="spin", overrides={"rounds": 10}, batch_id="p-wrong-type")
@@ -278,6 +285,7 @@ def test_a_batch_key_of_the_wrong_type_costs_its_job_not_the_worker(procs: Procs
     assert w.poll() is None and q.r.xpending(q.keys.stream, GROUP)["pending"] == 0
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_worker_builds_an_outside_policy_only_of_a_module_its_own_command_line_allows(
         procs: Procs, redis_server, tmp_path: Path) -> None:
     lib = tmp_path / "lib"

@@ -31,6 +31,7 @@ def spin_digest(seed: int, rounds: int) -> str:
     return d.hex()
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_worker_killed_mid_job_loses_nothing_and_every_job_has_exactly_one_result(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     plan = BatchPlan.make({"name": "spin"}, list(range(1, 9)), kind="spin", overrides={"rounds": SLOW})
@@ -59,6 +60,7 @@ def test_a_worker_killed_mid_job_loses_nothing_and_every_job_has_exactly_one_res
     assert "claimed 1 stale job(s)" in procs.log("rescuer")
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_poison_job_is_dead_lettered_with_its_error_and_the_rest_completes(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     plan = BatchPlan.make({"name": "spin"}, [1, 2, 3, 4, 5], kind="spin", overrides={"rounds": 100})
@@ -97,6 +99,7 @@ def _delivered_to_ghosts(q: RedisQueue, n: int) -> None:
         q.r.xclaim(q.keys.stream, GROUP, f"ghost{i}", 0, [entry_id])
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_job_whose_workers_keep_dying_is_dead_lettered_without_running_again(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     plan = BatchPlan.make({"name": "spin"}, [1], kind="spin", overrides={"rounds": 1})
@@ -113,6 +116,7 @@ def test_a_job_whose_workers_keep_dying_is_dead_lettered_without_running_again(p
     assert q.stats() == {"dead": 1}
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_worker_deaths_do_not_count_against_the_job_s_failure_budget(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     plan = BatchPlan.make({"name": "spin"}, [1], kind="spin", overrides={"rounds": 1})
@@ -125,6 +129,7 @@ def test_worker_deaths_do_not_count_against_the_job_s_failure_budget(procs: Proc
     assert q.stats() == {"stored": 1}
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_redelivered_job_whose_result_exists_is_not_counted_twice(procs: Procs, redis_server, tmp_path) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     plan = BatchPlan.make({"name": "spin"}, [1, 2, 3], kind="spin", overrides={"rounds": 10})
@@ -174,6 +179,7 @@ def test_the_store_script_stores_a_result_only_once_and_acknowledges_both_delive
     assert q.r.xpending(q.keys.stream, GROUP)["pending"] == 1
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_sigterm_finishes_the_current_job_puts_back_the_rest_and_exits(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     plan = BatchPlan.make({"name": "spin"}, [1, 2, 3, 4], kind="spin", overrides={"rounds": SLOW})
@@ -194,6 +200,7 @@ def test_sigterm_finishes_the_current_job_puts_back_the_rest_and_exits(procs: Pr
     assert wait_batch(q, plan, timeout=60).complete
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_burst_worker_exits_when_the_queue_is_drained(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     plan = BatchPlan.make({"name": "noop"}, list(range(50)), kind="noop")
@@ -204,6 +211,7 @@ def test_burst_worker_exits_when_the_queue_is_drained(procs: Procs, redis_server
     assert "queue drained (burst); exiting" in procs.log("w1")
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_collect_after_redis_lost_everything_resubmits_from_the_manifest(procs: Procs, redis_server, tmp_path) -> None:
     url = redis_server.url
     sub = procs.cli("submit", "data/tiny.toml", "--seeds", "1..5", "--redis", url)
@@ -226,6 +234,7 @@ def test_collect_after_redis_lost_everything_resubmits_from_the_manifest(procs: 
     assert [r.split(",")[0] for r in rows[1:]] == ["1", "2", "3", "4", "5"]
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_collect_resubmit_adds_back_jobs_lost_from_the_stream(procs: Procs, redis_server, tmp_path) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     plan = BatchPlan.make({"name": "spin"}, [1, 2, 3], kind="spin", overrides={"rounds": 10})
@@ -243,6 +252,7 @@ def test_collect_resubmit_adds_back_jobs_lost_from_the_stream(procs: Procs, redi
     assert said == [f"resubmitting 2 job(s) of batch {plan.id} that have no result (asked to (--resubmit))"]
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_long_job_is_not_taken_for_a_stale_one_while_its_worker_lives(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     plan = BatchPlan.make({"name": "spin"}, [1], kind="spin", overrides={"rounds": 8 * SLOW})  # ~2 s, idle limit 0.3 s
@@ -258,6 +268,7 @@ def test_a_long_job_is_not_taken_for_a_stale_one_while_its_worker_lives(procs: P
     assert q.stats() == {"stored": 1}
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_worker_rides_out_a_redis_restart_and_keeps_the_result_of_its_job(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     plan = BatchPlan.make({"name": "spin"}, [1, 2], kind="spin", overrides={"rounds": 4 * SLOW})
@@ -280,6 +291,7 @@ def test_a_worker_rides_out_a_redis_restart_and_keeps_the_result_of_its_job(proc
     assert {r["seed"]: r["ledger_sha256"] for r in st.results.values()} == {s: spin_digest(s, 4 * SLOW) for s in (1, 2)}
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_worker_waits_out_a_redis_that_refuses_writes_and_keeps_its_result(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     plan = BatchPlan.make({"name": "spin"}, [1, 2], kind="spin", overrides={"rounds": 2 * SLOW})

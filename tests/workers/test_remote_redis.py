@@ -101,6 +101,7 @@ def tls_server(tmp_path: Path) -> Iterator[tuple[Server, Path]]:
         srv.stop()
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_submit_worker_collect_with_an_acl_user_and_password(procs: Procs, acl_server: Server, tmp_path: Path) -> None:
     url = f"redis://realm:realm-pw@127.0.0.1:{acl_server.port}/0"
     sub = procs.cli("submit", "data/tiny.toml", "--seeds", "1..3", "--redis", url)
@@ -119,6 +120,7 @@ def test_submit_worker_collect_with_an_acl_user_and_password(procs: Procs, acl_s
     assert f"redis redis://realm:***@127.0.0.1:{acl_server.port}/0" in procs.log("w1")
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @pytest.mark.parametrize(("userinfo", "message"), [
     ("realm:wrong-pw@", "refused our credentials"),
     ("nobody:realm-pw@", "refused our credentials"),
@@ -137,6 +139,7 @@ def test_wrong_credentials_are_a_clear_message_and_exit_3(procs: Procs, acl_serv
         assert "Traceback" not in res.stderr and "wrong-pw" not in res.stderr
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_batch_over_tls_with_the_ca_file(procs: Procs, tls_server: tuple[Server, Path], tmp_path: Path) -> None:
     srv, certs = tls_server
     url = f"rediss://127.0.0.1:{srv.port}/0"
@@ -155,6 +158,7 @@ def test_batch_over_tls_with_the_ca_file(procs: Procs, tls_server: tuple[Server,
     assert plan is not None and wait_batch(q, plan, timeout=30).complete
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_tls_failures_are_a_clear_message_and_exit_3(procs: Procs, tls_server: tuple[Server, Path],
                                                      tmp_path: Path) -> None:
     srv, certs = tls_server

@@ -80,6 +80,7 @@ def test_tally_columns_and_rows() -> None:
 
 
 # ---- statistics ----------------------------------------------------------------------------------
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_paired_difference_interval_and_effect_size() -> None:
     # differences 1, 2, 3: mean 2, sd 1, t(0.975, 2) = 4.302653 → half-width 4.302653 / √3 = 2.484138
     p = paired([0, 0, 0], [1, 2, 3])

@@ -23,6 +23,7 @@ pytestmark = pytest.mark.redis
 SECRET = {"REALMSIM_SECRET": "correct horse battery staple"}
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_signed_jobs_and_results_end_to_end_and_a_signed_result_cannot_be_moved(
         procs: Procs, redis_server, tmp_path: Path) -> None:
     url = redis_server.url
@@ -51,6 +52,7 @@ def test_signed_jobs_and_results_end_to_end_and_a_signed_result_cannot_be_moved(
     assert res.returncode == 1 and f"seed 2 (job {k2}): its job_key is '{k1}', not {k2}" in res.stderr
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_worker_with_the_secret_dead_letters_unsigned_and_wrongly_signed_jobs(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")  # no secret here: these jobs go in unsigned
     plan = BatchPlan.make({"name": "spin"}, [1, 2], kind="spin", overrides={"rounds": 10}, batch_id="p-unsigned")
@@ -71,6 +73,7 @@ def test_a_worker_with_the_secret_dead_letters_unsigned_and_wrongly_signed_jobs(
     assert w.poll() is None
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_collect_with_the_secret_refuses_unsigned_results_and_batch_records(
         procs: Procs, redis_server, tmp_path: Path) -> None:
     url = redis_server.url
@@ -98,6 +101,7 @@ def test_collect_with_the_secret_refuses_unsigned_results_and_batch_records(
     assert f"batch record realmsim:batch:{batch_id}: unsigned batch (REALMSIM_SECRET is set); refused" in res.stderr
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_collect_trusts_the_local_manifest_over_a_changed_batch_record(procs: Procs, redis_server, tmp_path: Path) -> None:
     url = redis_server.url
     sub = procs.cli("submit", "data/tiny.toml", "--seeds", "1..2", "--redis", url)
@@ -111,6 +115,7 @@ def test_collect_trusts_the_local_manifest_over_a_changed_batch_record(procs: Pr
     assert f"the batch record of {batch_id} in Redis at {url} is not the job list of the manifest" in res.stderr
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_collect_resubmit_dead_requeues_a_batch_s_dead_lettered_jobs(procs: Procs, redis_server, tmp_path: Path) -> None:
     url = redis_server.url
     q = RedisQueue(url)
@@ -138,6 +143,7 @@ def test_collect_resubmit_dead_requeues_a_batch_s_dead_lettered_jobs(procs: Proc
     assert st.dead == {} and st.results[plan.keys()[1]]["ledger_sha256"] == spin_digest(2, 10)
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_consumers_idle_with_nothing_pending_are_removed_from_the_group(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     q.ensure_group()
@@ -157,6 +163,7 @@ def test_consumers_idle_with_nothing_pending_are_removed_from_the_group(procs: P
     assert b"dead-empty" not in names and b"dead-holder" in names, "a consumer holding a job must stay"
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_waiting_worker_stops_at_once_on_sigterm(procs: Procs, redis_server) -> None:
     q = RedisQueue(redis_server.url, prefix="t")
     q.ensure_group()

@@ -22,6 +22,7 @@ def state(name: str) -> str:
     return (EXAMPLES / name).read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 @pytest.mark.parametrize(("file", "faction"), CASES)
 def test_the_server_gives_the_command_lines_advice(server: Server, capsys: pytest.CaptureFixture[str], file: str,
                                                    faction: str) -> None:
@@ -94,6 +95,7 @@ def test_a_state_past_its_end_is_a_422_naming_state_season(server: Server) -> No
     assert problem_paths(r) == ["state.season"]
 
 
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_advice_is_in_the_openapi_schema(server: Server) -> None:
     schema = server.get("/docs/openapi.json").json()
     op = schema["paths"]["/v1/advise"]["post"]
