@@ -518,11 +518,20 @@ def known_kills(path: Path, mutants: list[Mutant]) -> dict[str, Verdict]:
     stays a kill (tests are only added); a survivor is judged again, by the tests written since."""
     by_id = {m.id: m for m in mutants}
     known: dict[str, Verdict] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        d = json.loads(line)
-        m = by_id.get(d["mutant"]["id"])
-        if m is not None and asdict(m) == d["mutant"] and d["status"] in ("killed", "timeout"):
-            known[m.id] = Verdict(m, d["status"], d["tests"], d["seconds"], d.get("killer", ""))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise SystemExit(f"--resume {path}: cannot read it ({e.strerror})") from None
+    for n, line in enumerate(text.splitlines(), 1):
+        try:
+            d = json.loads(line)
+            mid, status = d["mutant"]["id"], d["status"]
+            m = by_id.get(mid)
+            if m is not None and asdict(m) == d["mutant"] and status in ("killed", "timeout"):
+                known[m.id] = Verdict(m, status, int(d["tests"]), float(d["seconds"]), str(d.get("killer", "")))
+        except (ValueError, KeyError, TypeError) as e:
+            raise SystemExit(f"--resume {path}:{n}: expected a verdict line of an --out file "
+                             f"(mutant, status, tests, seconds), found {line[:80]!r} ({type(e).__name__})") from None
     return known
 
 

@@ -149,6 +149,13 @@ def put_domain(
     return d
 
 
+def occupy(w: World, army: str, domain: str) -> None:
+    """Put ``army`` in occupation of ``domain`` since season 0, and refresh the domains' statuses."""
+    w.gw.armies[army].occupying = domain
+    w.gw.armies[army].occupying_since = 0
+    wf.refresh_statuses(w)
+
+
 def start_season(w: World, s: int, ledger: Ledger) -> None:
     """Set the clock to hour 0 of season ``s`` and begin it."""
     w.now = s * HOURS_PER_SEASON

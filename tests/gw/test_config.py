@@ -10,7 +10,7 @@ from sim.errors import IllegalOrderError
 from sim.events import Ledger
 from sim.rules import warfare as wf
 from sim.state.gw import AttackArmy, Recruit
-from tests.gw.helpers import hx, make_world, play, put_army, put_domain, start_season, units
+from tests.gw.helpers import hx, make_world, occupy, play, put_army, put_domain, start_season, units
 
 CATALOGUE = {
     "militia": {"french": "milicien", "cs": 1, "speed": 10, "siege": False, "loss_rank": 1},
@@ -64,9 +64,7 @@ def test_the_compensation_amount_is_configurable():
     w = make_world(config={"gw.annex_compensation_solars": 120})
     put_domain(w, "D", "c", hx(w, 10, 2))
     put_army(w, "Z", "a", hx(w, 10, 2), {"infantry": 5})
-    w.gw.armies["Z"].occupying = "D"
-    w.gw.armies["Z"].occupying_since = 0
-    wf.refresh_statuses(w)
+    occupy(w, "Z", "D")
     led = Ledger()
     start_season(w, 1, led)
     from sim.state.gw import Annex

@@ -9,7 +9,7 @@ from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
 from sim.rules import warfare as wf
 from sim.state.gw import Annex, AttackArmy, AttackDomain, PickUpLoot, Reinforce, Sack, TreasureHunt
-from tests.gw.helpers import hx, make_world, play, put_army, put_domain, start_season
+from tests.gw.helpers import hx, make_world, occupy, play, put_army, put_domain, start_season
 
 
 def occupied_world(buildings):
@@ -17,9 +17,7 @@ def occupied_world(buildings):
     h = hx(w, 10, 2)
     put_domain(w, "D", "c", h, garrison={}, buildings=buildings)
     put_army(w, "Z", "a", h, {"infantry": 10})  # strength 20
-    w.gw.armies["Z"].occupying = "D"
-    w.gw.armies["Z"].occupying_since = 0
-    wf.refresh_statuses(w)
+    occupy(w, "Z", "D")
     return w, h
 
 
@@ -148,9 +146,7 @@ def test_annexation_must_be_paid_and_name_a_political_seal_of_the_guild():
     h = hx(w, 10, 2)
     put_domain(w, "D", "c", h)
     put_army(w, "Z", "a", h, {"infantry": 5})
-    w.gw.armies["Z"].occupying = "D"
-    w.gw.armies["Z"].occupying_since = 0
-    wf.refresh_statuses(w)
+    occupy(w, "Z", "D")
     start_season(w, 1, Ledger())
     with pytest.raises(IllegalOrderError, match="RES-GW-23: an annexation must name a political seal of a; a-m1 is a military seal of a"):
         wf.check_order(w, Annex(guild="a", domain="D", seal="a-m1"))
@@ -207,9 +203,7 @@ def test_the_new_owner_acts_on_the_domain_before_the_title_arrives_but_nobody_ca
     put_domain(w, "D", "c", h)
     put_army(w, "Z", "a", h, {"infantry": 5})
     put_army(w, "W", "b", h, {"infantry": 9})
-    w.gw.armies["Z"].occupying = "D"
-    w.gw.armies["Z"].occupying_since = 0
-    wf.refresh_statuses(w)
+    occupy(w, "Z", "D")
     w.gw.guilds["a"].pool = {"militia": 3}
     play(w, 1, [Annex(guild="a", domain="D", seal="a-p1")])
     dom = w.gw.domains["D"]

@@ -26,7 +26,7 @@ from sim.state.gw import (
     Siege,
     TreasureHunt,
 )
-from tests.gw.helpers import hx, make_world, play, put_army, put_domain, start_season
+from tests.gw.helpers import hx, make_world, occupy, play, put_army, put_domain, start_season
 
 # ---- strength, bonuses, fortification ----------------------------------------------------------------
 
@@ -186,9 +186,7 @@ def test_a_domain_occupied_by_one_guild_can_be_attacked_by_another_but_not_by_it
     put_army(w, "Z", "b", h, {"infantry": 5})
     put_army(w, "Z2", "b", h, {"infantry": 2})
     put_army(w, "Y", "a", h, {"infantry": 3})
-    w.gw.armies["Z"].occupying = "D"
-    w.gw.armies["Z"].occupying_since = 0
-    wf.refresh_statuses(w)
+    occupy(w, "Z", "D")
     assert w.gw.domains["D"].occupied_by == ["Z"]
     start_season(w, 1, Ledger())
     wf.check_order(w, AttackDomain(guild="a", army="Y", domain="D"))
@@ -373,9 +371,7 @@ def test_disbanding_the_only_occupier_frees_the_domain_at_once():
     h = hx(w, 10, 2)
     dom = put_domain(w, "D", "c", h)
     put_army(w, "Z", "a", h, {"infantry": 5})
-    w.gw.armies["Z"].occupying = "D"
-    w.gw.armies["Z"].occupying_since = 0
-    wf.refresh_statuses(w)
+    occupy(w, "Z", "D")
     led = Ledger()
     start_season(w, 1, led)
     wf.give_order(w, Disband(guild="a", army="Z"), led)  # guild a resolves before guild c
@@ -505,9 +501,7 @@ def test_an_annexation_resolved_without_an_annex_order_takes_the_deposit_then():
     h = hx(w, 10, 2)
     put_domain(w, "D", "c", h)
     put_army(w, "Z", "a", h, {"infantry": 5})
-    w.gw.armies["Z"].occupying = "D"
-    w.gw.armies["Z"].occupying_since = 0
-    wf.refresh_statuses(w)
+    occupy(w, "Z", "D")
     led = Ledger()
     start_season(w, 1, led)
     wf.annex_domain(w, Annex(guild="a", domain="D", seal="a-p1"), led)
@@ -524,9 +518,7 @@ def test_returning_the_title_in_season_a_plus_1_is_recorded_in_the_ledger():
     h = hx(w, 10, 2)
     put_domain(w, "D", "c", h)
     put_army(w, "Z", "a", h, {"infantry": 5})
-    w.gw.armies["Z"].occupying = "D"
-    w.gw.armies["Z"].occupying_since = 0
-    wf.refresh_statuses(w)
+    occupy(w, "Z", "D")
     play(w, 1, [Annex(guild="a", domain="D", seal="a-p1")])
     assert w.gw.guilds["c"].solars == 1000  # D yields to its new owner a, c owns nothing else
     led = play(w, 2, [ReturnTitle(guild="c", domain="D")])
