@@ -17,10 +17,8 @@ entry that names a mutant the sample does not have, or one the tests now kill, i
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
@@ -88,7 +86,7 @@ def main() -> int:
             Path(a.out).mkdir(parents=True, exist_ok=True)
             with open(Path(a.out) / f"{system}.jsonl", "w", encoding="utf-8") as fh:
                 for v in verdicts:
-                    fh.write(json.dumps({**asdict(v), "mutant": asdict(v.mutant)}) + "\n")
+                    fh.write(mutate.verdict_line(v))
         print(f"{system}: {rows[-1][5]:.1%} ({took:.0f} s)", file=sys.stderr, flush=True)
     print(f"{'system':6} {'mutants':>7} {'killed':>6} {'survived':>8} {'uncovered':>9} {'score':>6} "
           f"{'equivalent':>10} {'w/o eq.':>7} {'time':>7}")

@@ -513,6 +513,11 @@ def _judged(system: str, mutants: list[Mutant], tree: Path, tmap: dict[str, dict
         yield v
 
 
+def verdict_line(v: Verdict) -> str:
+    """One line of an ``--out`` file (what ``known_kills`` reads back)."""
+    return json.dumps({**asdict(v), "mutant": asdict(v.mutant)}) + "\n"
+
+
 def known_kills(path: Path, mutants: list[Mutant]) -> dict[str, Verdict]:
     """The kills recorded in an earlier ``--out`` file, for the same mutants of the same source: a kill
     stays a kill (tests are only added); a survivor is judged again, by the tests written since."""
@@ -558,12 +563,11 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     ms = sample(a.system, a.mutants, a.seed)
     if a.ids:
-        wanted = [x.strip() for x in a.ids.split(",") if x.strip()]
-        known = {m.id for m in ms}
-        missing = [x for x in wanted if x not in known]
+        wanted = {x.strip() for x in a.ids.split(",") if x.strip()}
+        missing = sorted(wanted - {m.id for m in ms})
         if missing:
             ap.error(f"--ids: not in the sample of {a.system} (--mutants {a.mutants} --seed {a.seed}): {', '.join(missing)}")
-        ms = [m for m in ms if m.id in set(wanted)]
+        ms = [m for m in ms if m.id in wanted]
     if a.list:
         for m in ms:
             print(f"{m.id}\t{m.path}:{m.line}\t{m.op}")
@@ -575,7 +579,7 @@ def main(argv: list[str] | None = None) -> int:
         for v in run_mutants(a.system, ms, tests=a.tests, slow=a.slow, known=known):
             verdicts.append(v)
             if fh:
-                fh.write(json.dumps({**asdict(v), "mutant": asdict(v.mutant)}) + "\n")
+                fh.write(verdict_line(v))
                 fh.flush()
     finally:
         if fh:
