@@ -1,31 +1,28 @@
 """The convoy agent (*convoi*, CV): identity and a policy; its state lives in ``world.cv``.
 
-Its SimPy process runs the caravan day of RES-CV-24 on the one clock, waking only through
-``model.at(hour, Phase.CV, rank)`` (rank = the convoy's position in ascending convoy id):
+The agent only decides and waits. Its SimPy process waits on the one clock for each day's travel
+slot (``cfg.cv.travel_start_hour``), then runs the day, ``sim.rules.cv.resolve_day`` (RES-CV-24:
+scheduled events, wages, unpaid leave, the route, the day's plan, the four phases), waiting for each
+hour the day asks for: the end of the travel slot, and the start of a rest that a forced march
+delayed. Every wake-up goes through ``model.at(hour, Phase.CV, rank)`` (rank = the convoy's position
+in ascending convoy id), so a convoy wakes about twice a day, in a fixed order among the others.
 
-* at the start of the 12-hour travel slot (``cfg.cv.travel_start_hour``): the scenario's events
-  for the day (level-ups, Unrest events, scripted hazards), wages (at hiring, then every 30 days),
-  unpaid NPCs leaving in a settlement, the route choice in a settlement, the day's plan (one policy
-  decision), then the slot-start checks and the 12 travel hours in one call;
-* at the end of the slot: the extra hours of a forced march (one call) — and the rest, unless the
-  forced march moved it later;
-* at the start of the rest when extra hours were travelled.
-
-So a convoy wakes about twice a day. The process keeps nothing between wake-ups: it reads the next
-phase from ``convoy.today.stage`` and the hour from the clock, so a run resumed from a saved world
-carries on exactly.
+The day's questions (``day``, ``route``, ``target``) come through the campaign's ``AgentDecider``
+to :meth:`ConvoyAgent.observe` and the policy. The process keeps nothing between wake-ups: the day
+reads its stage from ``convoy.today.stage`` and the hour from the clock, so a run resumed from a
+saved world carries on exactly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from agents.base import RealmAgent
-from sim.calendar import HOURS_PER_DAY, Phase
+from agents.base import AgentDecider, RealmAgent
+from sim.calendar import Phase
 from sim.errors import RealmsimError, RulesError
-from sim.rules import caravan as cr
-from sim.state.cv import Convoy, DayPlan, RouteChoice, ticks_to_miles
+from sim.rules import cv as cr
+from sim.state.cv import Convoy, ticks_to_miles
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
@@ -84,119 +81,43 @@ class ConvoyAgent(RealmAgent):
 
     # ---- the process ------------------------------------------------------------------------
     def run(self) -> Generator[Any, Any, None]:
+        """Wait for each day's travel slot, then run the day (``sim.rules.cv.resolve_day``), waiting on
+        the clock for every hour the day asks for. Nothing is kept between wake-ups: the day resumes
+        from ``convoy.today.stage``."""
         m = self.realm
         w = m.world
-        start_h = w.config.cv.travel_start_hour
+        decider = AgentDecider(m)
         while True:
             c = self.convoy
             if c.status != "travelling":
                 return
-            t = c.today
-            now = int(m.env.now)
-            if t.stage == 0:
-                day = max(0, -(-(now - start_h) // HOURS_PER_DAY))
-                when = day * HOURS_PER_DAY + start_h
+            if c.today.stage == 0:
+                when = cr.next_slot_start(w, int(m.env.now))
                 if when >= w.end:
                     return
                 yield m.at(when, Phase.CV, self.rank)
-                self.start_day(day)
-            elif t.stage == 1:
-                yield m.at(max(now, t.slot_start + cr.SLOT_HOURS), Phase.CV, self.rank)
-                self.end_of_slot()
-            else:
-                yield m.at(max(now, t.stop_hour), Phase.CV, self.rank)
-                self.rest()
-
-    def start_day(self, day: int) -> None:
-        m = self.realm
-        w = m.world
-        cv = w.cv
-        assert cv is not None
-        c = self.convoy
-        dice = m.dice.stream("cv", self.key)
-        now = w.now
-        first = c.today.day < 0
-        cr.new_day(c, day, now)
-        for ev in cv.events:
-            if ev.day == day and ev.convoy == self.cid:
-                cr.resolve_scheduled(w, c, ev, dice, m.ledger)
-            elif ev.day > day:
-                break
-        if first:  # the first day of its journey (day 0, or the day a convoy was added)
-            _depart(self)
-            c.hired_at = now
-            cr.resolve_wages(w, c, m.ledger, "hiring")
-        elif now - c.hired_at >= 30 * HOURS_PER_DAY:  # SC-CV-03: monthly wages
-            c.hired_at += 30 * HOURS_PER_DAY
-            cr.resolve_wages(w, c, m.ledger, "monthly")
-        cr.unpaid_leave(w, c, m.ledger)
-        if c.next_hex is None and c.stops:
-            cr.replan(w, c, m.ledger, self.routes)
-        if (cr.in_settlement(w.map, c) or first) and c.route_checked != c.hex:
-            c.route_checked = c.hex
-            self.choose_route()
-        legal = cr.legal_orders(w, self.cid)
-        plan: DayPlan = self.decide(self.observe(legal), legal, clauses=("RES-CV-24",), label=_label).chosen
-        try:
-            cr.resolve_slot_start(w, self.cid, plan, dice, m.ledger)
-        except RulesError as e:
-            raise ConvoyPolicyError(f"{self.key}: the {self.policy_name!r} policy chose an order the rules refuse: {e}") from None
-        if c.status != "travelling":
-            return
-        cr.resolve_travel_slot(w, self.cid, dice, m.ledger, choose_target=self.choose_target, cache=self.routes)
-        if c.status == "travelling":
-            c.today.stage = 1
-
-    def end_of_slot(self) -> None:
-        m = self.realm
-        c = self.convoy
-        dice = m.dice.stream("cv", self.key)
-        if cr.extra_hours_due(c):
-            cr.resolve_extra_hours(m.world, self.cid, dice, m.ledger)
-            if c.status != "travelling":
-                return
-            if c.today.stop_hour > m.world.now:
-                c.today.stage = 2
-                return
-        c.today.stop_hour = max(c.today.stop_hour, m.world.now)
-        self.rest()
-
-    def rest(self) -> None:
-        m = self.realm
-        c = self.convoy
-        cr.resolve_rest(m.world, self.cid, m.dice.stream("cv", self.key), m.ledger)
-        c.today.stage = 0
+            day = cr.resolve_day(w, self.cid, decider, m.dice.stream("cv", self.key), m.ledger, cache=self.routes,
+                                 policy=self.policy_name, stages=True)
+            try:
+                for hour in day:
+                    yield m.at(max(int(m.env.now), hour), Phase.CV, self.rank)
+            except RulesError as e:
+                raise ConvoyPolicyError(f"{self.key}: the {self.policy_name!r} policy chose an order the rules refuse: {e}") from None
 
     # ---- decisions --------------------------------------------------------------------------
     @property
     def routes(self) -> cr.RouteCache:
         return self.realm.cv_routes  # type: ignore[attr-defined,no-any-return]
 
-    def choose_route(self) -> None:
-        w = self.realm.world
-        opts = cr.route_options(w, self.cid, self.routes)
-        if not opts:
-            return
-        c = self.convoy
-        current = tuple(c.path[c.path_pos:])
-        if len(opts) == 1:
-            if opts[0].path != current:
-                cr.resolve_route(w, self.cid, opts[0], self.realm.ledger)
-            return
-        obs = {"decision": "route", **self._status()}
-        choice: RouteChoice = self.decide(obs, opts, clauses=("RES-CV-02", "RES-CV-24")).chosen
-        if choice.path != current or choice.kind != c.route_kind:
-            try:
-                cr.resolve_route(w, self.cid, choice, self.realm.ledger)
-            except RulesError as e:
-                raise ConvoyPolicyError(f"{self.key}: the {self.policy_name!r} policy chose a route the rules refuse: {e}") from None
-
-    def choose_target(self, enemies: list[dict[str, Any]]) -> str:
-        ids = [e["id"] for e in enemies]
-        if len(ids) == 1:
-            return str(ids[0])
-        obs = {"decision": "target", "enemies": enemies, **self._status()}
-        return str(self.decide(obs, ids, clauses=("SC-CV-14",)).chosen)
+    def observe(self, decision: str, context: Mapping[str, Any]) -> dict[str, Any]:
+        """What the policy sees for one question of the day (``day``, ``route`` or ``target``): the
+        convoy's own state, and for the day what lies ahead, for a target the enemies standing
+        (never another convoy)."""
+        if decision == "day":
+            return self._day_view()
+        if decision == "target":
+            return {"decision": "target", "enemies": context["enemies"], **self._status()}
+        return {"decision": decision, **self._status()}
 
     def _status(self) -> dict[str, Any]:
         c = self.convoy
@@ -211,9 +132,7 @@ class ConvoyAgent(RealmAgent):
             "resolve": cr.stat_value(c, "resolve", cfg, w.now, bon),
         }  # fmt: skip
 
-    # the caravan day asks one question, with its legal plans, not the (decision, context) pair of the
-    # turn functions' Decider (agents.base.RealmAgent.observe): CV's turn is not a turn function yet (issue 11 item 1)
-    def observe(self, legal: list[DayPlan]) -> dict[str, Any]:  # type: ignore[override]
+    def _day_view(self) -> dict[str, Any]:
         """What the day's policy sees: the convoy's own state and what lies ahead (no other convoy)."""
         c = self.convoy
         w = self.realm.world
@@ -245,18 +164,3 @@ class ConvoyAgent(RealmAgent):
             rested=w.now - c.moved_until,
         )
         return obs
-
-
-def _label(plan: DayPlan) -> str:
-    return plan.label()
-
-
-def _depart(agent: ConvoyAgent) -> None:
-    c = agent.convoy
-    w = agent.realm.world
-    agent.realm.ledger.emit(
-        "cv", "ConvoySetOut", agent.key, ("RES-CV-24",), outcome=agent.policy_name,
-        origin=w.map.label(c.origin), destination=w.map.label(c.destination), wagons=[x.kind for x in c.wagons],
-        travelers=len(c.travelers), hp=c.hp, provisions=c.provisions, gp=c.gp,
-        speed=cr.speed_mpd(c, w.config.cv), consumption=cr.consumption(c, w.now, w.config.cv),
-    )  # fmt: skip

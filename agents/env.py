@@ -147,11 +147,11 @@ def _build_model(scenario: str, seed: int | None, overrides: Mapping[str, Any]) 
 def _labeler(kind: str) -> Callable[[Any], str]:
     """How the ledger names an alternative of this kind (the same labels as ``DecisionMade``)."""
     if kind == "kingdom":
-        from agents.kingdom import label
+        from sim.rules.km import label
 
         return label
     if kind == "nation":
-        from sim.rules.diplomacy import order_label
+        from sim.rules.mn import order_label
 
         return order_label
     if kind == "guild":
@@ -533,7 +533,7 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         if kind == "convoy":
             c = w.cv.convoy(agent.partition(":")[2])
             vals += [float(c.status == st) for st in STATUSES] + [float(c.condition == cd) for cd in CONDITIONS]
-            view = self.model.by_key[agent].observe([]) if c.status == "travelling" else {}
+            view = self.model.by_key[agent].observe("day", {}) if c.status == "travelling" else {}
             vals += [_num(view.get(v, 0)) for v in CONVOY_VIEW]
         return np.asarray(vals, dtype=np.float32)
 

@@ -1,28 +1,29 @@
-"""The guild agent (*guilde*): gives its season's orders one decision at a time.
+"""The guild agent (*guilde*): answers its season's orders one decision at a time.
 
 A guild's season orders may be several (one Move and one action per army, deployments, recruits,
-an annexation…). The agent asks its policy repeatedly: each time the policy sees every order that is
-legal *given the orders already given this season* (``sim.rules.warfare.legal_orders``) plus
-``END`` ("no further order"), and picks one. So ``random`` is uniform over the legal orders at each
-choice, each choice is one ``DecisionMade`` event with the alternatives scored, and the whole is
-reproducible from the agent's own random stream.
+an annexation…). The rules' turn (``sim.rules.gw.resolve_season`` → ``give_orders``) asks the
+guild repeatedly: each time its policy sees every order that is legal *given the orders already
+given this season* (``sim.rules.gw.legal_orders``) plus ``END`` ("no further order"), and picks
+one. So ``random`` is uniform over the legal orders at each choice, each choice is one
+``DecisionMade`` event with the alternatives scored, and the whole is reproducible from the
+agent's own random stream.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from agents.base import RealmAgent
-from sim.rules import warfare as wf
-from sim.state.gw import AnyOrder
+from sim.orders import END
+from sim.rules.gw import order_label
 from sim.world import World
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
 
-END = "end of orders"
-MAX_DECISIONS = 120  # a safety bound; every order kind is finite per season anyway
+__all__ = ["END", "GuildAgent", "GuildView", "order_label"]
 
 
 @dataclass(frozen=True)
@@ -33,10 +34,6 @@ class GuildView:
     guild: str
 
 
-def order_label(choice: Any) -> str:
-    return END if choice == END else str(choice)
-
-
 class GuildAgent(RealmAgent):
     kind = "guild"
     system = "gw"
@@ -45,18 +42,5 @@ class GuildAgent(RealmAgent):
         super().__init__(model, f"guild:{guild_id}", policy)
         self.guild_id = guild_id
 
-    def give_orders(self) -> list[AnyOrder]:
-        """Decide and give this season's orders (RES-GW-27)."""
-        world = self.realm.world
-        ledger = self.realm.ledger
-        given: list[AnyOrder] = []
-        view = GuildView(world, self.guild_id)
-        for _ in range(MAX_DECISIONS):
-            legal: list[Any] = list(wf.legal_orders(world, self.guild_id))
-            legal.append(END)
-            d = self.decide(view, legal, clauses=("SC-GW-09", "RES-GW-27"), label=order_label)
-            if d.chosen == END:
-                break
-            wf.give_order(world, d.chosen, ledger)
-            given.append(d.chosen)
-        return given
+    def observe(self, decision: str, context: Mapping[str, Any]) -> GuildView:
+        return GuildView(self.realm.world, self.guild_id)

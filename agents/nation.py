@@ -3,19 +3,20 @@ treasury, provinces, ambassadors and treaties live in ``world.mn``.
 
 Each decision of a turn is one *slot* (RES-MN-17): buy an ambassador (1), one per ambassador (2),
 host choices, interference and treaty proposals (3), pact obligations and the military choice (4),
-ransoms (5). For each slot the agent lists the legal orders (``sim.rules.diplomacy.legal_orders``),
-asks its policy, and records the decision with the alternatives scored (``RealmAgent.decide``).
+ransoms (5). The turn (``sim.rules.mn.resolve_turn``) lists the legal orders of the slot
+(``sim.rules.mn.legal_orders``) and asks the nation through the campaign's decider; the agent hands
+its policy its view (:meth:`NationAgent.observe`) and records the decision with the alternatives
+scored (``RealmAgent.answer``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agents.base import RealmAgent
 from sim.config import MnConfig
-from sim.rules.diplomacy import Order, legal_orders, order_label
 from sim.state.mn import MnWorld
 
 if TYPE_CHECKING:
@@ -35,6 +36,9 @@ class NationObs:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+_NOT_SHOWN = frozenset({"subject", "clauses", "label"})  # what the turn's context holds for the ledger only
+
+
 class NationAgent(RealmAgent):
     kind = "nation"
     system = "mn"
@@ -48,15 +52,9 @@ class NationAgent(RealmAgent):
     def state(self) -> Any:
         return self.realm.world.mn.nations[self.nation]  # type: ignore[union-attr]
 
-    def choose(self, slot: str, *, subject: Any = None, legal: Sequence[Order] | None = None,
-               clauses: Sequence[str] = (), **extra: Any) -> Order:
-        """One decision: the legal orders of ``slot`` (or ``legal``), the policy's choice, recorded."""
+    def observe(self, decision: str, context: Mapping[str, Any]) -> NationObs:
+        """The policy's view of one question of the turn: the slot (``decision``), its subject and its
+        details (the context less what the ledger needs: ``clauses``, ``label``)."""
         w = self.realm.world
-        mn = w.mn
-        assert mn is not None
-        if legal is None:
-            legal = legal_orders(mn, self.nation, slot, w.config.mn, subject=subject)
-        if len(legal) == 1:
-            return legal[0]
-        obs = NationObs(mn, w.config.mn, self.nation, slot, subject, dict(extra))
-        return self.decide(obs, legal, clauses=clauses, label=order_label).chosen  # type: ignore[no-any-return]
+        extra = {k: v for k, v in context.items() if k not in _NOT_SHOWN}
+        return NationObs(w.mn_state(), w.config.mn, self.nation, decision, context.get("subject"), extra)

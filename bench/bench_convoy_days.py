@@ -5,7 +5,7 @@
 A convoy-day is one day of one convoy that is still travelling at the start of the day (arrived
 and destroyed convoys cost nothing). The run uses the job settings (no kept ledger, no data
 collection); ``--collect`` turns the daily DataCollector on. With ``--profile`` it also runs the
-campaigns under cProfile and prints the share of time spent inside ``sim/rules/caravan.py`` and
+campaigns under cProfile and prints the share of time spent inside the rules (``sim/rules/cv/``) and
 in the rest of the engine (ledger, dice), against Mesa/SimPy/agents.
 """
 
@@ -82,26 +82,26 @@ def report(st: pstats.Stats) -> None:
     def own(pred) -> float:  # type: ignore[no-untyped-def]
         return sum(v[2] for (f, _, fn), v in stats.items() if pred(f.replace("\\", "/"), fn))
 
-    rules = cum(lambda f, fn: f.endswith("sim/rules/caravan.py") and fn in RULE_ENTRY_POINTS)
+    rules = cum(lambda f, fn: "/sim/rules/cv/" in f and fn in RULE_ENTRY_POINTS)
     ledger = ledger_in_rules = 0.0
     for (f, _, fn), v in stats.items():
         if f.replace("\\", "/").endswith("sim/events.py") and fn == "emit":
             for (cf, _, _caller), cv in v[4].items():  # time of emit, split by caller
                 ledger += cv[3]
-                if cf.replace("\\", "/").endswith("sim/rules/caravan.py"):
+                if "/sim/rules/cv/" in cf.replace("\\", "/"):
                     ledger_in_rules += cv[3]
     policy = cum(lambda f, fn: "/agents/policies/" in f and fn == "decide")
-    observe = cum(lambda f, fn: f.endswith("agents/convoy.py") and fn in ("observe", "_status"))
+    observe = cum(lambda f, fn: f.endswith("agents/convoy.py") and fn in ("observe", "_status", "_day_view"))
     build = cum(lambda f, fn: f.endswith("scenarios/build.py") and fn == "build_world")
     framework = own(lambda f, fn: "/simpy/" in f or "/mesa/" in f or f.endswith(("agents/model.py", "agents/clock.py"))
                     or (f.endswith("agents/convoy.py") and fn in ("run", "rank", "convoy", "routes")))
     print("  where the time goes (cProfile, share of the whole run):")
-    print(f"    rule resolution (sim.rules.caravan entry points)      {100 * rules / total:5.1f} %"
+    print(f"    rule resolution (sim.rules.cv, the day's phases)     {100 * rules / total:5.1f} %"
           f"   of which ledger events {100 * ledger_in_rules / total:4.1f} %")
     print(f"    policies (decide) + observations                      {100 * (policy + observe) / total:5.1f} %")
     print(f"    scenario build (world from the scenario, per seed)    {100 * build / total:5.1f} %")
     print(f"    outside the rules: SimPy, Mesa, process plumbing      {100 * framework / total:5.1f} %")
-    print(f"    outside the rules: ledger (decisions, set-out events)  {100 * (ledger - ledger_in_rules) / total:5.1f} %"
+    print(f"    outside the rules: ledger (decisions)                  {100 * (ledger - ledger_in_rules) / total:5.1f} %"
           f"   (+{100 * ledger_in_rules / total:.1f} % for the events the rules emit)")
 
 

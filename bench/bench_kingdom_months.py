@@ -5,8 +5,8 @@
 A kingdom-month is one monthly turn of one kingdom (vassals and colonies count from the turn they are
 founded). The run uses the job settings (no kept ledger, no data collection). With ``--profile`` it
 also runs the campaigns under cProfile and prints the share of time spent in rule resolution
-(``sim/rules/kingdom.py`` and ``sim/rules/edicts.py`` entry points called by the driver and the
-agents), in the policies, and outside the rules (SimPy, Mesa, the driver's plumbing, the ledger).
+(``sim/rules/km/``: the month, ``resolve_month``, and an envoy's arrival, less the questions the rules
+ask the agents), in the policies, and outside the rules (SimPy, Mesa, the driver's plumbing, the ledger).
 """
 
 from __future__ import annotations
@@ -41,13 +41,8 @@ def run(seeds: range) -> tuple[int, float, int]:
     return months, time.perf_counter() - t0, events
 
 
-# the rule functions the driver and the agents call (each resolves part of the turn)
-RULE_ENTRY_POINTS = {
-    "start_turn", "sheet", "upkeep", "set_edicts", "claim_hex", "abandon_hex", "build_improvement", "found_settlement",
-    "buy_district", "construct", "income_phase", "event_phase", "begin_edict_phase", "end_edict_phase", "apply_orders",
-    "resolve_special", "resolve_relation_order", "build_embassy", "send_envoy", "recall_envoy", "envoy_arrived",
-    "legal_specials",
-}
+# the rule functions the driver and the agents call: the whole month, and an envoy's arrival
+RULE_ENTRY_POINTS = {"resolve_month", "envoy_arrived"}
 
 
 def report(st: pstats.Stats) -> None:
@@ -65,23 +60,24 @@ def report(st: pstats.Stats) -> None:
         out = 0.0
         for (ff, _, ffn), v in stats.items():
             ff = ff.replace("\\", "/")
-            if not (ff.endswith(("sim/rules/kingdom.py", "sim/rules/edicts.py")) and ffn in RULE_ENTRY_POINTS):
+            if not ("/sim/rules/km/" in ff and ffn in RULE_ENTRY_POINTS):
                 continue
             for (cf, _, _c), cv in v[4].items():
                 if "/sim/rules/" not in cf.replace("\\", "/"):
                     out += cv[3]
         return out
 
-    rules = from_agents("", "")
+    # the month asks the agents its questions (RealmAgent.answer: observing, scoring, recording): not rules
+    rules = from_agents("", "") - cum(lambda f, fn: f.endswith("agents/base.py") and fn == "answer")
     scoring = cum(lambda f, fn: "/agents/policies/" in f and fn == "decide")
     ledger_all = sum(v[3] for (f, _, fn), v in stats.items() if f.replace("\\", "/").endswith("sim/events.py") and fn == "emit")
-    decisions = cum(lambda f, fn: f.endswith("agents/base.py") and fn == "decide")
+    decisions = cum(lambda f, fn: f.endswith("agents/base.py") and fn == "answer")
     build = cum(lambda f, fn: f.endswith("scenarios/build.py") and fn == "build_world")
     framework = own(lambda f, fn: "/simpy/" in f or "/mesa/" in f or f.endswith(("agents/model.py", "agents/clock.py")))
     print("  where the time goes (cProfile, share of the whole run):")
-    print(f"    rule resolution (sim.rules.kingdom / edicts entry points)  {100 * rules / total:5.1f} %")
+    print(f"    rule resolution (sim.rules.km, less the questions asked)   {100 * rules / total:5.1f} %")
     print(f"    policies: scoring the alternatives (decide)              {100 * scoring / total:5.1f} %")
-    print(f"    decisions recorded (RealmAgent.decide, incl. scoring)     {100 * decisions / total:5.1f} %")
+    print(f"    decisions asked (RealmAgent.answer, incl. scoring)        {100 * decisions / total:5.1f} %")
     print(f"    scenario build (world from the scenario, per seed)       {100 * build / total:5.1f} %")
     print(f"    outside the rules: SimPy, Mesa, model plumbing           {100 * framework / total:5.1f} %")
     print(f"    ledger (every event, inside and outside the rules)       {100 * ledger_all / total:5.1f} %")

@@ -5,10 +5,10 @@
 A nation-turn is one Mare Nostrum turn of one nation (5 nations x 40 turns = 200 per campaign).
 The runs use the job settings (no kept ledger, no data collection unless ``--collect``).
 
-``--share`` runs the campaigns again with timers around rule resolution (every ``sim.rules.diplomacy``
-entry point the agents call) and around the policies' decisions, and around ``Ledger.emit``; it
-prints the share of the run spent outside rule resolution and policies (Mesa, SimPy, the ledger,
-the driver's glue), which must stay <= 25 %.
+``--share`` runs the campaigns again with timers around rule resolution (every ``sim.rules.mn``
+entry point the turn, ``resolve_turn``, calls) and around the policies' decisions, and around
+``Ledger.emit``; it prints the share of the run spent outside rule resolution and policies (Mesa,
+SimPy, the ledger, the turn's and the agents' glue), which must stay <= 25 %.
 """
 
 from __future__ import annotations
@@ -79,23 +79,19 @@ class Timers:
 
 
 def share(seeds: range, collect: bool) -> None:
-    import agents.ambassador as amb_mod
-    import agents.nation as nation_mod
-    import agents.systems.mn as drv
+    import sim.rules.mn.turn as turn_mod
     from agents.policies.nation import NationHeuristic
     from sim.events import Ledger
-    from sim.rules import diplomacy as dip
 
     timers = Timers()
-    names = [n for n in dir(dip) if n.startswith("resolve_") or n in (
-        "legal_orders", "end_of_turn", "return_if_due", "abort_if_cut", "needs_host", "arriving_missions", "in_contact",
-        "apply_scripted", "is_acclamation_turn", "advance_travel")]
+    # the rule entry points the MN turn (sim.rules.mn.resolve_turn) calls, patched where it looks them up
+    names = [n for n in dir(turn_mod) if (n.startswith("resolve_") and n != "resolve_turn") or n in (
+        "legal_orders", "check", "end_of_turn", "return_if_due", "abort_if_cut", "needs_host", "arriving_missions",
+        "in_contact", "apply_scripted", "is_acclamation_turn")]
     saved: list[tuple[Any, str, Any]] = []
     for n in names:
-        saved.append((dip, n, getattr(dip, n)))
-        setattr(dip, n, timers.wrap(getattr(dip, n)))
-    saved.append((nation_mod, "legal_orders", nation_mod.legal_orders))
-    nation_mod.legal_orders = dip.legal_orders  # type: ignore[attr-defined]
+        saved.append((turn_mod, n, getattr(turn_mod, n)))
+        setattr(turn_mod, n, timers.wrap(getattr(turn_mod, n)))
     saved.append((NationHeuristic, "decide", NationHeuristic.decide))
     NationHeuristic.decide = timers.wrap(NationHeuristic.decide)  # type: ignore[method-assign]
     saved.append((Ledger, "emit", Ledger.emit))
@@ -105,7 +101,6 @@ def share(seeds: range, collect: bool) -> None:
     finally:
         for obj, n, fn in reversed(saved):
             setattr(obj, n, fn)
-    _ = (amb_mod, drv)
     net = timers.resolution - timers.emit_inside
     print(f"  instrumented run {dt:.2f} s: rule resolution and policies {100 * net / dt:.1f} % (ledger excluded), "
           f"ledger {100 * timers.emit_total / dt:.1f} %")

@@ -60,16 +60,17 @@ def main() -> None:
         calls.append((kind_of(key), id(table), start, goal))
         return got
 
-    # the rules modules import cheapest_path by name
-    from sim.rules import caravan, edicts, warfare
+    # the rules modules import cheapest_path by name: patch every module of sim.rules that holds it
+    import sim.rules.links  # noqa: F401  (imports every system's package)
 
-    for mod in (caravan, edicts, warfare):
+    mods = [m for n, m in sorted(sys.modules.items()) if n.startswith("sim.rules") and getattr(m, "cheapest_path", None) is original]
+    for mod in mods:
         mod.cheapest_path = recording  # type: ignore[attr-defined]
     paths.clear()
     t0 = time.perf_counter()
     res = run_campaign(loaded, args.seed, keep_ledger=False, collect=False)
     wall = time.perf_counter() - t0
-    for mod in (caravan, edicts, warfare):
+    for mod in mods:
         mod.cheapest_path = original  # type: ignore[attr-defined]
 
     print(f"realm, {args.years} years, seed {args.seed}: {wall:.2f} s, {res.events} events; "

@@ -46,6 +46,8 @@ def main() -> int:
     ap.add_argument("--systems", default="cv,gw,km,mn", help="comma list among cv, gw, km, mn, link")
     ap.add_argument("--mutants", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--fresh", action="store_true",
+                    help="a new sample drawn from the seed, not the sample of record (tools/mutants-sample.txt)")
     ap.add_argument("--out", default=None, metavar="DIR")
     ap.add_argument("--resume", default=None, metavar="DIR",
                     help="keep the kills of an earlier --out DIR and judge the rest (after new tests)")
@@ -56,7 +58,7 @@ def main() -> int:
     problems: list[str] = []
     for system in a.systems.split(","):
         t = time.perf_counter()
-        sample = mutate.sample(system, a.mutants, a.seed)
+        sample = mutate.sample(system, a.mutants, a.seed, fresh=a.fresh)
         known: dict[str, mutate.Verdict] = {}
         if a.resume and (Path(a.resume) / f"{system}.jsonl").exists():
             known = mutate.known_kills(Path(a.resume) / f"{system}.jsonl", sample)

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from sim.calendar import HOURS_PER_DAY
-from sim.rules import diplomacy as dip
-from sim.rules import kingdom as K
+from sim.rules import km as K
+from sim.rules import mn as dip
 from sim.state.cv import Convoy, ticks_to_miles
 from sim.state.km import Kingdom
 from sim.world import World

@@ -28,7 +28,10 @@ How tests are chosen: the system's test directory is run once with ``sys.monitor
 lines each test executes (in its own process), then each mutant runs only the tests that executed a
 line of the mutated statement (a statement outside any function — a constant, a class attribute — runs
 at import, before any test, so all of the system's tests judge it), in a fresh interpreter on a private copy of the tree (the working tree
-is never touched). Determinism: the sample depends only on ``--seed`` and the source.
+is never touched). Determinism: the sample depends only on ``--seed`` and the source: each mutant's id
+is a hash of its scope (``Class.function``), its statement's text, its place in the statement and the
+operator, and the sample is the ``N`` ids that hash lowest under the seed, so moving code between
+files or lines keeps the sample and the ids (``tools/mutants-equivalent.txt`` stays valid).
 
 ``bench/mutation.py`` runs it for every system and prints the score per system.
 """
@@ -37,26 +40,30 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 SYSTEMS: dict[str, tuple[list[str], list[str]]] = {
     # system: (rule modules, test paths)
-    "cv": (["sim/rules/caravan.py"], ["tests/cv"]),
-    "gw": (["sim/rules/warfare.py"], ["tests/gw"]),
-    "km": (["sim/rules/kingdom.py", "sim/rules/edicts.py"], ["tests/km"]),
-    "mn": (["sim/rules/diplomacy.py"], ["tests/mn"]),
+    "cv": ([f"sim/rules/cv/{m}.py" for m in ("stats", "crew", "hazards", "routes", "legality", "orders", "travel", "rest",
+                                             "turn")], ["tests/cv"]),
+    "gw": ([f"sim/rules/gw/{m}.py" for m in ("core", "legality", "orders", "deploy", "siege", "combat", "annex", "season")], ["tests/gw"]),
+    "km": ([f"sim/rules/km/{m}.py" for m in ("tables", "statistics", "upkeep_phase", "ordinary", "income_event", "specials",
+                                             "diplomatic", "relations", "exploration", "trade", "vassalage", "legality",
+                                             "envoys", "turn", "hooks")], ["tests/km"]),
+    "mn": ([f"sim/rules/mn/{m}.py" for m in ("orders", "lookups", "embassies", "missions", "negotiation", "military", "turn",
+                                             "legality", "hooks")], ["tests/mn"]),
     "link": (["sim/rules/links.py"], ["tests/link"]),
 }
 
@@ -79,6 +86,8 @@ class Mutant:
     end: int
     new: str
     at_import: bool = False  # a module- or class-level statement: it runs at import, before any test
+    key: str = ""  # what the mutant is, by content (identify)
+    scope: str = ""  # the qualified name of the def or class it lies in
 
 
 def _offsets(text: str) -> list[int]:
@@ -124,17 +133,31 @@ def candidates(rel: str) -> list[Mutant]:
 
     visit(tree, None, False)
     docs = _docstring_ids(tree)
+    # the qualified name of the def or class each statement lies in (the mutant's identity, below)
+    where: dict[int, str] = {}
+
+    def name_scopes(node: ast.AST, scope: str) -> None:
+        for ch in ast.iter_child_nodes(node):
+            inner = f"{scope}.{ch.name}" if isinstance(ch, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else scope
+            if isinstance(ch, ast.stmt):
+                where[id(ch)] = inner
+            name_scopes(ch, inner)
+
+    name_scopes(tree, "")
     out: list[Mutant] = []
-    n = 0
 
     def add(node: ast.AST, op: str, start: int, end: int, new: str) -> None:
-        nonlocal n
         st = owner.get(id(node))
         if st is None:  # a decorator or a default outside any statement
             return
-        n += 1
-        out.append(Mutant(f"{Path(rel).stem}-{n}", rel, st.lineno, st.end_lineno or st.lineno, op, start, end, new,
-                          id(st) in at_import))
+        # identity by content, not by position (see identify): the statement's text, the place inside
+        # it, the operator and the replacement; the scope (``Class.function``) breaks ties
+        a0 = at(st.lineno, st.col_offset)
+        a1 = at(st.end_lineno or st.lineno, st.end_col_offset or 0)
+        key = "\x1f".join([text[a0:a1], str(start - a0), op.split(" (line ")[0], new])
+        scope = where.get(id(st), "").lstrip(".") or "<module>"
+        out.append(Mutant("", rel, st.lineno, st.end_lineno or st.lineno, op, start, end, new,
+                          id(st) in at_import, key, scope))
 
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
@@ -196,11 +219,66 @@ def candidates(rel: str) -> list[Mutant]:
     return out
 
 
-def sample(system: str, n: int, seed: int) -> list[Mutant]:
+def _h(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+def identify(pool: list[Mutant]) -> list[Mutant]:
+    """Give each mutant of a system's pool its id: a hash of its content (the statement's text, its
+    place in the statement, the operator and the replacement), with the scope added only where two
+    places share that content, and then their order. So a mutant keeps its id, and the sample its
+    mutants, when code moves between files or lines or its function is renamed (the issue 11 split of
+    the rule modules); only a change of the statement itself changes it."""
+    by_key: dict[str, list[int]] = {}
+    for i, m in enumerate(pool):
+        by_key.setdefault(m.key, []).append(i)
+    ids: list[str] = [""] * len(pool)
+    for key, idx in by_key.items():
+        if len(idx) == 1:
+            ids[idx[0]] = _h(key)[:8]
+            continue
+        seen: dict[str, int] = {}
+        for i in idx:
+            k = seen[pool[i].scope] = seen.get(pool[i].scope, 0) + 1
+            ids[i] = _h(f"{key}\x1f{pool[i].scope}\x1f{k}")[:8]
+    return [replace(m, id=i) for m, i in zip(pool, ids, strict=True)]
+
+
+def pool_of(system: str) -> list[Mutant]:
     files, _ = SYSTEMS[system]
-    pool = [m for f in files for m in candidates(f)]
-    rng = random.Random(f"{system}:{seed}")
-    return sorted(rng.sample(pool, min(n, len(pool))), key=lambda m: (m.path, m.start))
+    return identify([m for f in files for m in candidates(f)])
+
+
+RECORD = ROOT / "tools" / "mutants-sample.txt"
+
+
+def recorded(system: str) -> list[str] | None:
+    """The sample of record of ``system`` (seed 1, 200 mutants: the sample issue 10's tests and
+    equivalents were worked out on), or None when the file does not list it."""
+    if not RECORD.exists():
+        return None
+    ids = [ln.split("\t")[1] for ln in RECORD.read_text(encoding="utf-8").splitlines()
+           if ln and not ln.startswith("#") and ln.split("\t")[0] == system]
+    return ids or None
+
+
+def sample(system: str, n: int, seed: int, *, fresh: bool = False) -> list[Mutant]:
+    """The mutants to judge. Seed 1 with 200 mutants is the sample of record
+    (``tools/mutants-sample.txt``; a mutant of it whose statement has changed since is gone, and
+    reported); any other seed, size, or ``fresh``, is the ``n`` mutants whose ids hash lowest under
+    the seed. Either way the sample depends on the mutants' own code only, not on file names or lines."""
+    pool = pool_of(system)
+    rec = recorded(system) if (seed, n) == (1, 200) and not fresh else None
+    if rec is not None:
+        have = {m.id: m for m in pool}
+        gone = [i for i in rec if i not in have]
+        if gone:
+            print(f"{system}: {len(gone)} mutant(s) of the sample of record changed since and are gone: "
+                  f"{', '.join(gone[:8])}{' …' if len(gone) > 8 else ''}", file=sys.stderr)
+        chosen = [have[i] for i in rec if i in have]
+    else:
+        chosen = sorted(pool, key=lambda m: _h(f"{system}:{seed}:{m.id}"))[:n]
+    return sorted(chosen, key=lambda m: (m.path, m.start))
 
 
 # ---- which tests execute which lines ---------------------------------------------------------------
@@ -549,7 +627,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("system", choices=sorted(SYSTEMS))
     ap.add_argument("--mutants", type=int, default=200, help="how many mutants to sample (default 200)")
-    ap.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
+    ap.add_argument("--seed", type=int, default=1,
+                    help="the sample's seed (default 1: with 200 mutants, the sample of record, tools/mutants-sample.txt)")
+    ap.add_argument("--fresh", action="store_true", help="draw the sample from the seed even for seed 1 and 200 mutants")
     ap.add_argument("--out", default=None, help="write every verdict as JSON lines to this file")
     ap.add_argument("--list", action="store_true", help="print the sampled mutants and stop")
     ap.add_argument("--ids", default="", metavar="ID,ID,…",
@@ -561,7 +641,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resume", default=None, metavar="FILE",
                     help="keep the kills of an earlier --out file (same sample); its survivors and the rest are judged")
     a = ap.parse_args(argv)
-    ms = sample(a.system, a.mutants, a.seed)
+    ms = sample(a.system, a.mutants, a.seed, fresh=a.fresh)
     if a.ids:
         wanted = {x.strip() for x in a.ids.split(",") if x.strip()}
         missing = sorted(wanted - {m.id for m in ms})

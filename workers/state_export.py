@@ -272,7 +272,7 @@ def _sheet(world: World, table: str, obj: Any) -> dict[str, Any] | None:
     scenario file says, and what the world keeps as base values plus what the engine adds."""
     if table != "kingdoms":
         return None
-    from sim.rules.kingdom import stats
+    from sim.rules.km import stats
 
     st = stats(world, obj)
     return {"economy": st.economy, "loyalty": st.loyalty, "stability": st.stability}

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from sim.calendar import HOURS_PER_DAY
 from sim.events import Event
-from sim.rules import caravan as cr
+from sim.rules import cv as cr
 
 if TYPE_CHECKING:
     pass

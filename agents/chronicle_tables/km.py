@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.events import Event
-from sim.rules import kingdom as K
+from sim.rules import km as K
 from sim.state.km import KmWorld
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.events import Event
-from sim.rules import diplomacy as dip
+from sim.rules import mn as dip
 from sim.state.mn import MnWorld
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from typing import Any
 from agents.guild import END, GuildView, order_label
 from agents.policies import Decision, Policy, register
 from agents.policies.explain import Terms, explained
-from sim.rules import warfare as wf
+from sim.rules import gw as wf
 from sim.state.gw import (
     Annex,
     AttackArmy,

@@ -16,11 +16,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from agents.kingdom import KingdomObs, label
+from agents.kingdom import KingdomObs
 from agents.policies import Decision, Policy, register
 from agents.policies.explain import Terms, explained
-from sim.rules import edicts as E
-from sim.rules import kingdom as K
+from sim.rules import km as K
+from sim.rules.km import label
+from sim.rules.km.diplomatic import _rebalanceable
+from sim.rules.km.statistics import _VACANCY_ATTRS, _VACANCY_UNREST
 from sim.state.km import (
     BuildOrder,
     DiplomaticEdict,
@@ -281,10 +283,10 @@ class KingdomHeuristic(Policy):
             t.add("hostile", -1.0, f"{tg} is hostile", f"{tg} est hostile")
             return
         lvl = km.level(c.kid, tg)
-        if lvl >= 3 and E._rebalanceable(km, c.kid, tg) is None:
+        if lvl >= 3 and _rebalanceable(km, c.kid, tg) is None:
             t.add("nothing", -0.5, "nothing left to gain", "plus rien à gagner")
             return
-        path = E.envoy_path(c.w, c.kid, tg)
+        path = K.envoy_path(c.w, c.kid, tg)
         dist = len(path) if path else 99
         t.add("relations", 1.5 + 0.3 * (3 - lvl), f"closer relations with {tg}", f"relations plus étroites avec {tg}")
         t.add("distance", -dist / 40, f"{dist} hexes to travel", f"{dist} hex à parcourir")
@@ -347,7 +349,7 @@ class KingdomHeuristic(Policy):
         skill = o.skill if o.kind == "alliance" else "diplomacy"
         bonus = c.st.fame // 10 if skill == "diplomacy" else c.st.infamy // 10
         p = p_check(c.k.skills.get(skill, 0) + bonus, dc, kingdom=False)
-        red = 1 if E.agreements_held(km, c.kid) > 0 else 0
+        red = 1 if K.agreements_held(km, c.kid) > 0 else 0
         tst = c.stats_of(o.target)
         eco = tst.economy if tk.tracked else 7 + K.size_of(tk)
         treaty_value = 1.0 + max(0, max(0, eco) // 10 - red) * 10.0  # ten turns of the Economy bonus
@@ -372,7 +374,7 @@ class KingdomHeuristic(Policy):
         days = 0
         for h in o.route:
             terr = c.w.map.hexes[h].terrain
-            days += E.explore_days(speed, terr) if not km.explored(h) else 1
+            days += K.explore_days(speed, terr) if not km.explored(h) else 1
         per = c.w.config.km.days_per_turn
         covered = min(len(new), len(new) * o.months * per // max(1, days))
         scarce = 1.6 if len(c.claimable) < 2 else 0.6
@@ -394,8 +396,8 @@ class KingdomHeuristic(Policy):
         path = list(o.path)
         if not path:
             dest = K.settlement(c.km.kingdoms[o.partner], o.destination)
-            path = (E.trade_path(c.w, s.hex, dest.hex, pier, wf) or []) if dest is not None else []
-        halves = sum((E.route_weight(c.w, h, pier, wf) or (0, ""))[0] for h in path)
+            path = (K.trade_path(c.w, s.hex, dest.hex, pier, wf) or []) if dest is not None else []
+        halves = sum((K.route_weight(c.w, h, pier, wf) or (0, ""))[0] for h in path)
         rm = halves // 20
         lm = max(0, (2 * K.size_of(k) - halves) // 2)
         mods = K.settlement_mods(c.w, k, s)
@@ -406,7 +408,7 @@ class KingdomHeuristic(Policy):
         p1 = sum(ps[i] * (1 - ps[(i + 1) % 3]) * (1 - ps[(i + 2) % 3]) for i in range(3))
         p2 = 1 - p0 - p1 - p3
         blocks = o.investment // 5
-        tb = E.type_bonus(c.w, k, o.origin, o.type)
+        tb = K.type_bonus(c.w, k, o.origin, o.type)
         est = p2 * (rm + 5 * blocks + (1 + tb) * 12 * 0.3) + p3 * (rm + 5 * blocks + (2 + tb) * 12 * 0.3 + 1.5)
         t.add("returns", est + p1 * 2.5 * blocks, f"expected returns of the route to {o.destination}", f"de retours attendus de la route vers {o.destination}")
         t.add("failure", -p0 * 2.5, "what a failed expedition costs", "ce que coûte une expédition ratée")
@@ -429,7 +431,7 @@ class KingdomHeuristic(Policy):
         if len(k.vassal_attrs) == 3:
             stab += k.vassal_attrs[2]
         leaders = {*k.vassal_leaders, "viceroy"}
-        for role, _e, _l, st_pen in K._VACANCY_ATTRS:
+        for role, _e, _l, st_pen in _VACANCY_ATTRS:
             if role not in leaders:
                 stab += st_pen
         moved = [x for x in k.settlements if x.hex in o.hexes]
@@ -437,7 +439,7 @@ class KingdomHeuristic(Policy):
             stab += sum(K.BUILDINGS[b].stability * n for b, n in x.buildings.items())
         dc = 20 + len(o.hexes) + sum(x.districts for x in moved)
         p_vassal = p_check(stab, dc, kingdom=True)
-        unrest_roles = sum(1 for r, _n in K._VACANCY_UNREST if r not in leaders)
+        unrest_roles = sum(1 for r, _n in _VACANCY_UNREST if r not in leaders)
         if p_vassal < 0.5 or unrest_roles:
             t.add("cannot_stand", -5.0, f"the new realm would stand {p_vassal:.0%}", f"le nouveau royaume tiendrait à {p_vassal:.0%}")
             return
@@ -552,7 +554,7 @@ class _Ctx:
         key = (target, threat)
         got = self._dcs.get(key)
         if got is None:
-            got = self._dcs[key] = E.diplomatic_dc(self.w, self.kid, target, 0, threat=threat, st=self.st)[0]
+            got = self._dcs[key] = K.diplomatic_dc(self.w, self.kid, target, 0, threat=threat, st=self.st)[0]
         return got
 
     def stats_of(self, kid: str) -> K.Stats:

@@ -133,11 +133,11 @@ def faction_score(world: World, key: str) -> float:
 def labeler(kind: str) -> Callable[[Any], str]:
     """How the kind's heuristic names an order in ``Decision.scored``."""
     if kind == "kingdom":
-        from agents.kingdom import label
+        from sim.rules.km import label
 
         return label
     if kind == "nation":
-        from sim.rules.diplomacy import order_label
+        from sim.rules.mn import order_label
 
         return order_label
     if kind == "convoy":

@@ -26,7 +26,7 @@ from typing import Any
 
 from agents.policies import Decision, Policy, RandomPolicy, register
 from agents.policies.explain import Terms, explained
-from sim.rules import diplomacy as dip
+from sim.rules import mn as dip
 from sim.state.mn import MnWorld
 
 WANT_AMBASSADORS = 3

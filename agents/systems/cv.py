@@ -11,7 +11,7 @@ import mesa
 from agents.systems import SystemDriver, attach_link
 from sim.calendar import HOURS_PER_DAY, Phase
 from sim.events import Event
-from sim.rules import caravan as cr
+from sim.rules import cv as cr
 from sim.state.cv import ticks_to_miles
 
 if TYPE_CHECKING:

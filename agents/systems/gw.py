@@ -1,9 +1,11 @@
 """Driver of the guild warfare (GW) system — la guerre des guildes.
 
 One SimPy process for the whole system wakes at hour 0 of every season (``Phase.GW``, after KM and
-MN and before the convoys, LINK-01) and runs the season: title deliveries, every guild's orders in
-ascending id (each guild agent decides one order at a time), then the phases of RES-GW-10 in order.
-The process keeps no state: it computes the next season from the clock and ``world.gw.season``.
+MN and before the convoys, LINK-01) and calls the rules' turn function, ``sim.rules.gw.resolve_season``:
+title deliveries, every guild's orders in ascending id (each guild agent answers one order at a
+time, through the campaign's ``AgentDecider``), then the phases of RES-GW-10 in order. The hooks of
+the other systems (``sim.rules.links.gw_hooks``) are built when the process starts. The process
+keeps no state: it computes the next season from the clock and ``world.gw.season``.
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from agents.base import AgentDecider
 from agents.guild import GuildAgent
 from agents.systems import SystemDriver, attach_link
 from sim.calendar import Phase
 from sim.events import Event
-from sim.rules import warfare as wf
+from sim.rules import gw as wf
+from sim.rules import links
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
@@ -39,28 +43,16 @@ class _Driver(SystemDriver):
     def _seasons(self, model: RealmModel) -> Iterator[Any]:
         world = model.world
         assert world.gw is not None
+        hooks = links.gw_hooks(world)  # --- LINK: what the other systems add to a season, plugged in once
+        decider = AgentDecider(model)
         length = wf.season_hours(world.config.gw)
         now = int(model.env.now)
         k = max(-(-now // length), world.gw.season + 1)
         while k * length < world.end:
             yield model.at(k * length, Phase.GW, 0)
-            self.run_season(model)
+            wf.resolve_season(world, decider, model.dice.stream("gw", "loot"), model.ledger,
+                              hooks=hooks, plays=lambda gid: f"guild:{gid}" in model.by_key)
             k += 1
-
-    def run_season(self, model: RealmModel) -> None:
-        """One guild season at the current hour (SC-GW-01, RES-GW-10)."""
-        world = model.world
-        gw = wf.gw_of(world)
-        wf.begin_season(world, model.ledger)
-        if world.mn is not None:  # --- LINK-06 hook: nations pay their armies' upkeep into their guild's chest
-            from sim.rules.links import fund_nation_armies
-
-            fund_nation_armies(world, model.ledger)
-        for gid in sorted(gw.guilds):
-            agent = model.by_key.get(f"guild:{gid}")
-            if agent is not None:
-                agent.give_orders()
-        wf.run_phases(world, model.dice.stream("gw", "loot"), model.ledger)
 
     # ---- reports ------------------------------------------------------------------------------
     def summary(self, model: RealmModel) -> dict[str, int | float]:

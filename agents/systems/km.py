@@ -1,10 +1,13 @@
 """Driver of the kingdoms (KM): the monthly kingdom turn on the SimPy clock, the agents, the chronicle.
 
-One SimPy process wakes at hour 0 of every month (``model.at(hour, Phase.KM, TURN_INDEX)``) and plays
-the turn's phases in SC-KM-08 order — Upkeep, Edict, Income, Event — each phase for every kingdom in
-ascending id before the next phase starts (RES-KM-39). Envoys (LINK-05) wake once, at their arrival
-hour, with the same phase and a lower index, so an envoy arriving at a month's first hour is present
-for that month's edicts. Kingdom turns come first at any hour shared with other systems (LINK-01:
+One SimPy process wakes at hour 0 of every month (``model.at(hour, Phase.KM, TURN_INDEX)``) and calls
+the rules' turn function, ``sim.rules.km.resolve_month`` (Upkeep, Edict, Income, Event in SC-KM-08
+order, each phase for every kingdom in ascending id, RES-KM-39), with the campaign's
+``AgentDecider`` (each kingdom's questions go to its agent's policy) and the hooks the other systems
+add (``sim.rules.links.km_hooks``, built once). After each kingdom's Edict phase the driver gives
+the factions it brought (a new vassal, an envoy, a trade caravan) their agents. Envoys (LINK-05)
+wake once, at their arrival hour, with the same phase and a lower index, so an envoy arriving at a
+month's first hour is present for that month's edicts. Kingdom turns come first at any hour shared with other systems (LINK-01:
 KM, MN, GW, then convoys).
 
 The process keeps nothing between wake-ups: the next turn is ``world.km.turn + 1``.
@@ -12,22 +15,21 @@ The process keeps nothing between wake-ups: the next turn is ``world.km.turn + 1
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from agents.base import AgentDecider
 from agents.chronicle_tables.km import KINDS, render  # noqa: F401  (re-exported)
 from agents.envoy import ensure_envoys
 from agents.kingdom import KingdomAgent
 from agents.systems import SystemDriver, attach_link
 from sim.calendar import HOURS_PER_MONTH, Phase
 from sim.events import Event
-from sim.rules import edicts as E
-from sim.rules import kingdom as K
-from sim.state.km import KmWorld, TurnOrders
+from sim.rules import km as K
+from sim.rules import links
+from sim.state.km import KmWorld
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
-    from sim.dice import Dice
 
 TURN_INDEX = 100_000  # after every envoy arriving at the same hour (their index is the kingdom's rank)
 
@@ -36,11 +38,6 @@ def _km(model: RealmModel) -> KmWorld:
     km = model.world.km
     assert km is not None, "the km system is enabled but the world has no KM state"
     return km
-
-
-def dice_for(model: RealmModel, kid: str) -> Dice:
-    """The rules' dice of one kingdom (a stream per kingdom: a new vassal never shifts another's rolls)."""
-    return model.dice.stream("km", f"kingdom:{kid}")
 
 
 def ensure_agents(model: RealmModel) -> None:
@@ -65,47 +62,22 @@ def ensure_caravans(model: RealmModel) -> None:
             get_driver("cv").spawn(model, c.id, c.policy)  # type: ignore[attr-defined]
 
 
-def run_turn(model: RealmModel, turn: int) -> None:
-    """Play kingdom turn ``turn`` (0-based month) for every kingdom."""
-    w = model.world
-    km = _km(model)
-    led = model.ledger
-    now = int(model.env.now)
-    K.start_turn(w, turn, led)
-    ids = km.ids()
-    for kid in ids:
-        K.sheet(w, kid, led)
-    # Upkeep (SC-KM-09…12, RES-KM-34)
-    for kid in ids:
-        agent: KingdomAgent = model.by_key[f"kingdom:{kid}"]
-        K.upkeep(w, kid, dice_for(model, kid), led, lose_hex=agent.choose_hex_to_lose)
-    # Edict (SC-KM-13…17, KM-GEN-02, special edicts)
-    scripted: dict[str, list[TurnOrders]] = {}
-    done: list[str] = []
-    for kid in ids:
-        if kid not in km.kingdoms:
-            continue
-        agent = model.by_key[f"kingdom:{kid}"]
-        scripted[kid] = agent.edict_phase(dice_for(model, kid), now)
-        done.append(kid)
+def run_turn(model: RealmModel, turn: int, hooks: K.KmHooks | None = None) -> None:
+    """Play kingdom turn ``turn`` (0-based month) for every kingdom: the rules' ``resolve_month``."""
+
+    def joined() -> None:  # the kingdoms, envoys and caravans an Edict phase brought get their agents
         ensure_agents(model)
         ensure_envoys(model)
         ensure_caravans(model)
-        for other in done:  # RES-KM-28: a budget granted after the vassal's own Edict phase
-            ag: KingdomAgent = model.by_key[f"kingdom:{other}"]
-            ag.spend_budget(dice_for(model, other))
-    # Income (SC-KM-18) and Event (SC-KM-19, RES-KM-35), kingdoms existing at each phase's start
-    for kid in km.ids():
-        agent = model.by_key[f"kingdom:{kid}"]
-        on_err: Callable[[str, Any], None] = agent._rejected
-        orders = scripted.get(kid) or []
-        o = orders[0] if orders else None
-        if o is not None and agent.scripted:
-            on_err = agent._script_error(o)
-        E.convoy_arrivals(w, kid, dice_for(model, kid), led)  # LINK-04: checks in the first Income phase after arrival
-        E.income_phase(w, kid, o, dice_for(model, kid), led, on_err)
-    for kid in km.ids():
-        E.event_phase(w, kid, dice_for(model, kid), led)
+
+    def scripted(kid: str) -> bool:  # a kingdom without an agent is asked nothing either
+        agent = model.by_key.get(f"kingdom:{kid}")
+        return not isinstance(agent, KingdomAgent) or agent.scripted
+
+    K.resolve_month(
+        model.world, AgentDecider(model), model.dice, model.ledger, turn=turn, now=int(model.env.now),
+        hooks=links.km_hooks(model.world) if hooks is None else hooks, scripted=scripted, joined=joined,
+    )
 
 
 class _Driver(SystemDriver):
@@ -120,13 +92,14 @@ class _Driver(SystemDriver):
 
     def _turns(self, model: RealmModel) -> Any:
         km = _km(model)
+        hooks = links.km_hooks(model.world)  # --- LINK: what the other systems add to a month, plugged in once
         while True:
             turn = km.turn + 1
             at = model.world.start + turn * HOURS_PER_MONTH
             if at >= model.world.end:
                 return
             yield model.at(at, Phase.KM, TURN_INDEX)
-            run_turn(model, turn)
+            run_turn(model, turn, hooks)
 
     # ---- reports -------------------------------------------------------------------------------
     def summary(self, model: RealmModel) -> dict[str, int | float]:

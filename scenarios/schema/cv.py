@@ -207,7 +207,7 @@ def _dice_ok(expr: str, path: str, out: list[Problem]) -> None:
 def check(sc: Any, mi: Any) -> list[Problem]:
     """Every semantic problem of the CV tables (references, capacities, tables, dice)."""
     from sim.config import CvConfig
-    from sim.rules import caravan as cr
+    from sim.rules import cv as cr
 
     out: list[Problem] = []
     cfg_raw = (sc.config or {}).get("cv", {})
@@ -378,7 +378,7 @@ def _band_problems(bands: list[BandSpec], p: str, hazard_ids: set[str]) -> list[
 
 
 def _route_problems(c: ConvoySpec, p: str, mi: Any, hm: Any, out: list[Problem]) -> None:
-    from sim.rules import caravan as cr
+    from sim.rules import cv as cr
 
     o = _place(mi, c.origin, f"{p}.origin", out)
     d = _place(mi, c.destination, f"{p}.destination", out)
@@ -427,7 +427,7 @@ def _route_problems(c: ConvoySpec, p: str, mi: Any, hm: Any, out: list[Problem])
 def _land_components(mi: Any) -> list[int]:
     """The connected part of the land a caravan can travel that each hex belongs to (-1: impassable),
     computed once per map index: route checks cost one pass over the map, not a search per convoy."""
-    from sim.rules import caravan as cr
+    from sim.rules import cv as cr
 
     got: list[int] | None = getattr(mi, "_cv_land_components", None)
     if got is not None:
@@ -478,7 +478,7 @@ def _config_problems(cfg: Any) -> list[Problem]:
 def build(sc: Any, world: World) -> None:
     """Fill ``world.cv`` from the scenario (after :func:`check` found no problem)."""
     from scenarios.build import MapIndex
-    from sim.rules import caravan as cr
+    from sim.rules import cv as cr
     from sim.state import cv as st
 
     cfg = world.config.cv

@@ -296,7 +296,7 @@ def check(sc: Any, m: MapIndex) -> list[Problem]:
 
 def build(sc: Any, world: World) -> None:
     """Fill the GW part of the initial world (the scenario has passed ``check``)."""
-    from sim.rules import warfare as wf
+    from sim.rules import gw as wf
     from sim.state.gw import Army, BonusRule, Building, Domain, Guild, GwWorld, Province, Seal
 
     gw = GwWorld()

@@ -357,7 +357,7 @@ def read_orders_file(name: str) -> tuple[str, OrderFileSpec]:
 
 def check(sc: Scenario, m: MapIndex) -> list[Problem]:
     """Semantic checks of the KM tables: every reference, every cross-field rule."""
-    from sim.rules.kingdom import BUILDINGS, IMPROVEMENT_TERRAIN, SETTLEMENT_MODS, km_terrain
+    from sim.rules.km import BUILDINGS, IMPROVEMENT_TERRAIN, SETTLEMENT_MODS, km_terrain
 
     out: list[Problem] = []
     hm = m.map
@@ -675,7 +675,7 @@ def to_turn_orders(world: World, o: TurnOrdersSpec, path: str) -> TurnOrders:
 
 def build(sc: Scenario, world: World) -> None:
     """Fill ``world.km`` from the scenario (SC-KM-01/02, RES-KM-45)."""
-    from sim.rules.kingdom import stats
+    from sim.rules.km import stats
 
     hm = world.map
     km = KmWorld()

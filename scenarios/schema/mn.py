@@ -369,7 +369,7 @@ def build(sc: Scenario, world: World) -> None:
             _new_ambassador(mn, nat)
     for t in sc.mn_treaties:
         _initial_treaty(mn, t)
-    from sim.rules.diplomacy import refresh_imports
+    from sim.rules.mn import refresh_imports
 
     refresh_imports(mn, Ledger(keep=False))
     world.mn = mn

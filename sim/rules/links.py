@@ -11,13 +11,16 @@ in a system's rules or driver:
 * LINK-03 factions — a faction is a kingdom, a nation or both (:func:`faction_of`); a guild is
   affiliated with one of them or independent (:func:`affiliation_of`); a faction that is both keeps
   one treasury, the kingdom's, in BP: :class:`MnTreasuries` converts the Mare Nostrum costs and
-  incomes (the MN driver settles after every order).
-* LINK-04/05 trade caravans and envoys — in the KM rules (``sim.rules.edicts``, ``agents.envoy``).
-* LINK-06 armies for nations — :func:`raise_nation_army` (the MN ``raise_army`` hook) deploys a GW
+  incomes (the MN turn settles after every order; :func:`mn_hooks`).
+* LINK-04 trade caravans — :func:`trade_caravan`, :func:`check_trade_caravan`, :func:`caravan_set_out`
+  (the KM hooks of a Trade edict, :func:`km_hooks`); LINK-05 envoys — in the KM rules
+  (``sim.rules.km.envoys``, ``agents.envoy``).
+* LINK-06 armies for nations — :func:`raise_nation_army` (the MN ``raise_army`` hook, :func:`mn_hooks`) deploys a GW
   army of the nation acting as a guild; :func:`fund_nation_armies` pays its upkeep each season.
-* LINK-07 war feeds diplomacy — :func:`report_attack` (hook in ``warfare.resolve_attack``).
-* LINK-08 war feeds kingdoms — :func:`domain_occupied`, :func:`domain_annexed` (hooks in
-  ``warfare.occupy``/``annex_domain``) and :func:`occupation_unrest` (hook in ``kingdom.upkeep``).
+* LINK-07 war feeds diplomacy — :func:`report_attack` (GW hook ``attack_reported``, in
+  ``gw.resolve_attack``).
+* LINK-08 war feeds kingdoms — :func:`domain_occupied`, :func:`domain_annexed` (GW hooks in
+  ``gw.occupy``/``annex_domain``) and :func:`occupation_unrest` (KM hook in ``km.upkeep``).
 
 Currency names (LINK-02): ``bp`` build points (*points de construction*, KM), ``po`` gold pieces
 (*pièces d'or*, MN), ``solar`` solars (GW), ``gp`` gold pieces of the caravans (CV). Other terms of the
@@ -28,14 +31,20 @@ annexation (*annexion*), military seal (*sceau militaire*), Unrest (*Insatisfact
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from sim.config import LinkConfig
-from sim.errors import RulesError
+from sim.errors import IllegalOrderError, RulesError
 from sim.events import Ledger
+from sim.rules import gw as wf
+from sim.rules import km as K
+from sim.rules import mn as dip
+from sim.state.cv import Convoy, Traveler
 from sim.state.gw import Army, Deploy, Domain, Guild, Seal
+from sim.state.km import Kingdom
 from sim.state.mn import RaisedArmy
 from sim.world import World
 
@@ -212,6 +221,72 @@ class MnTreasuries:
 
 
 # =================================================================================================
+# LINK-04: a Trade edict's merchants travel as a caravan (KM + CV)
+# =================================================================================================
+
+
+def _expedition_convoy(world: World, k: Kingdom, cid: str, origin: int, path: list[int], blocks: int) -> Convoy:
+    """LINK-04: the convoy a Trade edict sends (the kingdom's template, default SC-CV-07's standard
+    caravan), carrying ``blocks`` cargo units of trade goods and provisions for the route, its stops
+    pinned to the trade route's hexes so that it follows the path used for TRL."""
+    from sim.rules import cv as cr
+
+    cfg = world.config.cv
+    t = k.expedition
+    c = cr.standard_convoy(cid, origin, path[-1], cfg, name=f"{k.name} trade expedition", policy=t.policy if t else "heuristic",
+                           cargo={"trade_goods": blocks} if blocks else {}, gp=t.gp if t else 0)
+    if t is not None:
+        c.offense, c.defense, c.mobility, c.morale = t.offense, t.defense, t.mobility, t.morale
+        c.feats = list(t.feats)
+        if t.wagons:
+            c.wagons, c.next_wagon_id, c.hp, c.max_hp = [], 0, 0, 0
+            for kind in t.wagons:
+                cr.add_wagon(c, kind, cfg)
+        if t.travelers:
+            c.travelers = [Traveler(id=tid, job=job, can_drive=job == "driver") for tid, job in t.travelers]
+    c.stops = list(path)
+    days = cr.route_days(world, c, [origin, *path])
+    room = max(0, cr.cargo_capacity(c, cfg) - blocks) * 10
+    # resolution: ENG-CV-25
+    c.provisions = min(room, cr.consumption(c, world.now, cfg) * (math.ceil(days) + 2))
+    return c
+
+
+def check_trade_caravan(world: World, k: Kingdom, origin: int, path: list[int]) -> None:
+    """LINK-04: the trade route must be a road a caravan can travel (KM hook ``check_caravan``)."""
+    from sim.rules import cv as cr
+
+    for h in path:
+        if not cr.passable(world.map, h):
+            raise IllegalOrderError(
+                "LINK-04", f"the merchant caravan cannot travel hex {list(world.map.coords(h))} ({world.map.hexes[h].terrain})",
+                actor=f"kingdom:{k.id}",
+            )
+
+
+def trade_caravan(world: World, k: Kingdom, cid: str, origin: int, path: list[int], invest: int) -> Convoy:
+    """LINK-04: the caravan of a Trade edict investing ``invest`` BP (one cargo unit of trade goods per
+    5 BP), not yet in the world (KM hook ``trade_caravan``); the caravan must carry the goods."""
+    from sim.rules import cv as cr
+
+    expedition = _expedition_convoy(world, k, cid, origin, path, invest // 5)
+    # resolution: ENG-CV-25
+    if expedition.cargo.get("trade_goods", 0) > cr.cargo_capacity(expedition, world.config.cv):
+        raise IllegalOrderError(
+            "LINK-04", f"the merchant caravan carries {cr.cargo_capacity(expedition, world.config.cv)} cargo units, "
+            f"not the {invest // 5} units of trade goods of {invest} BP", actor=f"kingdom:{k.id}",
+        )
+    return expedition
+
+
+def caravan_set_out(world: World, c: Convoy) -> None:
+    """LINK-04: the trade caravan joins the world's convoys (KM hook ``caravan_set_out``)."""
+    from sim.rules import cv as cr
+
+    cr.add_convoy(world, c)
+
+
+# =================================================================================================
 # LINK-06: armies for nations (MN + GW)
 # =================================================================================================
 
@@ -308,8 +383,6 @@ def raise_nation_army(world: World, ledger: Ledger, money: MnTreasuries, raised:
     the named province's domain by the nation acting as a guild, engaging its seal of that province.
     Its units are bought at SC-GW-15 prices converted through LINK-02 (as many of the levy, in order,
     as the treasury can pay). Returns the GW army's id, or None (with the reason in the ledger)."""
-    from sim.rules import warfare as wf
-
     gw = world.gw
     g = nation_guild(world, raised.nation)
     if gw is None or g is None:
@@ -381,7 +454,7 @@ def raise_nation_army(world: World, ledger: Ledger, money: MnTreasuries, raised:
 
 
 def army_hook(world: World, ledger: Ledger, money: MnTreasuries) -> Callable[[Any, RaisedArmy], str | None]:
-    """The LINK-06 hook handed to ``diplomacy.raise_army`` by the MN driver of one model."""
+    """The LINK-06 hook handed to ``mn.raise_army`` by the MN turn of one model (:func:`mn_hooks`)."""
 
     def hook(mn: Any, raised: RaisedArmy) -> str | None:
         return raise_nation_army(world, ledger, money, raised)
@@ -451,8 +524,6 @@ def report_attack(world: World, dom: Domain, attackers: list[Attacker], outcome:
     """LINK-07: a successful Attack a domain (GW-ATK) on a domain in a province records an invasion of
     that province by each attacking army's affiliated nation; a failed one a repulse. These are the
     invasions and repulses MN-MOD-02…05 count (SC-MN-07)."""
-    from sim.rules import diplomacy as dip
-
     mn = world.mn
     if mn is None or dom.province not in mn.provinces:
         return
@@ -542,9 +613,6 @@ def domain_annexed(world: World, dom: Domain, former: str, ledger: Ledger) -> No
     """LINK-08: a domain annexed by a guild not affiliated with the kingdom claiming its hex costs the
     kingdom that hex (Size −1); a kingdom whose capital's domain has been annexed by guilds affiliated
     with another kingdom is conquered by it (it may then subjugate it, KM-VAS)."""
-    from sim.rules import kingdom as K
-    from sim.rules import warfare as wf
-
     km, gw = world.km, world.gw
     if km is None or gw is None:
         return
@@ -573,3 +641,48 @@ def domain_annexed(world: World, dom: Domain, former: str, ledger: Ledger) -> No
         km.bump("link_conquests")
         ledger.emit(SYS, "KingdomConqueredByGuilds", f"kingdom:{conqueror}", ("LINK-08", "KM-VAS-01"), outcome="conquered",
                     target=kid, domain=dom.id, guild=guild)
+
+
+# ---- the hooks the systems' turns are built with (LINK-09: the systems never import this module) ----
+
+
+def gw_hooks(world: World) -> wf.GwHooks:
+    """What the other systems of ``world`` add to a guild season (``sim.rules.gw.resolve_season``):
+    LINK-06 when Mare Nostrum runs too (nations fund their armies; attacks reported, LINK-07), LINK-08
+    when kingdoms do (occupations and annexations of claimed hexes)."""
+    mn, km = world.mn is not None, world.km is not None
+    return wf.GwHooks(
+        season_begun=fund_nation_armies if mn else None,
+        occupation_watch=occupation_watch if km else None,
+        domain_occupied=domain_occupied if km else None,
+        attackers_of=attackers_of if mn else None,
+        attack_reported=report_attack if mn else None,
+        domain_annexed=domain_annexed if km else None,
+    )
+
+
+def mn_hooks(world: World) -> dip.MnHooks:
+    """What the other systems of ``world`` add to a Mare Nostrum turn (``sim.rules.mn.resolve_turn``):
+    LINK-03 when kingdoms run too (a faction that is both keeps one treasury, :class:`MnTreasuries`,
+    opened each turn), LINK-06 when guild warfare does (armies raised become GW armies, :func:`army_hook`)."""
+    return dip.MnHooks(
+        treasury=MnTreasuries if world.km is not None else None,
+        army=_mn_army_hook if world.gw is not None else None,
+    )
+
+
+def _mn_army_hook(world: World, ledger: Ledger, money: dip.Treasury | None) -> dip.ArmyHook:
+    """LINK-06 for one MN turn: the turn's LINK-03 treasury, or one of its own (MN without kingdoms)."""
+    return army_hook(world, ledger, money if isinstance(money, MnTreasuries) else MnTreasuries(world, ledger))
+
+
+def km_hooks(world: World) -> K.KmHooks:
+    """What the other systems of ``world`` add to a kingdom month (``sim.rules.km.resolve_month``):
+    LINK-08's occupation Unrest in the Upkeep phase, LINK-04's merchant caravans when caravans run
+    (the rules also check that the caravans are enabled before using them)."""
+    return K.KmHooks(
+        occupation_unrest=occupation_unrest,
+        check_caravan=check_trade_caravan,
+        trade_caravan=trade_caravan,
+        caravan_set_out=caravan_set_out,
+    )

@@ -1,6 +1,6 @@
 """World state of the caravans (CV) system (*convois*): everything RES-CV-24 lists.
 
-Plain msgspec Structs, mutated in place by :mod:`sim.rules.caravan`; everything round-trips through
+Plain msgspec Structs, mutated in place by :mod:`sim.rules.cv`; everything round-trips through
 msgpack (``decode_world(encode_world(w)) == w``).
 
 Units and conventions

@@ -13,7 +13,7 @@ Conventions:
 * Turns are 0-based month numbers (``sim.calendar.month_index``); files say ``turn = 1`` for the first.
 * Economy, Loyalty and Stability are stored as *base* values (leadership and everything the scenario
   pre-summed, RES-KM-36); the engine adds what it simulates (buildings, improvements, edicts,
-  vacancies, agreements, trade routes) when it reads them (``sim.rules.kingdom.stats``).
+  vacancies, agreements, trade routes) when it reads them (``sim.rules.km.stats``).
 * Fame and Infamy are stored as *base* scores; the settlement-derived parts are added when read
   (RES-KM-37).
 * Relations between two kingdoms are stored once per unordered pair (``"a|b"`` with a < b); what one

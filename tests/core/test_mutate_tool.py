@@ -50,7 +50,53 @@ def test_the_sample_depends_on_the_seed_only() -> None:
     a = mutate.sample("mn", 20, 1)
     assert a == mutate.sample("mn", 20, 1)
     assert a != mutate.sample("mn", 20, 2)
-    assert len(a) == 20 and all(m.path == "sim/rules/diplomacy.py" for m in a)
+    files, _ = mutate.SYSTEMS["mn"]
+    assert len(a) == 20 and all(m.path in files for m in a)
+
+
+def test_a_mutant_keeps_its_id_and_its_place_in_the_sample_when_its_code_moves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 11 split the rule modules into packages: ids and samples must not depend on files or lines
+    monkeypatch.setattr(mutate, "ROOT", tmp_path)
+    h = "\n\ndef h(n):\n    return n * 3 > 7\n"
+    (tmp_path / "one.py").write_text(SRC + h, encoding="utf-8")
+    (tmp_path / "a.py").write_text("X = 1\n" + h.replace("def h", "def renamed"), encoding="utf-8")
+    (tmp_path / "b.py").write_text("# moved\n" + SRC, encoding="utf-8")
+
+    def ops(files: list[str]) -> dict[str, str]:
+        return {m.id: m.op.split(" (line")[0] for m in mutate.identify([m for f in files for m in mutate.candidates(f)])}
+
+    before, after = ops(["one.py"]), ops(["a.py", "b.py"])
+    assert set(before.items()) <= set(after.items()) and len(after) == len(before) + 2  # X = 1: "1 → 0", dropped
+    monkeypatch.setattr(mutate, "RECORD", tmp_path / "none.txt")
+    monkeypatch.setitem(mutate.SYSTEMS, "t", (["one.py"], []))
+    s1 = {m.id for m in mutate.sample("t", 6, 1)}
+    monkeypatch.setitem(mutate.SYSTEMS, "t", (["b.py", "a.py"], []))
+    # two more mutants in the pool: the first pool's six lowest-ranked rank at most 8th in the second
+    assert s1 <= {m.id for m in mutate.sample("t", 8, 1)}
+    (tmp_path / "a.py").write_text("X = 1\n" + h.replace("3", "4"), encoding="utf-8")  # a changed statement
+    assert not (set(ops(["a.py"])) & {i for i, op in before.items() if op in ("3 → 4", "* → //", "> → >=")})
+
+
+def test_the_same_statement_in_two_places_gets_two_ids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mutate, "ROOT", tmp_path)
+    (tmp_path / "m.py").write_text("def f(x):\n    return x + 1\n\n\ndef g(x):\n    return x + 1\n", encoding="utf-8")
+    ids = [m.id for m in mutate.identify(mutate.candidates("m.py"))]
+    assert len(ids) == 4 and len(set(ids)) == 4
+
+
+def test_the_sample_of_record_is_the_one_issue_10_was_judged_on() -> None:
+    # seed 1, 200 mutants: tools/mutants-sample.txt, and every listed equivalent is in it
+    sys.path.insert(0, str(ROOT / "bench"))
+    import mutation
+
+    sys.path.pop(0)
+    for system in ("cv", "gw", "km", "mn"):
+        rec = mutate.recorded(system)
+        assert rec is not None and len(rec) == 200 and len(set(rec)) == 200
+    for (system, mid) in mutation.equivalents():
+        assert mid in (mutate.recorded(system) or []), f"{system} {mid}: an equivalent outside the sample of record"
 
 
 def test_statements_run_at_import_are_sampled_and_marked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from sim import paths
 from sim.hexmap import TERRAIN_LETTERS, Hex, HexMap, mark_coasts
-from sim.rules import edicts as E
-from sim.rules import warfare as wf
+from sim.rules import km as E
+from sim.rules.gw import core as gw_core
 from tests.km.helpers import kingdom, world
 
 # costs with ties everywhere: equal integers, and decimals whose float sums depend on their order
@@ -139,7 +139,7 @@ def test_trade_and_march_paths_follow_the_roads_built_between_questions(data: st
         else:
             _, a, b = step
             ref = hm.least_cost_path(a, b, lambda x, y: None if hm.hexes[y].is_water else 1.0)
-            got = paths.cheapest_path(hm, a, b, "gw-march", lambda: wf._entry_costs(wd), terrain_only=True)
+            got = paths.cheapest_path(hm, a, b, "gw-march", lambda: gw_core._entry_costs(wd), terrain_only=True)
             assert got == ref
 
 
@@ -149,13 +149,13 @@ def test_a_built_road_changes_the_trade_path_and_keeps_the_terrain_tables() -> N
     wd = world(hm, [kingdom("a", [0])])
     before = E.trade_path(wd, 0, 4, False, False)
     assert before == [1, 2, 3, 4]
-    march = paths.cheapest_path(hm, 0, 4, "gw-march", lambda: wf._entry_costs(wd), terrain_only=True)
+    march = paths.cheapest_path(hm, 0, 4, "gw-march", lambda: gw_core._entry_costs(wd), terrain_only=True)
     for i in (5, 6, 7, 8, 9):
         hm.set_road(i, "road")
     entry = paths._entry(hm)
     assert "gw-march" in entry.terrain_tables and not entry.road_tables
     assert E.trade_path(wd, 0, 4, False, False) == [5, 6, 7, 8, 4]
-    assert paths.cheapest_path(hm, 0, 4, "gw-march", lambda: wf._entry_costs(wd), terrain_only=True) == march
+    assert paths.cheapest_path(hm, 0, 4, "gw-march", lambda: gw_core._entry_costs(wd), terrain_only=True) == march
 
 
 def test_a_road_that_changes_no_cost_keeps_the_table_and_its_searches() -> None:

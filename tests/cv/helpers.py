@@ -5,7 +5,7 @@ from __future__ import annotations
 from sim.config import Config
 from sim.events import Ledger
 from sim.hexmap import Hex, HexMap
-from sim.rules.caravan import WAGON_TYPES
+from sim.rules.cv import WAGON_TYPES
 from sim.state.cv import Convoy, CvWorld, Traveler, Wagon
 from sim.world import World
 

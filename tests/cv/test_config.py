@@ -8,7 +8,7 @@ from agents.campaign import run_campaign
 from sim.config import Config, CvConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
-from sim.rules import caravan as cr
+from sim.rules import cv as cr
 from sim.state.cv import DayPlan, Traveler
 from tests.cv.helpers import baseline, convoy, ledger_at, line_map, travelers, world_of
 
@@ -19,12 +19,12 @@ def test_axles_cost() -> None:
     c = baseline(hm, gp=250)
     w = world_of(c, hm, config=Config(cv=CvConfig(axles_cost_gp=120)))
     led = ledger_at()
-    cr.resolve_day(w, "amber", DayPlan(move="rest", buy="axles"), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest", buy="axles")), ScriptedDice([]), led)
     assert c.gp == 130 and c.wagons[0].axles and not c.wagons[1].axles
     assert led.of_kind("AxlesFitted")[0].total == 120
     c.gp = 100
     with pytest.raises(IllegalOrderError, match="RES-CV-01: not enough gold for improved axles"):
-        cr.check_plan(w, c, DayPlan(buy="axles"))
+        cr.check(w, "amber", DayPlan(buy="axles"))
 
 
 @pytest.mark.rule("CV-TRAV-06", "RES-CV-05")
@@ -42,7 +42,7 @@ def test_max_wagons() -> None:
     c = convoy(["covered", "supply", "supply"], travelers(4), hm=hm, gp=1000)
     w = world_of(c, hm, config=Config(cv=CvConfig(max_wagons=3)))
     with pytest.raises(IllegalOrderError, match="SC-CV-05: a caravan holds at most 3 wagons"):
-        cr.check_plan(w, c, DayPlan(move="rest", buy="wagon:covered"))
+        cr.check(w, "amber", DayPlan(move="rest", buy="wagon:covered"))
 
 
 @pytest.mark.rule("RES-CV-23")
@@ -52,7 +52,7 @@ def test_repair_materials_cost() -> None:
     c.travelers.append(Traveler(id="wright", job="wainwright"))
     w = world_of(c, hm, config=Config(cv=CvConfig(repair_materials_cost_gp=30)))
     assert "repair:2" in {p.buy for p in cr.legal_orders(w, "amber")}  # 2 per wainwright at most, within 100 gp
-    cr.resolve_day(w, "amber", DayPlan(move="repair", buy="repair:2"), ScriptedDice([]), ledger_at())
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="repair", buy="repair:2")), ScriptedDice([]), ledger_at())
     assert (c.gp, c.cargo["repair"], c.hp) == (40, 1, 50)
 
 
@@ -63,7 +63,7 @@ def test_characters_survive_flag() -> None:
     c.starving = True
     w = world_of(c, hm, config=Config(cv=CvConfig(characters_survive=False)))
     led = ledger_at()
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice(["1d6=5"]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), ScriptedDice(["1d6=5"]), led)
     assert led.of_kind("ConvoyDestroyed")[0].data["characters_survive"] is False
 
 

@@ -7,7 +7,7 @@ import pytest
 from sim.config import Config, CvConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
-from sim.rules import caravan as cr
+from sim.rules import cv as cr
 from sim.state.cv import DayPlan, Traveler
 from sim.world import decode_world, encode_world
 from tests.cv.helpers import baseline, convoy, ledger_at, line_map, travelers, world_of
@@ -115,9 +115,9 @@ def test_job_changes_after_24_hours_and_drivers() -> None:
     ok, clause, _ = cr.can_move(c, w.now)
     assert (ok, clause) == (False, "SC-CV-13")  # four wagons, three drivers
     with pytest.raises(IllegalOrderError, match="SC-CV-03: sandru changed jobs less than 24 hours ago"):
-        cr.check_plan(w, c, DayPlan(assign="sandru:driver"))
+        cr.check(w, "amber", DayPlan(assign="sandru:driver"))
     with pytest.raises(IllegalOrderError, match="SC-CV-07: koya cannot drive"):
-        cr.check_plan(w, c, DayPlan(move="rest", assign="koya:driver"))
+        cr.check(w, "amber", DayPlan(move="rest", assign="koya:driver"))
     w.now = 30
     plans = cr.legal_orders(w, "amber")
     assert {p.assign for p in plans} == {"", "sandru:driver"}
@@ -125,7 +125,7 @@ def test_job_changes_after_24_hours_and_drivers() -> None:
     assert {p.abandon for p in plans} == {"", "covered", "fortune_teller", "horse_train", "supply"}
     assert {p.move for p in plans if p.assign} >= {"travel"}
     assert {p.move for p in plans if not p.assign and not p.abandon} == {"rest"}
-    cr.resolve_day(w, "amber", DayPlan(assign="sandru:driver"), ScriptedDice([]), ledger_at(30))
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(assign="sandru:driver")), ScriptedDice([]), ledger_at(30))
     assert c.ticks_total == 36 * 192
 
 
@@ -135,13 +135,13 @@ def test_buying_a_wagon_and_the_wagon_limit() -> None:
     c = convoy(["covered", "fortune_teller", "supply", "horse_train"], travelers(5), hm=hm, gp=3000, provisions=60)
     w = world_of(c, hm)
     led = ledger_at()
-    cr.resolve_day(w, "amber", DayPlan(move="rest", buy="wagon:horse_train"), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest", buy="wagon:horse_train")), ScriptedDice([]), led)
     assert (c.max_hp, c.hp, c.gp) == (90, 90, 1800)
     assert cr.traveler_capacity(c, w.config.cv) == 22 and cr.cargo_capacity(c, w.config.cv) == 20
     assert cr.consumption(c, w.now) == 16 + 5
     assert cr.speed_mpd(c, w.config.cv) == 40
     with pytest.raises(IllegalOrderError, match="SC-CV-05: a caravan holds at most 5 wagons"):
-        cr.check_plan(w, c, DayPlan(move="rest", buy="wagon:covered"))
+        cr.check(w, "amber", DayPlan(move="rest", buy="wagon:covered"))
     assert all(not p.buy.startswith("wagon:") for p in cr.legal_orders(w, "amber"))
     c.feats.append("extra_wagons")
     assert any(p.buy == "wagon:covered" for p in cr.legal_orders(w, "amber"))
@@ -201,10 +201,10 @@ def test_zero_hp_from_damage_immobilises_until_repaired() -> None:
     assert c.hp == 0 and c.status == "travelling"
     assert led.of_kind("ConvoyImmobilized")
     assert {p.move for p in cr.legal_orders(w, "amber")} == {"rest", "repair"}
-    cr.resolve_day(w, "amber", DayPlan(move="repair"), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="repair")), ScriptedDice([]), led)
     assert (c.hp, c.cargo["repair"]) == (20, 1)  # two wainwrights, one unit each, 10 HP a unit
     w.config = Config(cv=CvConfig(repair_hp_per_unit=15, repair_units_per_wainwright_day=2))
-    cr.resolve_day(w, "amber", DayPlan(move="repair"), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="repair")), ScriptedDice([]), led)
     assert (c.hp, c.cargo["repair"]) == (35, 0)
 
 
@@ -241,7 +241,7 @@ def test_legal_orders_outside_and_inside_a_village() -> None:
     # supply wagons, axles
     assert buys == ["", "axles", "stores:7", "wagon:covered", "wagon:fortune_teller", "wagon:supply"]
     for p in plans:
-        cr.check_plan(w, c, p)  # every listed plan is legal
+        cr.check(w, "amber", p)  # every listed plan is legal
 
 
 @pytest.mark.rule("RES-CV-24")
@@ -249,7 +249,7 @@ def test_world_round_trips_with_convoys() -> None:
     hm = line_map(10, villages={0: "Millbrook"})
     c = baseline(hm, gp=600)
     w = world_of(c, hm)
-    cr.resolve_day(w, "amber", DayPlan(extra=1), ScriptedDice(["d20=15"]), ledger_at())
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(extra=1)), ScriptedDice(["d20=15"]), ledger_at())
     assert decode_world(encode_world(w)) == w
 
 
@@ -284,7 +284,7 @@ def test_a_gift_lapses_when_the_wagon_abandoned_earlier_that_day_took_its_goods(
     c.gifts = 4  # the next gift costs 5 units
     w = world_of(c, hm, now=6)
     plan = DayPlan(move="rest", abandon="supply", gift="trade_goods")
-    cr.check_plan(w, c, plan)  # legal when ordered: 12 units carried
+    cr.check(w, "amber", plan)  # legal when ordered: 12 units carried
     led = ledger_at(6)
     dice = ScriptedDice(["d20=20"])  # CV-UNR-04 (a) Resolve check for the lost wagon
     cr.new_day(c, 0, 6)

@@ -10,7 +10,7 @@ from sim.config import Config, CvConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.hexmap import Hex, HexMap
-from sim.rules import caravan as cr
+from sim.rules import cv as cr
 from sim.state.cv import DayPlan, Effect, Hazard, ticks_to_miles
 from tests.cv.helpers import baseline, convoy, kinds, ledger_at, line_map, travelers, world_of
 
@@ -26,7 +26,7 @@ def test_ex_cv_01_extra_hours_and_exhaustion() -> None:
     w = world_of(c, hm)
     led = ledger_at()
     dice = ScriptedDice(["d20=12", "d20=11"])
-    cr.resolve_day(w, "amber", DayPlan(extra=2), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(extra=2)), dice, led)
     dice.assert_exhausted()
     # hours 1–12: 36 miles; hour 13: 12 + 4 = 16 >= 15, travels (39 miles), DC 16; hour 14: 15 < 16
     assert ticks_to_miles(c.ticks_total) == 39
@@ -40,11 +40,11 @@ def test_ex_cv_01_extra_hours_and_exhaustion() -> None:
     assert not cr.can_move(c, w.now)[0]
     assert all(p.move != "travel" for p in cr.legal_orders(w, "amber"))
     # the night after the forced march is only 11 h: no recovery. A (fed) rest day: 12+ consecutive h → fatigued
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), ScriptedDice([]), led)
     assert c.condition == "fatigued"
     assert dict(cr.stat_mods(c, "security", w.config.cv, w.now, w.cv.job_bonuses))["fatigued"] == -2
     # another such rest (after a normal 12-hour travel day) → normal; the extra-hour DC is back to 15
-    cr.resolve_day(w, "amber", DayPlan(), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), ScriptedDice([]), led)
     assert c.condition == "none"
     assert c.extra_dc == 15
     assert outcomes(led, "ConditionChanged") == ["exhausted", "fatigued", "none"]
@@ -73,7 +73,7 @@ def test_ex_cv_02_speed_bonuses_terrain_and_night() -> None:
     for wg in c.wagons:
         wg.axles = False
     w = world_of(c, hm)
-    cr.resolve_day(w, "amber", DayPlan(night=True), ScriptedDice([]), ledger_at())
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(night=True)), ScriptedDice([]), ledger_at())
     assert ticks_to_miles(c.ticks_total) == 11
 
 
@@ -89,14 +89,14 @@ def test_ex_cv_03_running_out_of_provisions() -> None:
     led = ledger_at()
     dice = ScriptedDice(["1d6=4", "1d6=5", "1d6=3", "1d6=6"])
     # day 1: the scout scouts; rest start: 13 < 14 → all eaten, 1d6 = 4
-    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), dice, led)
     assert (c.hp, c.provisions, c.condition, c.starving) == (66, 0, "fatigued", True)
     # day 2: slot start 1d6 = 5; the scout forages 2; rest start 2 < 14 → eaten, 1d6 = 3
-    cr.resolve_day(w, "amber", DayPlan(forage=True, halt=True), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(forage=True, halt=True)), dice, led)
     assert (c.hp, c.provisions, c.starving) == (58, 0, True)
     assert hm.hexes[c.hex].settlement == "Millbrook" and c.progress == 0
     # day 3: slot start 1d6 = 6; buys 2 units of food stores (20 provisions, 20 gp); 20 >= 14
-    cr.resolve_day(w, "amber", DayPlan(buy="stores:2"), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(buy="stores:2")), dice, led)
     dice.assert_exhausted()
     assert (c.hp, c.provisions, c.starving, c.condition) == (52, 6, False, "none")
     assert c.gp == 80
@@ -118,12 +118,12 @@ def test_ex_cv_04_mutiny() -> None:
     led = ledger_at()
     dice = ScriptedDice(["d20=18", "d20=11", "1d2=1", "d20=14"])
     # day A: 18 + 4 = 22 < 25, fails by 3 → half speed → 18 miles on the road
-    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), dice, led)
     assert ticks_to_miles(c.ticks_total) == 18
     ev = led.of_kind("MutinyCheckRolled")[0]
     assert (ev.dc, ev.total, ev.outcome) == (25, 22, "half speed")
     # day B: 11 + 4 = 15, fails by 10 → 1d2 = 1 → refuses → Unrest check 14 + 4 = 18 < 25 → Unrest 6
-    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), dice, led)
     dice.assert_exhausted()
     assert ticks_to_miles(c.ticks_total) == 18
     assert c.unrest == 6
@@ -134,7 +134,7 @@ def test_ex_cv_04_mutiny() -> None:
     u = led.of_kind("UnrestCheckRolled")[0]
     assert (u.dc, u.total, u.outcome, u.data["trigger"]) == (25, 18, "failure", "(d) cannot move: mutiny refusal")
     assert kinds(led, skip=("ProvisionsConsumed", "ConvoyTravelled")) == [
-        "MutinyCheckRolled", "MutinyCheckRolled", "MutinyRefusedToMove", "UnrestCheckRolled", "UnrestRose",
+        "ConvoySetOut", "MutinyCheckRolled", "MutinyCheckRolled", "MutinyRefusedToMove", "UnrestCheckRolled", "UnrestRose",
     ]
 
 
@@ -148,7 +148,7 @@ def test_ex_cv_05_calming_the_crew_in_a_village() -> None:
     assert cr.consumption(c, w.now) == 14 and not c.in_mutiny
     led = ledger_at()
     dice = ScriptedDice(["d20=13", "d20=9"])
-    cr.resolve_day(w, "amber", DayPlan(move="rest", double=True), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest", double=True)), dice, led)
     dice.assert_exhausted()
     checks = [(e.data["action"], e.total, e.outcome) for e in led.of_kind("CalmingCheckRolled")]
     assert checks == [("full rest day", 21, "success"), ("double consumption", 18, "failure")]

@@ -6,7 +6,7 @@ import pytest
 
 from sim.dice import ScriptedDice
 from sim.hexmap import Hex, HexMap
-from sim.rules import caravan as cr
+from sim.rules import cv as cr
 from sim.state.cv import (
     SUSPENDED_FOREVER,
     Band,
@@ -58,12 +58,12 @@ def test_hazard_met_at_its_hour_blocks_the_rest_of_the_period() -> None:
     w = world_of(c, hm, hazards={"mud": block}, tables=[HazardTable(id="t", bands=(Band(1, 50), Band(51, 100, "mud")))])
     led = ledger_at()
     dice = ScriptedDice(["d%=60", "d12=5", "d20=1", "d20=20"])
-    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), dice, led)
     dice.assert_exhausted()
     # hours 1–4 travelled (3 mi/h), the hazard at the start of hour 5 fails (1 + 4 < 14) and blocks
     assert ticks_to_miles(c.ticks_total) == 12
-    assert [e.kind for e in led.events][:6] == [
-        "HazardTableRolled", "HazardCheckRolled", "TravelBlocked", "UnrestCheckRolled", "ConvoyTravelled", "ProvisionsConsumed",
+    assert [e.kind for e in led.events][:7] == [
+        "ConvoySetOut", "HazardTableRolled", "HazardCheckRolled", "TravelBlocked", "UnrestCheckRolled", "ConvoyTravelled", "ProvisionsConsumed",
     ]
     u = led.of_kind("UnrestCheckRolled")[0]
     assert (u.dc, u.total, u.outcome) == (20, 27, "success") and c.unrest == 0

@@ -1,5 +1,5 @@
 """Tests written against surviving mutants of tools/mutate.py (issue 10): each pins a behaviour of
-sim/rules/caravan.py that a mutant changed and no earlier CV test noticed (an event field, an
+sim/rules/cv/ that a mutant changed and no earlier CV test noticed (an event field, an
 offered order, a route cost, a boundary). Expected values are worked by hand from RULES.md."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from sim.config import Config, CvConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.hexmap import Hex, HexMap
-from sim.rules import caravan as cr
+from sim.rules import cv as cr
 from sim.state.cv import (
     SUSPENDED_FOREVER,
     Band,
@@ -227,7 +227,7 @@ def test_taking_a_driver_off_the_box_leaves_a_wagon_without_driver() -> None:
     plan = DayPlan(assign="driver1:scout")
     assert cr.mobility(c, 30, plan)[:2] == (False, "SC-CV-13")
     with pytest.raises(IllegalOrderError, match="SC-CV-13: 4 wagons need 4 drivers; 3 assigned"):
-        cr.check_plan(w, c, plan)
+        cr.check(w, "amber", plan)
 
 
 @pytest.mark.rule("SC-CV-10", "SC-CV-13")
@@ -336,7 +336,7 @@ def test_a_job_change_to_an_unknown_job_is_unreadable() -> None:
     c = baseline(hm)
     w = world_of(c, hm, now=30)
     with pytest.raises(InvalidOrderError, match="cannot read job change"):
-        cr.check_plan(w, c, DayPlan(move="rest", assign="guard1:juggler"))
+        cr.check(w, "amber", DayPlan(move="rest", assign="guard1:juggler"))
 
 
 @pytest.mark.rule("CV-UNR-08", "RES-CV-16")
@@ -429,7 +429,7 @@ def test_a_mutiny_wandering_east_rolls_the_table_of_the_east_hex_and_stops_befor
     led = ledger_at()
     # 2 + 4 = 6 fails DC 25 by 19: a random direction; 1d6 = 1 (E, not the chosen W); the woods' d100
     dice = ScriptedDice(["d20=2", "1d6=1", "d%=40"])
-    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), dice, led)
     dice.assert_exhausted()
     east = hm.index(4, 1)
     assert led.of_kind("HazardTableRolled")[0].data["hex"] == east
@@ -448,7 +448,7 @@ def test_a_mutiny_wandering_off_the_map_does_not_move() -> None:
     w = world_of(c, hm, config=Config(cv=CvConfig(mutiny_fail5_outcome="random_direction")))
     led = ledger_at()
     dice = ScriptedDice(["d20=2", "1d6=1"])
-    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), dice, led)
     dice.assert_exhausted()
     moved = led.of_kind("ConvoyTravelled")[0]
     assert (moved.outcome, moved.total) == ("stuck", 0)
@@ -464,7 +464,7 @@ def test_a_slot_ended_by_a_hazard_is_recorded_as_stopped() -> None:
     w = world_of(c, hm, hazards={"mud": block}, tables=[HazardTable(id="t", bands=(Band(1, 100, "mud", hour=5),))])
     led = ledger_at()
     dice = ScriptedDice(["d%=60", "d20=1", "d20=20"])  # table, check 1 + 4 < 14, the (d) Unrest check
-    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), dice, led)
     dice.assert_exhausted()
     moved = led.of_kind("ConvoyTravelled")[0]
     assert (moved.outcome, moved.total) == ("stopped", 4)
@@ -477,7 +477,7 @@ def test_a_rest_day_counts_as_rested() -> None:
     hm = line_map(10)
     c = baseline(hm)
     w = world_of(c, hm)
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice([]), ledger_at())
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), ScriptedDice([]), ledger_at())
     assert (c.days_travelled, c.days_rested) == (0, 1)
 
 
@@ -489,7 +489,7 @@ def test_the_first_extra_hour_is_numbered_1_and_moves_the_rest_an_hour_later() -
     w = world_of(c, hm, now=6)
     led = ledger_at(6)
     dice = ScriptedDice(["d20=15"])
-    cr.resolve_day(w, "amber", DayPlan(extra=1), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(extra=1)), dice, led)
     dice.assert_exhausted()
     e = led.of_kind("ExtraHourCheckRolled")[0]
     assert (e.dc, e.total, e.outcome, e.data["extra_hour"], e.data["hour"]) == (15, 19, "success", 1, 18)
@@ -506,7 +506,7 @@ def test_spells_create_units_at_the_rest_and_an_unknown_spell_none() -> None:
     w = world_of(c, hm)
     assert cr.spell_units(c, w.now) == 2
     led = ledger_at()
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), ScriptedDice([]), led)
     e = led.of_kind("ProvisionsCreated")
     assert [(x.total, x.outcome) for x in e] == [(2, "spells")]
     # eats 16 + 1 (the druid) = 17: 2 from the spells, 15 from the stores

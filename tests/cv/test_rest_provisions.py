@@ -6,7 +6,7 @@ import pytest
 
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
-from sim.rules import caravan as cr
+from sim.rules import cv as cr
 from sim.state.cv import DayPlan, Traveler
 from tests.cv.helpers import baseline, convoy, ledger_at, line_map, travelers, world_of
 
@@ -46,18 +46,18 @@ def test_spells_then_forage_then_stores() -> None:
     assert cons == 10 + 10
     led = ledger_at()
     # spells: 2×1 + 3 + 11 = 16; two foraging scouts: 4; stores pay the rest: 20 − 16 − 4 = 0
-    cr.resolve_day(w, "amber", DayPlan(forage=True), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(forage=True)), ScriptedDice([]), led)
     ev = led.of_kind("ProvisionsConsumed")[0]
     assert (ev.data["from_spells"], ev.data["from_forage"], ev.data["from_stores"]) == (16, 4, 0)
     assert c.provisions == 30
     # with double rations: 40 needed: 16 spells, 4 forage, 20 stores
-    cr.resolve_day(w, "amber", DayPlan(forage=True, double=True), ScriptedDice(["d20=1"]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(forage=True, double=True)), ScriptedDice(["d20=1"]), led)
     assert c.provisions == 10
     # a small eater: 3 spell units left over are discarded, not stored
     c.travelers = [t for t in c.travelers if t.id != "cleric"]
     c.travelers.append(Traveler(id="cleric2", job="caster", spells={"heroes_feast": 1}, caster_level=20))
     led2 = ledger_at()
-    cr.resolve_day(w, "amber", DayPlan(), ScriptedDice([]), led2)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), ScriptedDice([]), led2)
     assert led2.of_kind("ProvisionsDiscarded")[0].total == 2 + 3 + 20 - cr.consumption(c, w.now)
     assert c.provisions == 10
 
@@ -79,14 +79,14 @@ def test_starving_takes_1d6_twice_a_day_until_fed() -> None:
     c = baseline(hm, provisions=10)
     w = world_of(c, hm)
     led = ledger_at()
-    cr.resolve_day(w, "amber", DayPlan(), ScriptedDice(["1d6=6"]), led)  # 10 < 16: all eaten, 1d6
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), ScriptedDice(["1d6=6"]), led)  # 10 < 16: all eaten, 1d6
     assert (c.provisions, c.hp, c.starving, c.condition) == (0, 74, True, "fatigued")
     # a rest day: the slot-start 1d6 comes whether or not the convoy moves; then short again
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice(["1d6=1", "1d6=2"]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), ScriptedDice(["1d6=1", "1d6=2"]), led)
     assert c.hp == 71
     assert not led.of_kind("CalmingCheckRolled")  # an unfed rest day is no calming rest day
     c.provisions = 16
-    cr.resolve_day(w, "amber", DayPlan(), ScriptedDice(["1d6=3"]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), ScriptedDice(["1d6=3"]), led)
     # fed at the rest start: starving ends without damage; the full 12-hour rest removes fatigue
     assert (c.hp, c.starving, c.condition, c.provisions) == (68, False, "none", 0)
     assert [e.kind for e in led.events if "Starvation" in e.kind] == [
@@ -103,7 +103,7 @@ def test_starvation_to_zero_destroys_without_an_unrest_check() -> None:
     w = world_of(c, hm)
     led = ledger_at()
     dice = ScriptedDice(["1d6=6"])
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), dice, led)
     dice.assert_exhausted()
     # 6 → 0 at the slot start: destroyed, and the 25% line crossed on the way gives no Unrest check
     assert c.status == "destroyed" and c.hp == 0
@@ -122,7 +122,7 @@ def test_a_starving_caravan_cannot_be_repaired() -> None:
     c.starving = True
     w = world_of(c, hm)
     with pytest.raises(IllegalOrderError, match="CV-REST-04: a starving caravan cannot be repaired"):
-        cr.check_plan(w, c, DayPlan(move="repair"))
+        cr.check(w, "amber", DayPlan(move="repair"))
     assert all(p.move != "repair" for p in cr.legal_orders(w, "amber"))
 
 
@@ -134,15 +134,15 @@ def test_food_stores_in_a_settlement() -> None:
     led = ledger_at()
     opts = {p.buy for p in cr.legal_orders(w, "amber")}
     assert "stores:10" in opts  # 16 free cargo units, but 100 gp buys 10 units at 10 gp
-    cr.resolve_day(w, "amber", DayPlan(move="rest", buy="stores:10"), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest", buy="stores:10")), ScriptedDice([]), led)
     assert (c.provisions, c.gp) == (25 + 100 - 16, 0)
     assert cr.stores_units(125) == 13
     c.gp = 1000
     with pytest.raises(IllegalOrderError, match="SC-CV-09: the stores would exceed the cargo capacity"):
-        cr.check_plan(w, c, DayPlan(buy="stores:9"))  # 109 → 11 + 9 = 20 > 19
+        cr.check(w, "amber", DayPlan(buy="stores:9"))  # 109 → 11 + 9 = 20 > 19
     c.hex = 3
     with pytest.raises(IllegalOrderError, match="RES-CV-11: purchases are made in a settlement"):
-        cr.check_plan(w, c, DayPlan(buy="stores:1"))
+        cr.check(w, "amber", DayPlan(buy="stores:1"))
 
 
 @pytest.mark.rule("RES-CV-11")
@@ -153,7 +153,7 @@ def test_stores_price_is_configurable() -> None:
     c = baseline(hm, provisions=0, gp=60)
     w = world_of(c, hm, config=Config(cv=CvConfig(stores_cost_gp=20)))
     led = ledger_at()
-    cr.resolve_day(w, "amber", DayPlan(buy="stores:3"), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(buy="stores:3")), ScriptedDice([]), led)
     assert c.gp == 0 and led.of_kind("StoresBought")[0].data["gp"] == 60
 
 
@@ -168,7 +168,7 @@ def test_axles_are_not_bought_for_the_wagon_abandoned_that_day() -> None:
     w = world_of(c, hm)
     plan = DayPlan(move="rest", buy="axles", abandon="supply")
     with pytest.raises(IllegalOrderError, match="RES-CV-01.*every wagon already has improved axles"):
-        cr.check_plan(w, c, plan)
+        cr.check(w, "amber", plan)
     offered = cr.legal_orders(w, c.id)
     assert not [p for p in offered if p.abandon == "supply" and "axles" in p.purchases]
     assert [p for p in offered if not p.abandon and "axles" in p.purchases]  # without the abandon, still offered

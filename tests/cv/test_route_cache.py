@@ -7,7 +7,7 @@ import pytest
 
 from sim import paths
 from sim.hexmap import Hex, HexMap
-from sim.rules import caravan as cr
+from sim.rules import cv as cr
 from tests.cv.helpers import baseline, world_of
 
 

@@ -9,7 +9,7 @@ import pytest
 from scenarios.build import build_world
 from scenarios.loader import load_scenario, parse_scenario
 from sim.errors import ScenarioError
-from sim.rules import caravan as cr
+from sim.rules import cv as cr
 
 BASE = """
 [scenario]

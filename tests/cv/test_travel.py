@@ -10,7 +10,7 @@ from sim.config import Config, CvConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.hexmap import Hex, HexMap
-from sim.rules import caravan as cr
+from sim.rules import cv as cr
 from sim.state.cv import DayPlan, ticks_to_miles
 from tests.cv.helpers import baseline, convoy, ledger_at, line_map, travelers, world_of
 
@@ -74,7 +74,7 @@ def test_mixed_terrain_hour_by_hour() -> None:
     hm = HexMap(width=6, height=1, hexes=hexes)
     c = convoy(STANDARD, travelers(3), hm=hm)
     w = world_of(c, hm)
-    cr.resolve_day(w, "amber", DayPlan(), ScriptedDice([]), ledger_at())
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), ScriptedDice([]), ledger_at())
     # hours 1–5: 5 × 8/3 = 40/3 ≥ 12 → hex 1 with 4/3 left over; hours 6–12: 7 × 4/3 = 28/3
     assert ticks_to_miles(c.ticks_total) == Fraction(68, 3)
     assert c.hex == 1
@@ -95,13 +95,13 @@ def test_clock_marks_night_hours_when_travel_hours_are_not_all_day() -> None:
     cfg = Config(cv=CvConfig(travel_hours_are_day=False, night_starts_hour=18, night_ends_hour=6))
     c = baseline(hm)
     w = world_of(c, hm, config=cfg)
-    cr.resolve_day(w, "amber", DayPlan(extra=1), ScriptedDice(["d20=20"]), ledger_at())
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(extra=1)), ScriptedDice(["d20=20"]), ledger_at())
     # 12 day hours (06–18) at 3 mi/h, then the extra hour 18–19 is a night hour: 3/2
     assert ticks_to_miles(c.ticks_total) == Fraction(75, 2)
     # by default every travel hour is a day hour
     c2 = baseline(hm)
     w2 = world_of(c2, hm)
-    cr.resolve_day(w2, "amber", DayPlan(extra=1), ScriptedDice(["d20=20"]), ledger_at())
+    cr.resolve_day(w2, "amber", cr.given("amber", DayPlan(extra=1)), ScriptedDice(["d20=20"]), ledger_at())
     assert ticks_to_miles(c2.ticks_total) == 39
 
 
@@ -111,12 +111,12 @@ def test_travel_day_is_twelve_hours_then_rest() -> None:
     c = baseline(hm)
     w = world_of(c, hm)
     led = ledger_at()
-    cr.resolve_day(w, "amber", DayPlan(), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), ScriptedDice([]), led)
     ev = led.of_kind("ConvoyTravelled")[0]
     assert ev.total == 12 and ev.data["miles"] == "36"
     assert c.moved_until == 6 + 12 and c.today.stop_hour == 18
     assert w.now == 30  # the next travel slot
-    assert [e.kind for e in led.events] == ["ConvoyTravelled", "ProvisionsConsumed"]
+    assert [e.kind for e in led.events] == ["ConvoySetOut", "ConvoyTravelled", "ProvisionsConsumed"]  # the first day
 
 
 @pytest.mark.rule("CV-TRAV-05", "RES-CV-04", "CV-REST-01", "RES-CV-08")
@@ -126,18 +126,18 @@ def test_extra_hour_dc_accumulates_until_twelve_hours_of_rest() -> None:
     w = world_of(c, hm)
     led = ledger_at()
     # day 1: one extra hour, 12 + 4 = 16 ≥ 15 → DC 16; the night is 11 hours
-    cr.resolve_day(w, "amber", DayPlan(extra=1), ScriptedDice(["d20=12"]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(extra=1)), ScriptedDice(["d20=12"]), led)
     assert c.extra_dc == 16 and c.condition == "none"
     # day 2 sets out after 11 h of rest following 13 h of travel → fatigued (−2); the DC is still 16
-    cr.resolve_day(w, "amber", DayPlan(extra=1), ScriptedDice(["d20=14"]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(extra=1)), ScriptedDice(["d20=14"]), led)
     chk = led.of_kind("ExtraHourCheckRolled")[1]
     assert (chk.dc, chk.total, chk.outcome) == (16, 14 + 4 - 2, "success")
     assert dict(chk.mods) == {"Mobility": 1, "job bonuses": 3, "fatigued": -2}
     assert c.extra_dc == 17
     assert [e.outcome for e in led.of_kind("ConditionChanged")] == ["fatigued"]
     # a rest day: 12+ consecutive hours → the DC is back to 15 at the next slot (RES-CV-04)
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice([]), led)
-    cr.resolve_day(w, "amber", DayPlan(), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), ScriptedDice([]), led)
     assert c.extra_dc == 15
     assert led.of_kind("ExtraHourDCReset")[0].data["before"] == 17
 
@@ -149,7 +149,7 @@ def test_a_forced_march_has_no_three_hour_cap_the_rising_dc_and_exhaustion_end_i
     w = world_of(c, hm)
     led = ledger_at()
     # 5 extra hours: 20 + 4 = 24 beats DC 15, 16, 17, 18 and 19 — every hour is travelled
-    cr.resolve_day(w, "amber", DayPlan(extra=5), ScriptedDice(["d20=20"] * 5), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(extra=5)), ScriptedDice(["d20=20"] * 5), led)
     checks = led.of_kind("ExtraHourCheckRolled")
     assert [(e.dc, e.outcome) for e in checks] == [(15, "success"), (16, "success"), (17, "success"), (18, "success"), (19, "success")]
     assert ticks_to_miles(c.ticks_total) == 36 + 5 * 3 and c.extra_dc == 20 and c.condition == "none"
@@ -160,14 +160,14 @@ def test_a_forced_march_has_no_three_hour_cap_the_rising_dc_and_exhaustion_end_i
     w2 = world_of(c2, hm2)
     led2 = ledger_at()
     c2.extra_dc, c2.moved_until = 20, 6 - 7
-    cr.resolve_day(w2, "amber", DayPlan(extra=9), ScriptedDice(["d20=20"] * 4 + ["d20=19"]), led2)
+    cr.resolve_day(w2, "amber", cr.given("amber", DayPlan(extra=9)), ScriptedDice(["d20=20"] * 4 + ["d20=19"]), led2)
     assert [e.dc for e in led2.of_kind("ExtraHourCheckRolled")] == [20, 21, 22, 23, 24]
     assert led2.of_kind("ExtraHourCheckRolled")[-1].outcome == "failure"  # 19 + 4 = 23 < 24
     assert c2.condition == "exhausted" and ticks_to_miles(c2.ticks_total) == 36 + 4 * 3
     # twelve extra hours fit in the day, thirteen do not (the next day's travel slot begins)
-    cr.check_plan(w, c, DayPlan(extra=12))
+    cr.check(w, "amber", DayPlan(extra=12))
     with pytest.raises(IllegalOrderError, match="RES-CV-24: 13 extra hours do not fit in the day"):
-        cr.check_plan(w, c, DayPlan(extra=13))
+        cr.check(w, "amber", DayPlan(extra=13))
     assert any(p.extra > 3 for p in cr.legal_orders(w, "amber"))
 
 
@@ -177,7 +177,7 @@ def test_a_normal_day_does_not_fatigue() -> None:
     c = baseline(hm)
     w = world_of(c, hm)
     for _ in range(3):
-        cr.resolve_day(w, "amber", DayPlan(), ScriptedDice([]), ledger_at())
+        cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), ScriptedDice([]), ledger_at())
     assert c.condition == "none"
 
 
@@ -189,7 +189,7 @@ def test_exhausted_cannot_move_and_takes_minus_six() -> None:
     w = world_of(c, hm)
     cfg = w.config.cv
     with pytest.raises(IllegalOrderError, match="CV-TRAV-06: an exhausted caravan cannot move"):
-        cr.check_plan(w, c, DayPlan())
+        cr.check(w, "amber", DayPlan())
     assert {p.move for p in cr.legal_orders(w, "amber")} == {"rest"}
     assert cr.stat_value(c, "security", cfg, w.now, w.cv.job_bonuses) == 4 - 6
     assert cr.stat_value(c, "resolve", cfg, w.now, w.cv.job_bonuses) == 7 - 6
@@ -205,11 +205,11 @@ def test_rest_without_full_consumption_gives_no_recovery() -> None:
     c.condition = "exhausted"
     w = world_of(c, hm)
     led = ledger_at()
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice(["1d6=2"]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), ScriptedDice(["1d6=2"]), led)
     # unfed: all eaten (0), 1d6 damage, starving; the exhausted caravan stays exhausted (RES-CV-05)
     assert c.condition == "exhausted" and c.hp == 78 and c.starving
     c.provisions = 100
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice(["1d6=1"]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), ScriptedDice(["1d6=1"]), led)
     assert c.condition == "fatigued"  # the fed 12-hour rest: exhausted → fatigued
 
 
@@ -239,10 +239,10 @@ def test_order_of_a_days_rolls() -> None:
     # (a) starvation 1d6, mutiny d20 (succeeds: 20 + 6 = 26 ≥ 23); (b) d100 = 70 → storm, d12 = 4 hour,
     # Security d20 = 10 + 3 = 13 ≥ 10; (d) consumption short → 1d6
     dice = ScriptedDice(["1d6=2", "d20=20", "d%=70", "d12=4", "d20=10", "1d6=3"])
-    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), dice, led)
     dice.assert_exhausted()
     assert [e.kind for e in led.events] == [
-        "StarvationDamageTaken", "MutinyCheckRolled", "HazardTableRolled", "HazardCheckRolled",
+        "ConvoySetOut", "StarvationDamageTaken", "MutinyCheckRolled", "HazardTableRolled", "HazardCheckRolled",
         "ConvoyTravelled", "ProvisionsConsumed", "ConditionChanged", "StarvationDamageTaken",
     ]
     assert led.of_kind("HazardTableRolled")[0].data["hour"] == 4

@@ -8,7 +8,7 @@ from sim.config import Config, CvConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.hexmap import Hex, HexMap
-from sim.rules import caravan as cr
+from sim.rules import cv as cr
 from sim.state.cv import DayPlan, ScheduledEvent, Traveler, ticks_to_miles
 from tests.cv.helpers import baseline, ledger_at, line_map, world_of
 
@@ -74,9 +74,9 @@ def test_resting_by_choice_or_exhausted_is_not_a_blocked_period() -> None:
     w = world_of(c, hm)
     led = ledger_at()
     dice = ScriptedDice(["d20=2"])  # a chosen rest day: only the CV-UNR-06 calming check (fails)
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), dice, led)
     c.condition = "exhausted"
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), dice, led)  # forced rest: no check at all
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), dice, led)  # forced rest: no check at all
     dice.assert_exhausted()
     assert not led.of_kind("UnrestCheckRolled")
     assert [e.data["action"] for e in led.of_kind("CalmingCheckRolled")] == ["full rest day"]
@@ -84,7 +84,7 @@ def test_resting_by_choice_or_exhausted_is_not_a_blocked_period() -> None:
     # at Unrest 0 a calming check could change nothing: it is not rolled
     c.unrest = 0
     c.condition = "none"
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), ScriptedDice([]), led)
     assert len(led.of_kind("CalmingCheckRolled")) == 1
 
 
@@ -99,7 +99,7 @@ def test_calming_checks_in_order_once_per_kind() -> None:
     # a rest day in the village with a wagon added and double rations.
     # Resolve 6 + 5 = 11; checks: wagon added, full rest day, double consumption
     dice = ScriptedDice(["d20=10", "d20=1", "d20=8"])
-    cr.resolve_day(w, "amber", DayPlan(move="rest", double=True, buy="wagon:covered"), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest", double=True, buy="wagon:covered")), dice, led)
     dice.assert_exhausted()
     got = [(e.data["action"], e.total, e.outcome) for e in led.of_kind("CalmingCheckRolled")]
     # 10 + 11 − 6 + 5 = 20 ≥ 20 → Unrest 4 (reduction 2); 1 + 11 − 4 + 5 = 13; 8 + 11 − 4 + 5 = 20 → 2
@@ -107,7 +107,7 @@ def test_calming_checks_in_order_once_per_kind() -> None:
     assert c.unrest == 2
     # next day: axles (an upgrade) and travel away: one check, still with the village bonus
     dice = ScriptedDice(["d20=4"])
-    cr.resolve_day(w, "amber", DayPlan(buy="axles"), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(buy="axles")), dice, led)
     ev = led.of_kind("CalmingCheckRolled")[-1]
     assert (ev.data["action"], ev.data["village"], ev.total) == ("wagon upgraded", True, 4 + 11 - 2 + 5)
 
@@ -123,7 +123,7 @@ def test_several_purchases_in_one_day_with_one_check_per_kind_of_action() -> Non
     w = world_of(c, hm)
     led = ledger_at()
     dice = ScriptedDice(["d20=9", "d20=3"])  # wagon added: 9 + 11 − 4 + 5 = 21 → Unrest 3; rest day: 3 + 11 − 3 + 5 = 16
-    cr.resolve_day(w, "amber", DayPlan(move="rest", buy=("wagon:covered", "wagon:supply")), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest", buy=("wagon:covered", "wagon:supply"))), dice, led)
     dice.assert_exhausted()
     assert [e.outcome for e in led.of_kind("WagonBought")] == ["covered", "supply"]
     assert [x.kind for x in c.wagons][-2:] == ["covered", "supply"] and c.gp == 2000 - 500 - 300
@@ -135,7 +135,7 @@ def test_several_purchases_in_one_day_with_one_check_per_kind_of_action() -> Non
     c.travelers.append(Traveler(id="extra7", job="driver", can_drive=True))
     plan = DayPlan(buy=("axles", "wagon:covered"))
     assert plan.label() == "travel, buy axles and wagon:covered"
-    cr.resolve_day(w, "amber", plan, dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", plan), dice, led)
     dice.assert_exhausted()
     assert [e.data["action"] for e in led.of_kind("CalmingCheckRolled")] == ["wagon added", "wagon upgraded"]
     assert len(c.wagons) == 4 + 2 + 1 and c.wagons[0].axles and c.gp == 1200 - 100 - 500
@@ -147,11 +147,11 @@ def test_each_purchase_of_the_day_is_checked_on_what_the_earlier_ones_left() -> 
     c = baseline(hm, gp=800, feats=["extra_wagons"])  # 6 wagons at most
     c.travelers += [Traveler(id=f"extra{i}", job="driver", can_drive=True) for i in (5, 6)]
     w = world_of(c, hm)
-    cr.check_plan(w, c, DayPlan(move="rest", buy=("wagon:covered", "wagon:supply")))  # 500 + 300 = 800
+    cr.check(w, "amber", DayPlan(move="rest", buy=("wagon:covered", "wagon:supply")))  # 500 + 300 = 800
     with pytest.raises(IllegalOrderError, match=r"SC-CV-05: not enough gold for the covered wagon \(500 gp; the purse holds 300\)"):
-        cr.check_plan(w, c, DayPlan(move="rest", buy=("wagon:covered", "wagon:covered")))
+        cr.check(w, "amber", DayPlan(move="rest", buy=("wagon:covered", "wagon:covered")))
     with pytest.raises(IllegalOrderError, match="SC-CV-05: a caravan holds at most 6 wagons"):
-        cr.check_plan(w, c, DayPlan(move="rest", buy=("wagon:supply", "wagon:supply", "wagon:supply")))
+        cr.check(w, "amber", DayPlan(move="rest", buy=("wagon:supply", "wagon:supply", "wagon:supply")))
     assert c.gp == 800 and len(c.wagons) == 4  # checking buys nothing
     # an order file may write them as a list
     import msgspec
@@ -167,10 +167,10 @@ def test_repair_days_and_forced_rests_do_not_calm() -> None:
     c.travelers.append(Traveler(id="wright", job="wainwright"))
     w = world_of(c, hm)
     led = ledger_at()
-    cr.resolve_day(w, "amber", DayPlan(move="repair"), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="repair")), ScriptedDice([]), led)
     assert c.hp == 60 and not led.of_kind("CalmingCheckRolled")
     c.hp = 0  # cannot move: a rest day does not count
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), ScriptedDice([]), led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), ScriptedDice([]), led)
     assert not led.of_kind("CalmingCheckRolled")
 
 
@@ -199,7 +199,7 @@ def test_a_gift_at_zero_unrest_is_spent_for_nothing() -> None:
     cr.resolve_gift(w, c, "treasure", led)  # costs 2; −3 stops at 0
     assert (c.unrest, c.gifts, c.cargo["treasure"]) == (0, 2, 2)
     with pytest.raises(IllegalOrderError, match="RES-CV-16: the next gift costs 3 cargo units of treasure"):
-        cr.check_plan(w, c, DayPlan(gift="treasure"))
+        cr.check(w, "amber", DayPlan(gift="treasure"))
 
 
 @pytest.mark.rule("CV-UNR-08", "RES-CV-16", "RES-CV-24", "CV-UNR-06", "SC-CV-03")
@@ -216,9 +216,9 @@ def test_gifts_at_any_time_several_a_day_and_with_double_rations() -> None:
                    assign=("cook1:guard", "entertainer1:passenger"))
     assert plan.label() == ("rest, double rations, gift trade_goods and treasure and trade_goods, "
                             "assign cook1:guard and entertainer1:passenger")
-    cr.check_plan(w, c, plan)
+    cr.check(w, "amber", plan)
     dice = ScriptedDice(["d20=1", "d20=1"])  # full rest day and double consumption checks, both fail
-    cr.resolve_day(w, "amber", plan, dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", plan), dice, led)
     dice.assert_exhausted()
     # gifts cost 1, 2 and 3 units: Unrest 6 − 1 − 3 − 1 = 1
     assert [e.total for e in led.of_kind("GiftGiven")] == [1, 2, 3]
@@ -227,9 +227,9 @@ def test_gifts_at_any_time_several_a_day_and_with_double_rations() -> None:
     assert [e.outcome for e in led.of_kind("JobChanged")] == ["guard", "passenger"]
     # the fourth gift would cost 4 units: with 6 of trade goods, a fifth (5 more) is refused
     with pytest.raises(IllegalOrderError, match="RES-CV-16: the next gift costs 5 cargo units of trade_goods; the caravan carries 2"):
-        cr.check_plan(w, c, DayPlan(gift=("trade_goods", "trade_goods")))
+        cr.check(w, "amber", DayPlan(gift=("trade_goods", "trade_goods")))
     with pytest.raises(IllegalOrderError, match="SC-CV-03: cook1 changed jobs less than 24 hours ago"):
-        cr.check_plan(w, c, DayPlan(move="rest", assign=("cook1:cook", "cook1:scout")))  # twice in one day
+        cr.check(w, "amber", DayPlan(move="rest", assign=("cook1:cook", "cook1:scout")))  # twice in one day
 
 
 @pytest.mark.rule("CV-MUT-01", "CV-MUT-02", "RES-CV-17")
@@ -263,7 +263,7 @@ def test_mutiny_random_direction_rerolls_the_chosen_one() -> None:
     led = ledger_at()
     # 2 + 4 = 6, fails by 19 → 1d2 = 2 (random direction) → 1d6 = 1 is E, the chosen one: reroll → 4 = W
     dice = ScriptedDice(["d20=2", "1d2=2", "1d6=1", "1d6=4"])
-    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), dice, led)
     dice.assert_exhausted()
     west = hm.neighbor(start, 3)
     # half speed (18 miles): 12 reach the west neighbour, 6 more toward the next hex west, dropped
@@ -284,7 +284,7 @@ def test_mutiny_fail_by_five_outcome_is_configurable(mode: str, script: list[str
     w = world_of(c, hm, config=Config(cv=CvConfig(mutiny_fail5_outcome=mode)))
     led = ledger_at()
     dice = ScriptedDice(script)
-    cr.resolve_day(w, "amber", DayPlan(), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan()), dice, led)
     dice.assert_exhausted()
     assert bool(led.of_kind("MutinyRefusedToMove")) is refused
     assert c.ticks_total == (0 if refused else 18 * 192)
@@ -297,7 +297,7 @@ def test_no_mutiny_check_on_a_rest_day() -> None:
     w = world_of(c, hm)
     led = ledger_at()
     dice = ScriptedDice(["d20=1"])  # the calming check only
-    cr.resolve_day(w, "amber", DayPlan(move="rest"), dice, led)
+    cr.resolve_day(w, "amber", cr.given("amber", DayPlan(move="rest")), dice, led)
     dice.assert_exhausted()
     assert not led.of_kind("MutinyCheckRolled")
     assert led.of_kind("CalmingCheckRolled")[0].data["village"] is True

@@ -10,7 +10,8 @@ from scenarios.loader import load_scenario_text
 from sim.calendar import HOURS_PER_SEASON
 from sim.dice import ScriptedDice
 from sim.events import Ledger
-from sim.rules import warfare as wf
+from sim.rules import gw as wf
+from sim.rules import links
 from sim.state.gw import Army, Bonus, Building, Domain, Seal, Unit
 from sim.world import World
 
@@ -164,12 +165,13 @@ def start_season(w: World, s: int, ledger: Ledger) -> None:
 
 
 def play(w: World, s: int, orders: list[Any], dice: Any = None, ledger: Ledger | None = None) -> Ledger:
-    """A whole season ``s`` with these orders (given in order), then every phase."""
+    """A whole season ``s`` through the turn function: these orders (each guild's in the order
+    given, guilds in ascending id, RES-GW-27), then every phase — with the hooks a campaign of this
+    world's systems would plug in (``links.gw_hooks``: none for a GW-only world)."""
     ledger = ledger or Ledger()
-    start_season(w, s, ledger)
-    for o in orders:
-        wf.give_order(w, o, ledger)
-    wf.run_phases(w, dice if dice is not None else ScriptedDice([]), ledger)
+    w.now = s * HOURS_PER_SEASON
+    ledger.now = w.now
+    wf.resolve_season(w, wf.given(orders), dice if dice is not None else ScriptedDice([]), ledger, hooks=links.gw_hooks(w))
     return ledger
 
 

@@ -18,7 +18,7 @@ from agents.systems.gw import check_invariants
 from sim.calendar import HOURS_PER_SEASON
 from sim.dice import DiceBox, ScriptedDice
 from sim.events import Ledger
-from sim.rules import warfare as wf
+from sim.rules import gw as wf
 from sim.state.gw import Annex, AttackDomain, Siege
 from sim.world import decode_world, encode_world
 from tests.gw.helpers import hx, make_world, play, put_army, put_domain, start_season

@@ -7,8 +7,8 @@ import pytest
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.events import Ledger
-from sim.rules import warfare as wf
-from sim.state.gw import AttackArmy, AttackDomain, Move, Siege
+from sim.rules import gw as wf
+from sim.state.gw import AttackArmy, AttackDomain, Bonus, Move, Siege
 from tests.gw.helpers import counts, hx, kinds, make_world, play, put_army, put_domain, start_season, units
 
 # ---- movement ---------------------------------------------------------------------------------------
@@ -40,7 +40,7 @@ def test_slowest_unit_sets_the_pace_and_water_is_impassable():
     assert not any(w.map.hexes[h].is_water for h in ev.data["path"])
     start_season(w, 1, Ledger())
     with pytest.raises(IllegalOrderError, match=r"RES-GW-05: hex \[5,2\] is water"):
-        wf.check_order(w, Move(guild="a", army="slow", to=hx(w, 5, 2)))
+        wf.check(w, "a", Move(guild="a", army="slow", to=hx(w, 5, 2)))
     # around the water wall: the path from [4,2] to [6,2] detours (3 steps, not 2)
     b = put_army(w, "b1", "b", hx(w, 4, 2), {"infantry": 1})
     path = wf.march_path(w, b, hx(w, 6, 2))
@@ -55,13 +55,13 @@ def test_one_move_and_one_action_per_army_and_the_target_must_be_there_after_mov
     led = Ledger()
     start_season(w, 0, led)
     with pytest.raises(IllegalOrderError, match=r"RES-GW-27: domain F is not in the army's hex \[8,2\] after movement"):
-        wf.check_order(w, Siege(guild="a", army="N", domain="F"))
+        wf.check(w, "a", Siege(guild="a", army="N", domain="F"))
     wf.give_order(w, Move(guild="a", army="N", to=hx(w, 10, 2)), led)
     with pytest.raises(IllegalOrderError, match="RES-GW-27: army N already has a Move order this season"):
-        wf.check_order(w, Move(guild="a", army="N", to=hx(w, 9, 2)))
+        wf.check(w, "a", Move(guild="a", army="N", to=hx(w, 9, 2)))
     wf.give_order(w, Siege(guild="a", army="N", domain="F"), led)
     with pytest.raises(IllegalOrderError, match="RES-GW-27: army N already has a siege order this season"):
-        wf.check_order(w, AttackDomain(guild="a", army="N", domain="F"))
+        wf.check(w, "a", AttackDomain(guild="a", army="N", domain="F"))
 
 
 # ---- strength, bonuses, fortification ----------------------------------------------------------------
@@ -169,7 +169,7 @@ def test_loss_order_rank_then_effective_cs_then_id():
         "militia", "infantry", "archer", "cavalry", "knight", "siege_engine",
     ]
     us = units(w, [("knight", 1), ("infantry", 2), ("militia", 1)], bonuses={})
-    us[1].bonuses = [wf.Bonus("sépium", 1)]  # infantry #2: effective 3, the other infantry 2
+    us[1].bonuses = [Bonus("sépium", 1)]  # infantry #2: effective 3, the other infantry 2
     order = wf.loss_order(us, cfg)
     assert [(u.kind, wf.effective_cs(u, cfg)) for u in order] == [("militia", 1), ("infantry", 2), ("infantry", 3), ("knight", 2)]
     # exactly the army's strength (1 + 2 + 3 + 2 = 8) destroys every unit

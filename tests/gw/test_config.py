@@ -8,7 +8,7 @@ from agents.campaign import run_campaign
 from scenarios.loader import load_scenario_text, read_source
 from sim.errors import IllegalOrderError
 from sim.events import Ledger
-from sim.rules import warfare as wf
+from sim.rules import gw as wf
 from sim.state.gw import AttackArmy, Recruit
 from tests.gw.helpers import hx, make_world, occupy, play, put_army, put_domain, start_season, units
 
@@ -43,7 +43,7 @@ def test_fortification_levels_and_the_keep_level_are_configurable():
     from sim.state.gw import AttackDomain
 
     with pytest.raises(IllegalOrderError, match="GW-ATK-02: domain D has a stockade"):
-        wf.check_order(w, AttackDomain(guild="a", army="Z", domain="D"))
+        wf.check(w, "a", AttackDomain(guild="a", army="Z", domain="D"))
 
 
 @pytest.mark.rule("SC-GW-15")
@@ -54,7 +54,7 @@ def test_unit_prices_and_the_recruitment_cap_are_configurable():
     w.gw.guilds["a"].solars = 120
     start_season(w, 0, Ledger())
     with pytest.raises(IllegalOrderError, match=r"SC-GW-15: 3 recruits \(\+0 already ordered\) exceed 2 per unoccupied domain × 1 = 2"):
-        wf.check_order(w, Recruit(guild="a", units={"infantry": 3}))
+        wf.check(w, "a", Recruit(guild="a", units={"infantry": 3}))
     led = play(w, 0, [Recruit(guild="a", units={"militia": 2})])
     assert led.of_kind("UnitsRecruited")[0].total == 100 and w.gw.guilds["a"].solars == 120 - 100 + 20
 

@@ -7,7 +7,7 @@ import pytest
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
-from sim.rules import warfare as wf
+from sim.rules import gw as wf
 from sim.state.gw import Deploy, Disband, LendSeals, Reinforce
 from tests.gw.helpers import counts, hx, make_world, play, put_army, put_domain, start_season
 
@@ -30,9 +30,9 @@ def test_an_army_needs_military_seals():
     w = world()
     start_season(w, 0, Ledger())
     with pytest.raises(IllegalOrderError, match="GW-DEP-01: an army can only be deployed by engaging military seals; none is engaged"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=[], units={"infantry": 5}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=[], units={"infantry": 5}))
     with pytest.raises(IllegalOrderError, match="GW-DEP-01: seal a-p1 is a political seal, not a military seal"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-p1"], units={"infantry": 5}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-p1"], units={"infantry": 5}))
 
 
 @pytest.mark.rule("GW-DEP-02", "GW-DEP-05", "SC-GW-08")
@@ -53,11 +53,11 @@ def test_consenting_domain_must_lie_in_the_province_of_the_own_seals():
     start_season(w, 0, Ledger())
     # DB lies in P2; A's seals are affiliated to P
     with pytest.raises(IllegalOrderError, match="RES-GW-01: seal a-m1 is affiliated to province P, but domain DB lies in P2"):
-        wf.check_order(w, Deploy(guild="a", domain="DB", seals=["a-m1"], units={"infantry": 5}, proxy=True))
+        wf.check(w, "a", Deploy(guild="a", domain="DB", seals=["a-m1"], units={"infantry": 5}, proxy=True))
     # DC never consented
     with pytest.raises(IllegalOrderError, match="GW-DEP-03: domain DC is not a consenting domain for guild a"):
-        wf.check_order(w, Deploy(guild="a", domain="DC", seals=["a-m1"], units={"infantry": 5}, proxy=True))
-    wf.check_order(w, Deploy(guild="a", domain="DE", seals=["a-m1"], units={"infantry": 5}, proxy=True))
+        wf.check(w, "a", Deploy(guild="a", domain="DC", seals=["a-m1"], units={"infantry": 5}, proxy=True))
+    wf.check(w, "a", Deploy(guild="a", domain="DE", seals=["a-m1"], units={"infantry": 5}, proxy=True))
 
 
 @pytest.mark.rule("GW-DEP-04", "RES-GW-02")
@@ -66,10 +66,10 @@ def test_half_the_seals_own_the_rest_from_the_domains_region_and_whole_rejection
     start_season(w, 0, Ledger())
     # 1 own + 1 lent by B (region R) = exactly 50%: valid, and no alliance is declared
     assert w.gw.alliances == []
-    wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1", "b-m1"], units={"infantry": 20}))
+    wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m1", "b-m1"], units={"infantry": 20}))
     # C is from region Q: refused on the region whatever C agrees to
     with pytest.raises(IllegalOrderError, match="GW-DEP-04: seal c-m1 of guild c is from region Q"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1", "a-m2", "c-m1"], units={"infantry": 5}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m1", "a-m2", "c-m1"], units={"infantry": 5}))
     led = play(w, 0, [])
     assert led.of_kind("ArmyDeployed") == [] and w.gw.armies == {}
 
@@ -82,7 +82,7 @@ def test_another_guilds_seals_need_its_consent_not_an_alliance():
     led = Ledger()
     start_season(w, 0, led)
     with pytest.raises(IllegalOrderError, match="GW-DEP-04: seal e-m1 belongs to guild e, which has not agreed to lend its seals to a"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1", "e-m1"], units={"infantry": 5}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m1", "e-m1"], units={"infantry": 5}))
     # E agrees (a decision of its policy): from then on A may engage E's seal, still without an alliance
     assert LendSeals(guild="e", to="a") in wf.legal_orders(w, "e")
     wf.give_order(w, LendSeals(guild="e", to="a"), led)
@@ -98,9 +98,9 @@ def test_another_guilds_seals_need_its_consent_not_an_alliance():
     wf.give_order(w, LendSeals(guild="e", to="a", lend=False), led)
     assert w.gw.guilds["e"].lends_to == [] and w.gw.seals["e-m1"].army == army.id
     with pytest.raises(IllegalOrderError, match="GW-DEP-04: guild e does not lend its seals to a"):
-        wf.check_order(w, LendSeals(guild="e", to="a", lend=False))
+        wf.check(w, "e", LendSeals(guild="e", to="a", lend=False))
     with pytest.raises(IllegalOrderError, match="GW-DEP-04: a guild engages its own seals without lending them"):
-        wf.check_order(w, LendSeals(guild="e", to="e"))
+        wf.check(w, "e", LendSeals(guild="e", to="e"))
     assert [e.outcome for e in led.of_kind("OrderGiven")].count("lend_seals") == 2
 
 
@@ -110,7 +110,7 @@ def test_capacity_modifier_and_no_trimming():
     w.gw.guilds["a"].capacity_bonus = 3
     start_season(w, 0, Ledger())
     with pytest.raises(IllegalOrderError, match=r"RES-GW-03: 14 units exceed the army's capacity of 13 \(1 seals × 10 \+ 3\); the order is not trimmed"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1"], units={"infantry": 14}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m1"], units={"infantry": 14}))
     play(w, 0, [Deploy(guild="a", domain="D1", seals=["a-m1"], units={"infantry": 8})])
     (army,) = w.gw.armies.values()
     assert army.capacity == 13 and len(army.units) == 8  # fewer units than its capacity is fine
@@ -121,13 +121,13 @@ def test_hand_in_requisition_or_both_and_the_proxy_for_requisitions():
     w = world()
     start_season(w, 0, Ledger())
     with pytest.raises(IllegalOrderError, match="RES-GW-04: guild a hands in 26 infantry but its unit pool holds 25"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1", "a-m2", "a-m3"], units={"infantry": 26}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m1", "a-m2", "a-m3"], units={"infantry": 26}))
     with pytest.raises(IllegalOrderError, match="GW-DEP-07: requisition of 5 infantry from D1, whose garrison has 4"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1"], requisition={"infantry": 5}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m1"], requisition={"infantry": 5}))
     with pytest.raises(IllegalOrderError, match="GW-DEP-07: no unit is handed in or requisitioned"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1"]))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m1"]))
     with pytest.raises(InvalidOrderError, match="unknown unit type 'dragon'"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1"], units={"dragon": 1}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m1"], units={"dragon": 1}))
     # requisition from E's consenting domain: the order is legal only with the proxy
     o = Deploy(guild="a", domain="DE", seals=["a-m1"], requisition={"militia": 5}, proxy=True)
     play(w, 0, [o, Deploy(guild="a", domain="D1", seals=["a-m2", "a-m3"], units={"infantry": 10}, requisition={"militia": 6, "infantry": 4})])
@@ -143,7 +143,7 @@ def test_seals_stay_engaged_until_the_army_is_disbanded_or_destroyed():
     (aid,) = w.gw.armies
     start_season(w, 1, Ledger())
     with pytest.raises(IllegalOrderError, match=f"SC-GW-03: seal a-m1 is already engaged \\({aid}\\)"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1"], units={"infantry": 5}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m1"], units={"infantry": 5}))
     led = play(w, 1, [Disband(guild="a", army=aid)])
     assert w.gw.seals["a-m1"].army is None and aid not in w.gw.armies
     assert w.gw.guilds["a"].pool["infantry"] == 25  # the units went back to the pool
@@ -157,7 +157,7 @@ def test_an_army_deployed_this_season_gets_orders_from_the_next():
     (aid,) = w.gw.armies
     w.gw.season = 0  # still season S
     with pytest.raises(IllegalOrderError, match=f"RES-GW-27: army {aid} was deployed this season"):
-        wf.check_order(w, Disband(guild="a", army=aid))
+        wf.check(w, "a", Disband(guild="a", army=aid))
 
 
 @pytest.mark.rule("SC-GW-09", "GW-OCC-01", "GW-SIEGE-02")
@@ -168,17 +168,17 @@ def test_reinforce_garrison_from_the_pool_but_not_under_occupation_or_siege():
     assert led.of_kind("GarrisonReinforced")[0].data["garrison"] == 15
     start_season(w, 1, Ledger())
     with pytest.raises(IllegalOrderError, match="SC-GW-09: domain DB belongs to b"):
-        wf.check_order(w, Reinforce(guild="a", domain="DB", units={"infantry": 1}))
+        wf.check(w, "a", Reinforce(guild="a", domain="DB", units={"infantry": 1}))
     put_army(w, "enemy", "c", hx(w, 1, 1), {"infantry": 5})
     w.gw.armies["enemy"].besieging = "D1"
     wf.refresh_statuses(w)
     with pytest.raises(IllegalOrderError, match="GW-SIEGE-02: domain D1 is besieged: its owner may not reinforce the garrison"):
-        wf.check_order(w, Reinforce(guild="a", domain="D1", units={"infantry": 1}))
+        wf.check(w, "a", Reinforce(guild="a", domain="D1", units={"infantry": 1}))
     w.gw.armies["enemy"].besieging = None
     w.gw.armies["enemy"].occupying = "D1"
     wf.refresh_statuses(w)
     with pytest.raises(IllegalOrderError, match="GW-OCC-01: domain D1 is occupied: the occupation prevents reinforcing the garrison"):
-        wf.check_order(w, Reinforce(guild="a", domain="D1", units={"infantry": 1}))
+        wf.check(w, "a", Reinforce(guild="a", domain="D1", units={"infantry": 1}))
 
 
 @pytest.mark.rule("SC-GW-08", "RES-GW-26", "GW-DEP-04", "GW-DEP-05", "RES-GW-02")
@@ -193,10 +193,10 @@ def test_support_seals_are_engaged_seals_add_capacity_and_follow_gw_dep_04():
     assert wf.army_involves(w.gw, army, "b") and not wf.army_involves(w.gw, army, "c")
     start_season(w, 1, Ledger())
     with pytest.raises(IllegalOrderError, match="GW-DEP-04: seal c-m1 of guild c is from region Q"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m2"], support_seals=["c-m1"], units={"infantry": 5}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m2"], support_seals=["c-m1"], units={"infantry": 5}))
     with pytest.raises(IllegalOrderError, match="GW-DEP-04: seal e-m1 belongs to guild e, which has not agreed"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m2"], support_seals=["e-m1"], units={"infantry": 5}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m2"], support_seals=["e-m1"], units={"infantry": 5}))
     with pytest.raises(IllegalOrderError, match=r"GW-DEP-04: only 1 of the 3 engaged seals belong to a"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m2"], support_seals=["b-m2", "b-m3"], units={"infantry": 5}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m2"], support_seals=["b-m2", "b-m3"], units={"infantry": 5}))
 
 

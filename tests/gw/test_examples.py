@@ -9,7 +9,7 @@ import pytest
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.events import Ledger
-from sim.rules import warfare as wf
+from sim.rules import gw as wf
 from sim.state.gw import (
     Annex,
     AttackArmy,
@@ -66,14 +66,14 @@ class TestExGw01:
         start_season(w, 0, Ledger())
         order = Deploy(guild="a", domain="D1", seals=["a-m1", "a-m2", "b-m1", "b-m2", "b-m3"], units={"infantry": 10})
         with pytest.raises(IllegalOrderError, match=r"GW-DEP-04: only 2 of the 5 engaged seals belong to a \(2 × 2 = 4 < 5\)"):
-            wf.check_order(w, order)
+            wf.check(w, order.guild, order)
 
     def test_order_3_seal_from_another_region_is_rejected(self):
         w = self.world()
         start_season(w, 0, Ledger())
         order = Deploy(guild="a", domain="D1", seals=["a-m1", "a-m2", "b-m1", "c-m1"], units={"infantry": 10})
         with pytest.raises(IllegalOrderError, match=r"GW-DEP-04: seal c-m1 of guild c is from region Q, not R"):
-            wf.check_order(w, order)
+            wf.check(w, order.guild, order)
 
     def test_order_4_consenting_domain_needs_the_proxy(self):
         w = self.world()
@@ -81,7 +81,7 @@ class TestExGw01:
         start_season(w, 0, led)
         without = Deploy(guild="a", domain="D2", seals=["a-m1", "a-m2"], units={"infantry": 20})
         with pytest.raises(IllegalOrderError, match=r"GW-DEP-03: domain D2 belongs to e: a proxy \(procuration\)"):
-            wf.check_order(w, without)
+            wf.check(w, without.guild, without)
         with_proxy = Deploy(guild="a", domain="D2", seals=["a-m1", "a-m2"], units={"infantry": 20}, proxy=True)
         wf.give_order(w, with_proxy, led)
         army = wf.resolve_deploy(w, with_proxy, led)
@@ -158,7 +158,7 @@ def test_ex_gw_02_loot_of_the_battle():
     assert kinds(led)[:6] == ["OrderGiven", "BattleFought", "ArmyDestroyed", "LootCreated", "DamageCleared", "UpkeepPaid"]
     # targetable from S+1 only (RES-GW-15)
     start_season(w, 1, led)
-    wf.check_order(w, TreasureHunt(guild="c", loot=loot.id, season=0))
+    wf.check(w, "c", TreasureHunt(guild="c", loot=loot.id, season=0))
 
 
 # ---- EX-GW-03 ---------------------------------------------------------------------------------------
@@ -265,11 +265,11 @@ def test_ex_gw_04_annexation_compensation_and_title(returned):
     assert w.gw.armies["Z"].occupying is None and dom.occupied_by == ["W"]  # W remains an occupier
     assert dom.frozen_until == 4 and dom.title_return_season == 3
     with pytest.raises(IllegalOrderError, match="GW-OCC-02"):
-        wf.check_order(w, DomainAction(guild="a", domain="D", action="build"))
+        wf.check(w, "a", DomainAction(guild="a", domain="D", action="build"))
     with pytest.raises(IllegalOrderError, match="GW-OCC-01"):
         w.gw.guilds["a"].pool = {"militia": 1}
-        wf.check_order(w, Reinforce(guild="a", domain="D", units={"militia": 1}))
-    wf.check_order(w, DomainAction(guild="a", domain="D", action="heroic_speech"))
+        wf.check(w, "a", Reinforce(guild="a", domain="D", units={"militia": 1}))
+    wf.check(w, "a", DomainAction(guild="a", domain="D", action="heroic_speech"))
     # S+3: the ownership is frozen; C may return the title
     c_before = w.gw.guilds["c"].solars
     start_season(w, 3, led)
@@ -293,10 +293,10 @@ def test_ex_gw_04_annexation_compensation_and_title(returned):
     assert ev.outcome == ("original" if returned else "replacement") and ev.t == 4 * 2160
     # too late to return it now: RES-GW-24's window was S+3 (C is the former owner, GW-ANX-04 holds)
     with pytest.raises(IllegalOrderError, match=r"RES-GW-24: D was annexed in season 2: its title could be returned only in season 3, not in season 4"):
-        wf.check_order(w, ReturnTitle(guild="c", domain="D"))
+        wf.check(w, "c", ReturnTitle(guild="c", domain="D"))
     # a guild that never owned D is told so
     with pytest.raises(IllegalOrderError, match="GW-ANX-04: guild b is not the former owner of an annexed D"):
-        wf.check_order(w, ReturnTitle(guild="b", domain="D"))
+        wf.check(w, "b", ReturnTitle(guild="b", domain="D"))
 
 
 # ---- EX-GW-05 ---------------------------------------------------------------------------------------

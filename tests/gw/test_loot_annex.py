@@ -7,7 +7,7 @@ import pytest
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
-from sim.rules import warfare as wf
+from sim.rules import gw as wf
 from sim.state.gw import Annex, AttackArmy, AttackDomain, PickUpLoot, Reinforce, Sack, TreasureHunt
 from tests.gw.helpers import hx, make_world, occupy, play, put_army, put_domain, start_season
 
@@ -42,7 +42,7 @@ def test_a_sack_under_10_structure_points_makes_no_loot_and_needs_an_occupier():
     put_army(w, "Y", "b", h, {"infantry": 3})
     start_season(w, 2, Ledger())
     with pytest.raises(IllegalOrderError, match="SC-GW-13: army Y does not occupy D; only an occupying army may sack it"):
-        wf.check_order(w, Sack(guild="b", army="Y", domain="D"))
+        wf.check(w, "b", Sack(guild="b", army="Y", domain="D"))
 
 
 @pytest.mark.rule("GW-LOOT-01", "GW-LOOT-02", "GW-LOOT-05", "RES-GW-14")
@@ -86,14 +86,14 @@ def test_loot_can_be_targeted_from_the_next_season_by_name_and_season():
     (lt,) = w.gw.loot
     w.gw.season = 0  # an order given during the creation season
     with pytest.raises(IllegalOrderError, match=f"GW-LOOT-03: loot {lt.id} is created this season; it can be targeted from season 1"):
-        wf.check_order(w, TreasureHunt(guild="b", loot=lt.id, season=0))
+        wf.check(w, "b", TreasureHunt(guild="b", loot=lt.id, season=0))
     start_season(w, 1, led)
     with pytest.raises(InvalidOrderError, match=r"was created in season 0, not 3 \(RES-GW-15\)"):
-        wf.check_order(w, TreasureHunt(guild="b", loot=lt.id, season=3))
+        wf.check(w, "b", TreasureHunt(guild="b", loot=lt.id, season=3))
     with pytest.raises(IllegalOrderError, match="GW-LOOT-03: there is no loot 99"):
-        wf.check_order(w, PickUpLoot(guild="a", loot=99, season=0))
+        wf.check(w, "a", PickUpLoot(guild="a", loot=99, season=0))
     with pytest.raises(IllegalOrderError, match="GW-LOOT-03: no army of b stands on the loot's hex"):
-        wf.check_order(w, PickUpLoot(guild="b", loot=lt.id, season=0))
+        wf.check(w, "b", PickUpLoot(guild="b", loot=lt.id, season=0))
     wf.give_order(w, PickUpLoot(guild="a", loot=lt.id, season=0), led)
     wf.give_order(w, TreasureHunt(guild="b", loot=lt.id, season=0), led)
     before = w.gw.guilds["a"].solars
@@ -149,14 +149,14 @@ def test_annexation_must_be_paid_and_name_a_political_seal_of_the_guild():
     occupy(w, "Z", "D")
     start_season(w, 1, Ledger())
     with pytest.raises(IllegalOrderError, match="RES-GW-23: an annexation must name a political seal of a; a-m1 is a military seal of a"):
-        wf.check_order(w, Annex(guild="a", domain="D", seal="a-m1"))
+        wf.check(w, "a", Annex(guild="a", domain="D", seal="a-m1"))
     with pytest.raises(IllegalOrderError, match="RES-GW-23: an annexation must name a political seal of a; b-p1 is a political seal of b"):
-        wf.check_order(w, Annex(guild="a", domain="D", seal="b-p1"))
+        wf.check(w, "a", Annex(guild="a", domain="D", seal="b-p1"))
     w.gw.guilds["a"].solars = 499
     with pytest.raises(IllegalOrderError, match="RES-GW-23: the compensation of 500 solars cannot be paid: the chest holds 499"):
-        wf.check_order(w, Annex(guild="a", domain="D", seal="a-p1"))
+        wf.check(w, "a", Annex(guild="a", domain="D", seal="a-p1"))
     w.config.gw.annex_compensation_solars = 400
-    wf.check_order(w, Annex(guild="a", domain="D", seal="a-p1"))
+    wf.check(w, "a", Annex(guild="a", domain="D", seal="a-p1"))
 
 
 @pytest.mark.rule("RES-GW-23", "GW-ANX-03", "GW-ANX-01")
@@ -218,6 +218,6 @@ def test_the_new_owner_acts_on_the_domain_before_the_title_arrives_but_nobody_ca
     assert atk.outcome == "success" and atk.data["defenders"] == ["Z"] and atk.data["defender_strength"] == 13
     start_season(w, 3, Ledger())
     with pytest.raises(IllegalOrderError, match="GW-ANX-06: the ownership of D cannot change before season 4"):
-        wf.check_order(w, Annex(guild="b", domain="D", seal="b-p1"))
+        wf.check(w, "b", Annex(guild="b", domain="D", seal="b-p1"))
     start_season(w, 4, Ledger())
-    wf.check_order(w, Annex(guild="b", domain="D", seal="b-p1"))
+    wf.check(w, "b", Annex(guild="b", domain="D", seal="b-p1"))

@@ -1,5 +1,5 @@
 """Tests written against surviving mutants of tools/mutate.py (issue 10): each one pins a GW rule
-behaviour (sim/rules/warfare.py) that no earlier test distinguished from a plausible mistake.
+behaviour (sim/rules/gw/, once warfare.py) that no earlier test distinguished from a plausible mistake.
 
 Expected values are worked out by hand from RULES.md (the arithmetic is in the comments)."""
 
@@ -10,7 +10,7 @@ import pytest
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
-from sim.rules import warfare as wf
+from sim.rules import gw as wf
 from sim.state.gw import (
     Annex,
     AttackArmy,
@@ -78,7 +78,7 @@ def test_hex_zero_is_a_legal_move_destination():
     put_army(w, "A1", "a", hx(w, 3, 0), {"cavalry": 1})
     start_season(w, 1, Ledger())
     assert hx(w, 0, 0) == 0
-    wf.check_order(w, Move(guild="a", army="A1", to=0))
+    wf.check(w, "a", Move(guild="a", army="A1", to=0))
     led = play(w, 1, [Move(guild="a", army="A1", to=0)])
     (ev,) = led.of_kind("ArmyMoved")
     assert ev.outcome == "arrived" and ev.total == 3 and w.gw.armies["A1"].hex == 0  # 3 hexes west
@@ -98,8 +98,8 @@ def test_requisitions_of_two_deployments_from_one_garrison_add_up():
     wf.give_order(w, Deploy(guild="a", domain="D1", seals=["a-m1"], requisition={"militia": 4}), led)
     # 6 militia − 4 already requisitioned = 2 left; 4 more is too many
     with pytest.raises(IllegalOrderError, match="GW-DEP-07: requisition of 4 militia from D1, whose garrison has 2"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m2"], requisition={"militia": 4}))
-    wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m2"], requisition={"militia": 2}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m2"], requisition={"militia": 4}))
+    wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m2"], requisition={"militia": 2}))
 
 
 @pytest.mark.rule("GW-DEP-04", "RES-GW-02")
@@ -112,9 +112,9 @@ def test_own_seal_share_is_compared_as_an_exact_percentage():
     start_season(w, 0, Ledger())
     # 2 × 100 = 200 < 67 × 3 = 201: rejected
     with pytest.raises(IllegalOrderError, match="GW-DEP-04: only 2 of the 3 engaged seals belong to a"):
-        wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1", "a-m2", "b-m1"], units={"infantry": 5}))
+        wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m1", "a-m2", "b-m1"], units={"infantry": 5}))
     # 3 × 100 = 300 ≥ 67 × 4 = 268: accepted
-    wf.check_order(w, Deploy(guild="a", domain="D1", seals=["a-m1", "a-m2", "a-m3", "b-m1"], units={"infantry": 5}))
+    wf.check(w, "a", Deploy(guild="a", domain="D1", seals=["a-m1", "a-m2", "a-m3", "b-m1"], units={"infantry": 5}))
 
 
 # ---- recruiting -------------------------------------------------------------------------------------
@@ -132,7 +132,7 @@ def test_a_recruit_costing_exactly_the_chest_is_legal():
     w.gw.guilds["a"].solars = 24
     start_season(w, 1, Ledger())
     with pytest.raises(IllegalOrderError, match="SC-GW-15: the chest holds 24 solars; these recruits cost 25"):
-        wf.check_order(w, Recruit(guild="a", units={"militia": 5}))
+        wf.check(w, "a", Recruit(guild="a", units={"militia": 5}))
 
 
 # ---- reinforcing, domain actions, lending -----------------------------------------------------------
@@ -146,8 +146,8 @@ def test_reinforcing_with_a_unit_kind_the_pool_lacks_is_illegal():
     w.gw.guilds["a"].pool = {"infantry": 5}
     start_season(w, 0, Ledger())
     with pytest.raises(IllegalOrderError, match="SC-GW-09: guild a sends 1 militia but its unit pool holds 0"):
-        wf.check_order(w, Reinforce(guild="a", domain="D1", units={"militia": 1}))
-    wf.check_order(w, Reinforce(guild="a", domain="D1", units={"infantry": 1}))
+        wf.check(w, "a", Reinforce(guild="a", domain="D1", units={"militia": 1}))
+    wf.check(w, "a", Reinforce(guild="a", domain="D1", units={"infantry": 1}))
 
 
 @pytest.mark.rule("RES-GW-19", "SC-GW-09")
@@ -157,7 +157,7 @@ def test_an_unknown_domain_action_is_an_invalid_order_listing_the_known_ones():
     put_domain(w, "D1", "a", hx(w, 1, 1))
     start_season(w, 0, Ledger())
     with pytest.raises(InvalidOrderError, match="unknown domain action 'dance' \\(known: sortie_assault, drug_the_vanguard, .*, cast_spell, build, assign\\)"):
-        wf.check_order(w, DomainAction(guild="a", domain="D1", action="dance"))
+        wf.check(w, "a", DomainAction(guild="a", domain="D1", action="dance"))
 
 
 @pytest.mark.rule("GW-DEP-04", "RES-GW-02", "RES-GW-27")
@@ -189,9 +189,9 @@ def test_a_domain_occupied_by_one_guild_can_be_attacked_by_another_but_not_by_it
     occupy(w, "Z", "D")
     assert w.gw.domains["D"].occupied_by == ["Z"]
     start_season(w, 1, Ledger())
-    wf.check_order(w, AttackDomain(guild="a", army="Y", domain="D"))
+    wf.check(w, "a", AttackDomain(guild="a", army="Y", domain="D"))
     with pytest.raises(IllegalOrderError, match="GW-ATK-04: domain D is already occupied by guild b"):
-        wf.check_order(w, AttackDomain(guild="b", army="Z2", domain="D"))
+        wf.check(w, "b", AttackDomain(guild="b", army="Z2", domain="D"))
 
 
 # ---- annexation and the title -----------------------------------------------------------------------
@@ -213,7 +213,7 @@ def test_a_title_returned_too_late_after_an_annexation_in_season_0_names_the_mis
     assert ev.data["former_owner"] == "c" and w.gw.domains["D"].annexed_season == 0
     start_season(w, 2, Ledger())  # A = 0: window A + 1 = 1 has passed
     with pytest.raises(IllegalOrderError, match="RES-GW-24: D was annexed in season 0: its title could be returned only in season 1, not in season 2"):
-        wf.check_order(w, ReturnTitle(guild="c", domain="D"))
+        wf.check(w, "c", ReturnTitle(guild="c", domain="D"))
 
 
 # ---- the legal-order lists --------------------------------------------------------------------------

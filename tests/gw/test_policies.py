@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from agents.base import AgentDecider
 from agents.guild import END, GuildView
 from agents.model import RealmModel
 from agents.policies import make_policy
 from sim.dice import DiceBox
 from sim.events import Ledger
-from sim.rules import warfare as wf
+from sim.rules import gw as wf
 from sim.state.gw import AttackArmy, AttackDomain, Deploy, Deposit, Move, Recruit, ReturnTitle, Siege
 from tests.gw.helpers import hx, make_world, put_army, put_domain, start_season
 
@@ -31,9 +32,8 @@ def _model(w, policy="heuristic"):
 
 
 def _orders_of(model, gid):
-    agent = model.by_key[f"guild:{gid}"]
     start_season(model.world, model.world.now // 2160, model.ledger)
-    return agent.give_orders()
+    return wf.give_orders(model.world, gid, AgentDecider(model), model.ledger)
 
 
 def test_the_agent_asks_one_order_at_a_time_and_records_each_decision():
@@ -43,7 +43,7 @@ def test_the_agent_asks_one_order_at_a_time_and_records_each_decision():
     model = _model(w, "random")
     given = _orders_of(model, "a")
     decisions = model.ledger.of_kind("DecisionMade")
-    assert len(decisions) == len(given) + 1 and decisions[-1].outcome == END
+    assert len(decisions) == len(given) + 1 and decisions[-1].outcome == "end of orders"
     assert all(e.actor == "guild:a" and e.clauses == ("SC-GW-09", "RES-GW-27") for e in decisions)
     assert [e.outcome for e in decisions[:-1]] == [str(o) for o in given]
     assert w.gw.orders == given

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from agents.systems.gw import check_invariants
 from sim.dice import SeededDice
 from sim.events import Ledger
-from sim.rules import warfare as wf
+from sim.rules import gw as wf
+from sim.state.gw import Bonus
 from tests.gw.helpers import hx, make_world, put_army, put_domain, start_season
 
 END = "end"
@@ -90,7 +91,7 @@ def test_damage_is_conserved_and_never_negative(spec, dmg, fort):
 
     us = units(w, [(k, 1) for k, _ in spec])
     for u, (_, extra) in zip(us, spec):
-        u.bonuses = [wf.Bonus("sépium", extra)]
+        u.bonuses = [Bonus("sépium", extra)]
     cfg = w.config.gw
     before = wf.units_strength(us, cfg, fort)
     survivors = list(us)

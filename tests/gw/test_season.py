@@ -10,7 +10,7 @@ from sim.calendar import HOURS_PER_SEASON, HOURS_PER_YEAR
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.events import Ledger
-from sim.rules import warfare as wf
+from sim.rules import gw as wf
 from sim.state.gw import (
     Annex,
     AnyOrder,
@@ -188,12 +188,12 @@ def test_recruitment_prices_caps_and_an_unaffordable_order_is_illegal():
     led = Ledger()
     start_season(w, 0, led)
     with pytest.raises(IllegalOrderError, match=r"SC-GW-15: 11 recruits \(\+0 already ordered\) exceed 5 per unoccupied domain × 2 = 10"):
-        wf.check_order(w, Recruit(guild="a", units={"militia": 11}))
+        wf.check(w, "a", Recruit(guild="a", units={"militia": 11}))
     wf.give_order(w, Recruit(guild="a", units={"knight": 6}), led)  # 120
     with pytest.raises(IllegalOrderError, match=r"SC-GW-15: the chest holds 200 solars; these recruits cost 90 \(\+120 already ordered\)"):
-        wf.check_order(w, Recruit(guild="a", units={"siege_engine": 3}))
+        wf.check(w, "a", Recruit(guild="a", units={"siege_engine": 3}))
     with pytest.raises(IllegalOrderError, match=r"SC-GW-15: 5 recruits \(\+6 already ordered\)"):
-        wf.check_order(w, Recruit(guild="a", units={"militia": 5}))
+        wf.check(w, "a", Recruit(guild="a", units={"militia": 5}))
     wf.give_order(w, Recruit(guild="a", units={"infantry": 4}), led)
     wf.run_phases(w, ScriptedDice([]), led)
     assert g.pool == {"infantry": 4, "knight": 6}
@@ -251,7 +251,7 @@ def test_legal_orders_lists_every_kind_of_order_and_each_is_accepted():
     }
     # every listed order passes the check it is listed by
     for o in legal:
-        wf.check_order(w, o)
+        wf.check(w, o.guild, o)
     assert all(isinstance(o, AnyOrder.__args__) for o in legal)  # type: ignore[attr-defined]
     # a pick-up needs an army on the loot's hex: move one there, then it is listed
     loot_hex = w.gw.loot[0].hex

@@ -7,8 +7,8 @@ import pytest
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.events import Ledger
-from sim.rules import warfare as wf
-from sim.state.gw import AttackDomain, Deploy, DomainAction, Move, Reinforce, Siege
+from sim.rules import gw as wf
+from sim.state.gw import AttackDomain, Bonus, Deploy, DomainAction, Move, Reinforce, Siege
 from tests.gw.helpers import counts, hx, make_world, play, put_army, put_domain, start_season
 
 
@@ -64,7 +64,7 @@ def test_desertion_rounding_is_configurable():
 def test_desertion_ignores_bonuses_and_fortification():
     w, h = keep_world({"infantry": 5}, fort=4, victuals=0)
     for u in w.gw.domains["D"].garrison:
-        u.bonuses = [wf.Bonus("sépium", 1)]
+        u.bonuses = [Bonus("sépium", 1)]
     put_army(w, "Z", "a", h, {"infantry": 10})
     led = play(w, 0, [Siege(guild="a", army="Z", domain="D")])
     des = led.of_kind("DesertionSuffered")[0]
@@ -77,7 +77,7 @@ def test_siege_damage_both_ways_at_once_to_the_strongest_besieger():
     w, h = keep_world({"siege_engine": 2, "militia": 2}, fort=3)
     for u in w.gw.domains["D"].garrison:
         if u.kind == "siege_engine":
-            u.bonuses = [wf.Bonus("magie", 1), wf.Bonus("sépium", 1)]  # capped: +1 → 4 each
+            u.bonuses = [Bonus("magie", 1), Bonus("sépium", 1)]  # capped: +1 → 4 each
     put_army(w, "Z", "a", h, {"infantry": 6, "siege_engine": 1})  # 15, the strongest
     put_army(w, "Y", "a", h, {"infantry": 5})  # 10
     led = play(w, 0, [Siege(guild="a", army="Z", domain="D"), Siege(guild="a", army="Y", domain="D")], ScriptedDice([]))
@@ -106,13 +106,13 @@ def test_a_siege_short_of_units_is_no_siege_but_allows_an_attack_next_season_onl
     # not besieged: the owner is not restricted, and the domain yields
     assert w.gw.guilds["c"].solars == 20 and w.gw.guilds["c"].victuals == 100 - 30 + 10
     start_season(w, 1, Ledger())
-    wf.check_order(w, DomainAction(guild="c", domain="D", action="build"))
-    wf.check_order(w, AttackDomain(guild="a", army="Z", domain="D"))  # next season: allowed
+    wf.check(w, "c", DomainAction(guild="c", domain="D", action="build"))
+    wf.check(w, "a", AttackDomain(guild="a", army="Z", domain="D"))  # next season: allowed
     # …but only in that season
     play(w, 1, [])
     start_season(w, 2, Ledger())
     with pytest.raises(IllegalOrderError, match="GW-ATK-02"):
-        wf.check_order(w, AttackDomain(guild="a", army="Z", domain="D"))
+        wf.check(w, "a", AttackDomain(guild="a", army="Z", domain="D"))
 
 
 @pytest.mark.rule("RES-GW-20", "RES-GW-17")
@@ -126,7 +126,7 @@ def test_the_besieging_status_lapses_without_a_new_siege_or_attack_order():
     assert w.gw.armies["Z"].besieging is None and w.gw.domains["D"].besieged_by == []
     start_season(w, 2, Ledger())
     with pytest.raises(IllegalOrderError, match="GW-ATK-02: domain D has a keep"):
-        wf.check_order(w, AttackDomain(guild="a", army="Z", domain="D"))
+        wf.check(w, "a", AttackDomain(guild="a", army="Z", domain="D"))
 
 
 @pytest.mark.rule("GW-ATK-02", "RES-GW-17")
@@ -136,9 +136,9 @@ def test_only_the_armies_that_did_the_siege_may_assault():
     put_army(w, "Y", "a", h, {"infantry": 5})
     play(w, 0, [Siege(guild="a", army="Z", domain="D")])
     start_season(w, 1, Ledger())
-    wf.check_order(w, AttackDomain(guild="a", army="Z", domain="D"))
+    wf.check(w, "a", AttackDomain(guild="a", army="Z", domain="D"))
     with pytest.raises(IllegalOrderError, match="GW-ATK-02: domain D has a keep"):
-        wf.check_order(w, AttackDomain(guild="a", army="Y", domain="D"))
+        wf.check(w, "a", AttackDomain(guild="a", army="Y", domain="D"))
 
 
 @pytest.mark.rule("GW-ATK-03", "GW-ATK-04", "RES-GW-18")
@@ -192,16 +192,16 @@ def test_owner_of_an_occupied_or_besieged_domain_is_limited_to_the_allow_list(st
     for act in wf.OCCUPIED_ALLOWED:
         if act == "cast_spell":
             continue
-        wf.check_order(w, DomainAction(guild="c", domain="D", action=act))
+        wf.check(w, "c", DomainAction(guild="c", domain="D", action=act))
     for act in ("build", "assign"):
         with pytest.raises(IllegalOrderError, match=f"{clause}: domain D is {state}: {act} is not on the allow-list"):
-            wf.check_order(w, DomainAction(guild="c", domain="D", action=act))
+            wf.check(w, "c", DomainAction(guild="c", domain="D", action=act))
     with pytest.raises(IllegalOrderError, match=clause):
-        wf.check_order(w, Deploy(guild="c", domain="D", seals=["c-m1"], requisition={"militia": 3}))
+        wf.check(w, "c", Deploy(guild="c", domain="D", seals=["c-m1"], requisition={"militia": 3}))
     with pytest.raises(IllegalOrderError, match="GW-OCC-02: only residents of a parish or an arcane place may cast spells"):
-        wf.check_order(w, DomainAction(guild="c", domain="D", action="cast_spell"))
+        wf.check(w, "c", DomainAction(guild="c", domain="D", action="cast_spell"))
     dom.places = ["parish"]
-    wf.check_order(w, DomainAction(guild="c", domain="D", action="cast_spell"))
+    wf.check(w, "c", DomainAction(guild="c", domain="D", action="cast_spell"))
     # legal_orders offers the owner exactly the allow-list for D (and the works for its free D2)
     acts = sorted(o.action for o in wf.legal_orders(w, "c") if isinstance(o, DomainAction) and o.domain == "D")
     assert acts == sorted(wf.OCCUPIED_ALLOWED)
@@ -220,8 +220,8 @@ def test_magic_item_may_not_target_a_consenting_occupied_domain():
     wf.refresh_statuses(w)
     start_season(w, 1, Ledger())
     with pytest.raises(IllegalOrderError, match="GW-OCC-02: a magic item may not target T, a consenting domain that is occupied"):
-        wf.check_order(w, DomainAction(guild="c", domain="D", action="use_magic_item", target="T"))
-    wf.check_order(w, DomainAction(guild="c", domain="D", action="use_magic_item"))
+        wf.check(w, "c", DomainAction(guild="c", domain="D", action="use_magic_item", target="T"))
+    wf.check(w, "c", DomainAction(guild="c", domain="D", action="use_magic_item"))
 
 
 @pytest.mark.rule("GW-SIEGE-01", "GW-ATK-01")
@@ -231,7 +231,7 @@ def test_a_domain_below_a_keep_is_attacked_at_once_a_castle_is_not():
         put_army(w, "Z", "a", h, {"infantry": 5})
         start_season(w, 0, Ledger())
         if ok:
-            wf.check_order(w, AttackDomain(guild="a", army="Z", domain="D"))
+            wf.check(w, "a", AttackDomain(guild="a", army="Z", domain="D"))
         else:
             with pytest.raises(IllegalOrderError, match="GW-ATK-02"):
-                wf.check_order(w, AttackDomain(guild="a", army="Z", domain="D"))
+                wf.check(w, "a", AttackDomain(guild="a", army="Z", domain="D"))

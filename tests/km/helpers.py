@@ -5,7 +5,7 @@ from __future__ import annotations
 from sim.config import Config
 from sim.events import Ledger
 from sim.hexmap import TERRAIN_LETTERS, Hex, HexMap, mark_coasts
-from sim.rules import kingdom as K
+from sim.rules import km as K
 from sim.state.km import ROLES, Kingdom, KmWorld, Leader, Settlement
 from sim.world import World
 

@@ -11,8 +11,8 @@ import pytest
 from sim.config import Config, KmConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
-from sim.rules import edicts as E
-from sim.rules import kingdom as K
+from sim.rules import km as E
+from sim.rules import km as K
 from sim.state.km import (
     Agreement,
     DiplomaticEdict,
@@ -54,13 +54,13 @@ def test_one_special_edict_per_turn_only_after_the_ordinary_edicts() -> None:
     w.km.hex(2).explored = False
     a.edicts_turn = -1
     with pytest.raises(IllegalOrderError, match="KM-GEN-02.*only after the Holiday, Improvement, Promotion and Taxation"):
-        E.check_special(w, "a", DiplomaticEdict("b", "embassy"))
+        E.check(w, "a", DiplomaticEdict("b", "embassy"))
     ready(w, "a")
     E.resolve_special(w, "a", DiplomaticEdict("b", "embassy"), ScriptedDice(["d4=1", "d20=15"]), led)
     for second in (ExplorationEdict(months=1, route=[2]), DiplomaticEdict("b", "treaty"),
                    TradeEdict("b", "Acity", "Bcity", "raw_materials", 5), VassalageEdict("colony", viceroy="V", hexes=[2])):
         with pytest.raises(IllegalOrderError, match="KM-GEN-02.*at most one special edict per turn"):
-            E.check_special(w, "a", second)
+            E.check(w, "a", second)
     # the four kinds are the tagged orders of RES-KM-39
     import msgspec
 
@@ -89,9 +89,9 @@ def test_a_representative_must_be_present_unless_magic_communication() -> None:
     w, a, b = pair()
     w.km.stance("a", "b").present = False
     with pytest.raises(IllegalOrderError, match="KM-DIP-02.*no representative of a is present in b"):
-        E.check_special(w, "a", DiplomaticEdict("b", "embassy"))
+        E.check(w, "a", DiplomaticEdict("b", "embassy"))
     w.config = Config(km=KmConfig(magic_communication=True))
-    E.check_special(w, "a", DiplomaticEdict("b", "embassy"))
+    E.check(w, "a", DiplomaticEdict("b", "embassy"))
 
 
 @pytest.mark.rule("KM-DIP-03", "RES-KM-01", "RES-KM-03")
@@ -116,7 +116,7 @@ def test_bribes_above_the_treasury_are_capped_after_the_1d4_not_refused() -> Non
     not positive); a special edict is never refused for lack of BP, and the 1d4 is in the ledger."""
     w, a, b = pair()
     a.treasury = 6
-    E.check_special(w, "a", DiplomaticEdict("b", "embassy", bribe=50))  # legal: nothing to refuse before the die
+    E.check(w, "a", DiplomaticEdict("b", "embassy", bribe=50))  # legal: nothing to refuse before the die
     led = ledger()
     dice = ScriptedDice(["d4=3", "d20=2"])
     # Treasury 6 − 3 = 3 → the 4 BP asked become 3; DC 10 − 3 = 7, d20 = 2 fails
@@ -216,7 +216,7 @@ def test_embassy_rejected_ban_and_fame_loss_on_a_failure_by_5() -> None:
     w.km.turn = 11
     ready(w, "a")
     with pytest.raises(IllegalOrderError, match=r"KM-REL-01.*until turn 13"):
-        E.check_special(w, "a", DiplomaticEdict("b", "embassy"))
+        E.check(w, "a", DiplomaticEdict("b", "embassy"))
     w.km.turn = 12
     ready(w, "a")
     # DC 7; d20 = 2 fails by 5: Fame −1, the target's attitude worsens one step
@@ -391,7 +391,7 @@ def test_untracked_npc_economy_and_rebalancing() -> None:
     w.km.turn += 1
     ready(w, "a")
     with pytest.raises(IllegalOrderError, match="KM-REL-09.*no unbalanced treaty or alliance in its favour"):
-        E.check_special(w, "a", DiplomaticEdict("b", "rebalance"))
+        E.check(w, "a", DiplomaticEdict("b", "rebalance"))
 
 
 @pytest.mark.rule("KM-REL-10")

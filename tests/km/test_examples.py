@@ -8,8 +8,9 @@ import pytest
 
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
-from sim.rules import edicts as E
-from sim.rules import kingdom as K
+from sim.rules import km as E
+from sim.rules import km as K
+from sim.rules.km.trade import _type_taken
 from sim.state.km import (
     Agreement,
     DiplomaticEdict,
@@ -95,10 +96,10 @@ def test_ex_km_02_treaty_attempt_fails_on_two_checks() -> None:
         km.turn = turn
         ready(w, "a")
         if legal:
-            E.check_special(w, "a", DiplomaticEdict("b", "treaty"))
+            E.check(w, "a", DiplomaticEdict("b", "treaty"))
         else:
             with pytest.raises(IllegalOrderError, match=r"KM-REL-07.*failed treaty attempt"):
-                E.check_special(w, "a", DiplomaticEdict("b", "treaty"))
+                E.check(w, "a", DiplomaticEdict("b", "treaty"))
 
 
 def ex03_world(stability: int = 40):
@@ -264,7 +265,7 @@ def test_ex_km_06_trade_edict_with_one_success() -> None:
     assert ex.r.status == "sold"
     assert k.treasury == 34
     assert K.stats(w, k).economy == 60 and K.stats(w, k).fame == 0
-    assert not E._type_taken(w.km, "a", "goods")  # the Goods slot is still free
+    assert not _type_taken(w.km, "a", "goods")  # the Goods slot is still free
 
 
 @pytest.mark.rule("KM-TRADE-05", "KM-TRADE-08", "KM-TRADE-11", "KM-TRADE-13", "KM-TRADE-17", "RES-KM-19", "RES-KM-22", "RES-KM-23",

@@ -7,8 +7,8 @@ import pytest
 from sim.config import Config, KmConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
-from sim.rules import edicts as E
-from sim.rules import kingdom as K
+from sim.rules import km as E
+from sim.rules import km as K
 from sim.state.km import Encounter, ExplorationEdict, HiddenFeature
 from tests.km.helpers import grid, kinds, kingdom, ledger, ready, settle, world
 
@@ -45,13 +45,13 @@ def test_explorers_paid_in_advance_map_hexes_that_can_then_be_claimed() -> None:
 def test_route_starts_at_or_next_to_the_capital_and_is_connected() -> None:
     w, a = explorer_world(["PPPPPP", "PPPPPP"])
     with pytest.raises(IllegalOrderError, match=r"RES-KM-12.*must start at or next to the capital \[0, 0\], not at \[3, 0\]"):
-        E.check_special(w, "a", ExplorationEdict(months=1, route=[3]))
+        E.check(w, "a", ExplorationEdict(months=1, route=[3]))
     with pytest.raises(IllegalOrderError, match=r"RES-KM-12.*route hex 1 \[4, 0\] is not next to \[1, 0\]"):
-        E.check_special(w, "a", ExplorationEdict(months=1, route=[1, 4]))
-    E.check_special(w, "a", ExplorationEdict(months=1, route=[0, 1]))  # starting at the capital is fine
+        E.check(w, "a", ExplorationEdict(months=1, route=[1, 4]))
+    E.check(w, "a", ExplorationEdict(months=1, route=[0, 1]))  # starting at the capital is fine
     a.settlements, a.capital = [], None
     with pytest.raises(IllegalOrderError, match="KM-EXP-03.*no capital"):
-        E.check_special(w, "a", ExplorationEdict(months=1, route=[1]))
+        E.check(w, "a", ExplorationEdict(months=1, route=[1]))
 
 
 @pytest.mark.rule("KM-EXP-04", "RES-KM-13", "SC-KM-33", "SC-KM-34")

@@ -119,8 +119,8 @@ def test_trade_goods_lost_on_the_way_reduce_k_and_none_left_is_a_loss() -> None:
 @pytest.mark.rule("LINK-04")
 def test_a_destroyed_or_late_caravan_loses_the_expedition_without_checks() -> None:
     from sim.dice import ScriptedDice
-    from sim.rules import caravan as cr
-    from sim.rules import edicts as E
+    from sim.rules import cv as cr
+    from sim.rules import km as E
 
     m = model()
     m.run(1)

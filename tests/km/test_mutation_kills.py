@@ -1,6 +1,6 @@
 """Tests written against surviving mutants of tools/mutate.py (issue 10): each one checks a rule
-behaviour (a state change or a ledger field) that a mutant of sim/rules/kingdom.py or
-sim/rules/edicts.py changed without any other test noticing.
+behaviour (a state change or a ledger field) that a mutant of the KM rules (sim/rules/km/, once
+kingdom.py and edicts.py) changed without any other test noticing.
 
 Expected values are worked out by hand from RULES.md; the arithmetic is in the comments. Most
 diplomacy tests use the ``pair`` of tests/km/test_diplomacy.py: two lawful good kingdoms of Size 2,
@@ -13,9 +13,10 @@ import pytest
 from sim.calendar import HOURS_PER_MONTH
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
-from sim.rules import caravan as cr
-from sim.rules import edicts as E
-from sim.rules import kingdom as K
+from sim.rules import cv as cr
+from sim.rules import km as E
+from sim.rules import km as K
+from sim.rules.km.trade import _check_trade
 from sim.state.km import (
     Agreement,
     DiplomaticEdict,
@@ -254,16 +255,16 @@ def test_river_and_water_hexes_need_a_pier_and_a_waterfront_in_the_origin() -> N
     w, a, b = line("PHPPP")
     w.map.hexes[1].river = True
     with pytest.raises(IllegalOrderError, match=r"KM-TRADE-03.*hex \[1, 0\] \(hills, river\) is not allowed on a trade route from Origin"):
-        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))
+        E.check(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))
     a.settlements[0].buildings = {"pier": 1}
     # with a Pier: river 2 halves + 3 plains × 4 halves = 14
-    assert E._check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))[3] == 14
+    assert _check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))[3] == 14
     w, a, b = line("PWPPP")
     with pytest.raises(IllegalOrderError, match=r"KM-TRADE-03.*hex \[1, 0\] \(water\) is not allowed on a trade route from Origin"):
-        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))
+        E.check(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))
     a.settlements[0].buildings = {"waterfront": 1}
     # with a Waterfront: water 1 half + 3 plains × 4 halves = 13
-    assert E._check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))[3] == 13
+    assert _check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))[3] == 13
 
 
 @pytest.mark.rule("KM-TRADE-16", "RES-KM-25")
@@ -274,9 +275,9 @@ def test_food_route_refused_when_raw_consumption_is_exactly_0() -> None:
     # raw Consumption 10 here (test_route_type_prerequisites); 10 − 10 = 0: refused
     a.consumption_mod = -10
     with pytest.raises(IllegalOrderError, match="RES-KM-25.*raw Consumption is 0, not below 0"):
-        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "food", 5))
+        E.check(w, "a", TradeEdict("b", "Origin", "Dest", "food", 5))
     a.consumption_mod = -11  # −1: a surplus
-    E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "food", 5))
+    E.check(w, "a", TradeEdict("b", "Origin", "Dest", "food", 5))
 
 
 @pytest.mark.rule("LINK-04", "KM-TRADE-09")

@@ -212,7 +212,7 @@ representative = true
 
 
 def test_the_sheet_values_are_what_the_kingdom_reads_at_the_start() -> None:
-    from sim.rules import kingdom as K
+    from sim.rules import km as K
 
     w = prepare_campaign(load_scenario_text(text(), "mini.toml")).world
     st = K.stats(w, w.km.kingdoms["a"])

@@ -9,8 +9,9 @@ import pytest
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.odds import exact_distribution
-from sim.rules import edicts as E
-from sim.rules import kingdom as K
+from sim.rules import km as E
+from sim.rules import km as K
+from sim.rules.km.trade import _check_trade, _type_taken
 from sim.state.km import TradeEdict
 from sim.world import copy_world
 from tests.km.helpers import grid, kingdom, ledger, ready, settle, sheet, world
@@ -39,15 +40,15 @@ def path(w) -> list[int]:
 def test_origin_destination_and_path_shape() -> None:
     w, a, b = line("PPPPP")
     with pytest.raises(IllegalOrderError, match="KM-TRADE-02.*origin 'Dest' is not a settlement of a"):
-        E.check_special(w, "a", TradeEdict("b", "Dest", "Dest", "raw_materials", 5))
+        E.check(w, "a", TradeEdict("b", "Dest", "Dest", "raw_materials", 5))
     with pytest.raises(IllegalOrderError, match="KM-TRADE-02.*destination 'Origin' is not a settlement of b"):
-        E.check_special(w, "a", TradeEdict("b", "Origin", "Origin", "raw_materials", 5))
+        E.check(w, "a", TradeEdict("b", "Origin", "Origin", "raw_materials", 5))
     with pytest.raises(IllegalOrderError, match=r"RES-KM-17.*must end at Dest \[4, 0\]"):
-        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3]))
+        E.check(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3]))
     with pytest.raises(IllegalOrderError, match=r"RES-KM-17.*path hex \[3, 0\] is not next to \[1, 0\]"):
-        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 3, 4]))
+        E.check(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 3, 4]))
     # the origin's hex may open the path; it is not counted: 4 plains hexes → TRL 8
-    _, p, cats, halves = E._check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[0, 1, 2, 3, 4]))
+    _, p, cats, halves = _check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[0, 1, 2, 3, 4]))
     assert (p, halves) == ([1, 2, 3, 4], 16)
 
 
@@ -73,9 +74,9 @@ def test_allowed_hexes_and_weights_with_pier_and_waterfront() -> None:
 def test_a_route_through_a_forbidden_hex_is_refused() -> None:
     w, a, b = line("PPFPP", other="F")
     with pytest.raises(IllegalOrderError, match=r"KM-TRADE-03.*hex \[2, 0\] \(forest\) is not allowed on a trade route from Origin"):
-        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=path(w)))
+        E.check(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=path(w)))
     with pytest.raises(IllegalOrderError, match="KM-TRADE-03.*no allowed path from Origin to Dest"):
-        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5))
+        E.check(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5))
 
 
 @pytest.mark.rule("KM-TRADE-05", "RES-KM-19", "GEN-02")
@@ -125,7 +126,7 @@ def test_travel_days_rivers_coasts_and_arrival_in_a_later_turn() -> None:
 def test_investment_at_least_5_bp_blocks_of_five() -> None:
     w, a, b = line("PPPP", treasury=14)
     with pytest.raises(IllegalOrderError, match="KM-TRADE-07.*at least 5 BP, not 4"):
-        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 4))
+        E.check(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 4))
     sheet(w, "a", economy=100, loyalty=-100, stability=-100)  # exactly one success (Economy)
     led = ledger()
     dice = ScriptedDice(["d20=10", "d20=10", "d20=10", "d4=4", "d4=4"])  # k = floor(14 / 5) = 2 → 2d4
@@ -149,7 +150,7 @@ def test_an_investment_above_the_treasury_is_capped_and_needs_5_bp_of_it() -> No
     assert a.treasury == 0 + 3
     w2, a2, _ = line("PPPP", treasury=4)
     with pytest.raises(IllegalOrderError, match=r"KM-TRADE-07.*at least 5 BP and the investment is capped by the Treasury \(4 BP"):
-        E.check_special(w2, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 10))
+        E.check(w2, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 10))
 
 
 @pytest.mark.rule("KM-TRADE-09", "KM-TRADE-01")
@@ -160,7 +161,7 @@ def test_zero_successes_lose_the_expedition_fame_and_unrest() -> None:
     r = E.resolve_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 10, path=path(w)),
                           ScriptedDice(["d20=1", "d20=1", "d20=1"]), led)
     assert r.status == "lost" and (a.fame, a.unrest, a.treasury) == (1, 1, 10)
-    assert not E._type_taken(w.km, "a", "raw_materials")  # a failed expedition frees the type (RES-KM-24)
+    assert not _type_taken(w.km, "a", "raw_materials")  # a failed expedition frees the type (RES-KM-24)
 
 
 @pytest.mark.rule("KM-TRADE-11", "KM-TRADE-12", "KM-TRADE-01", "RES-KM-22")
@@ -188,11 +189,11 @@ def test_one_route_per_type_taken_from_issue_until_failure_or_expiry() -> None:
     w.km.turn = 1
     ready(w, "a")
     with pytest.raises(IllegalOrderError, match="KM-TRADE-14.*already has a raw_materials trade route"):
-        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5))
+        E.check(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5))
     # another type is free
     w.map.hexes[0].settlement = "Origin"
     a.settlements[0].buildings = {"guildhall": 1}
-    E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "goods", 5))
+    E.check(w, "a", TradeEdict("b", "Origin", "Dest", "goods", 5))
 
 
 @pytest.mark.rule("KM-TRADE-15", "KM-TRADE-16", "KM-TRADE-17", "KM-TRADE-18", "RES-KM-24", "RES-KM-25")
@@ -201,12 +202,12 @@ def test_route_type_prerequisites() -> None:
     for typ, clause, what in (("food", "KM-TRADE-16", "Granary and a Stockyard"), ("goods", "KM-TRADE-17", "Guildhall"),
                               ("luxuries", "KM-TRADE-18", "Luxury Store")):
         with pytest.raises(IllegalOrderError, match=f"{clause}.*needs a {what} in Origin"):
-            E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", typ, 5))
+            E.check(w, "a", TradeEdict("b", "Origin", "Dest", typ, 5))
     a.settlements[0].buildings = {"granary": 1, "stockyard": 1}
     with pytest.raises(IllegalOrderError, match="RES-KM-25.*raw Consumption is 10, not below 0"):
-        E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "food", 5))
+        E.check(w, "a", TradeEdict("b", "Origin", "Dest", "food", 5))
     a.consumption_mod = -11
-    E.check_special(w, "a", TradeEdict("b", "Origin", "Dest", "food", 5))
+    E.check(w, "a", TradeEdict("b", "Origin", "Dest", "food", 5))
 
 
 @pytest.mark.rule("KM-TRADE-16", "RES-KM-25", "RES-KM-24")

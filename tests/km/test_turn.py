@@ -8,8 +8,9 @@ import pytest
 from sim.config import Config, KmConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
-from sim.rules import edicts as E
-from sim.rules import kingdom as K
+from sim.rules import km as E
+from sim.rules import km as K
+from sim.rules.km.diplomatic import _skill_mods
 from sim.state.km import DiplomaticEdict, ExplorationEdict, Leader, Subjugation, TurnOrders
 from sim.world import decode_world, encode_world
 from tests.km.helpers import ALL_LEADERS, grid, kinds, kingdom, ledger, plains, ready, settle, sheet, world
@@ -123,7 +124,7 @@ def test_unrest_floor_hex_loss_and_anarchy() -> None:
     assert (r.total, r.success) == (0, False)
     a.edicts_turn = w.km.turn
     with pytest.raises(IllegalOrderError, match="SC-KM-07.*anarchy"):
-        E.check_special(w, "a", ExplorationEdict(months=1, route=[5]))
+        E.check(w, "a", ExplorationEdict(months=1, route=[5]))
     # the Treasury may go below 0 (SC-KM-05)
     a.treasury = -7
     assert w.km.kingdoms["a"].treasury == -7
@@ -379,9 +380,9 @@ def test_grand_diplomat_vacancy() -> None:
     del a.leaders["grand_diplomat"]
     assert K.stats(w, a).stability == stab - 2
     with pytest.raises(IllegalOrderError, match="KM-GEN-03.*Grand Diplomat.*no Diplomatic"):
-        E.check_special(w, "a", DiplomaticEdict("b", "embassy"))
+        E.check(w, "a", DiplomaticEdict("b", "embassy"))
     with pytest.raises(IllegalOrderError, match="KM-GEN-03.*no Exploration"):
-        E.check_special(w, "a", ExplorationEdict(months=1, route=[2]))
+        E.check(w, "a", ExplorationEdict(months=1, route=[2]))
 
 
 @pytest.mark.rule("SC-KM-23")
@@ -516,8 +517,8 @@ def test_fame_bonus_on_diplomacy_checks() -> None:
     b = kingdom("b", [30])
     w = world(hm, [a, b])
     w.km.stance("a", "b").present = True
-    assert E._skill_mods(w, a, "diplomacy") == [("Diplomacy", 5), ("Fame bonus", 2)]
-    assert E._skill_mods(w, a, "intimidate") == [("Intimidate", 3), ("Infamy bonus", 1)]
+    assert _skill_mods(w, a, "diplomacy") == [("Diplomacy", 5), ("Fame bonus", 2)]
+    assert _skill_mods(w, a, "intimidate") == [("Intimidate", 3), ("Infamy bonus", 1)]
     ready(w, "a")
     led = ledger()
     E.resolve_special(w, "a", DiplomaticEdict("b", "embassy"), ScriptedDice(["d4=1", "d20=10"]), led)

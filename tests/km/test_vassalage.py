@@ -6,8 +6,8 @@ import pytest
 
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
-from sim.rules import edicts as E
-from sim.rules import kingdom as K
+from sim.rules import km as E
+from sim.rules import km as K
 from sim.state.km import DiplomaticEdict, Leader, VassalageEdict
 from tests.km.helpers import kinds, kingdom, ledger, plains, ready, settle, sheet, world
 
@@ -31,14 +31,14 @@ def realm(**kw: object):
 def test_viceroy_required_colony_on_unclaimed_land() -> None:
     w, ov = realm()
     with pytest.raises(IllegalOrderError, match="KM-VAS-01.*must name a Viceroy"):
-        E.check_special(w, "ov", VassalageEdict("new_vassal", viceroy=" ", hexes=[5]))
+        E.check(w, "ov", VassalageEdict("new_vassal", viceroy=" ", hexes=[5]))
     with pytest.raises(IllegalOrderError, match=r"KM-VAS-01.*colony is founded on unclaimed land; hex \[5, 0\] is claimed"):
-        E.check_special(w, "ov", VassalageEdict("colony", viceroy="V", hexes=[5]))
+        E.check(w, "ov", VassalageEdict("colony", viceroy="V", hexes=[5]))
     with pytest.raises(IllegalOrderError, match=r"KM-VAS-01.*unclaimed hex \[9, 2\] has not been explored"):
-        E.check_special(w, "ov", VassalageEdict("colony", viceroy="V", hexes=[29]))
+        E.check(w, "ov", VassalageEdict("colony", viceroy="V", hexes=[29]))
     with pytest.raises(IllegalOrderError, match="RES-KM-43.*at least one hex"):
-        E.check_special(w, "ov", VassalageEdict("colony", viceroy="V", hexes=[]))
-    E.check_special(w, "ov", VassalageEdict("colony", viceroy="V", hexes=[10, 11]))
+        E.check(w, "ov", VassalageEdict("colony", viceroy="V", hexes=[]))
+    E.check(w, "ov", VassalageEdict("colony", viceroy="V", hexes=[10, 11]))
 
 
 @pytest.mark.rule("KM-VAS-01", "RES-KM-27", "RES-KM-43")
@@ -56,7 +56,7 @@ def test_the_capitals_hex_may_be_ceded_and_the_next_settlement_becomes_the_capit
 def test_grant_up_to_a_quarter_of_the_treasury_after_the_cost() -> None:
     w, ov = realm()
     # a grant above what the Treasury allows is not refused (RES-KM-01): it is capped after the 1d4
-    E.check_special(w, "ov", VassalageEdict("new_vassal", viceroy="V", hexes=[5], grant=11))
+    E.check(w, "ov", VassalageEdict("new_vassal", viceroy="V", hexes=[5], grant=11))
     # 1d4 = 4 leaves 37: floor(37 / 4) = 9, so the 10 BP asked become 9
     led = ledger()
     dice = ScriptedDice(["d4=4"])
@@ -132,10 +132,10 @@ def test_subjugation_embassy_at_once_treaty_by_procedure_and_bribes_invested() -
     settle(w, "t", "TCap", 20)
     ready(w, "ov")
     with pytest.raises(IllegalOrderError, match=r"KM-VAS-01.*t has not been conquered by ov \(LINK-08\)"):
-        E.check_special(w, "ov", VassalageEdict("subjugation", viceroy="V", target="t"))
+        E.check(w, "ov", VassalageEdict("subjugation", viceroy="V", target="t"))
     t.conquered_by = "ov"
     with pytest.raises(IllegalOrderError, match="KM-VAS-05.*treaty or alliance follows the normal procedure"):
-        E.check_special(w, "ov", VassalageEdict("subjugation", viceroy="V", target="t", relation="treaty"))
+        E.check(w, "ov", VassalageEdict("subjugation", viceroy="V", target="t", relation="treaty"))
     sheet(w, "ov", loyalty=100)
     E.resolve_special(w, "ov", VassalageEdict("subjugation", viceroy="V", target="t", relation="embassy"),
                       ScriptedDice(["d4=1", "d20=10"]), ledger())

@@ -9,9 +9,9 @@ import pytest
 from agents.campaign import prepare_campaign, run_campaign, variant
 from scenarios.build import build_world
 from sim.errors import IllegalOrderError
-from sim.rules import diplomacy as dip
+from sim.rules import gw as wf
 from sim.rules import links
-from sim.rules import warfare as wf
+from sim.rules import mn as dip
 from sim.rules.links import MnTreasuries
 from sim.state.gw import Deploy
 from tests.link.helpers import ledger, mini, world
@@ -144,7 +144,7 @@ def test_the_nation_is_allied_with_its_guilds_but_lends_them_no_seal() -> None:
     w.gw.guilds["ga"].pool = {"infantry": 12}
     o = Deploy(guild="ga", domain="alpha-keep", seals=["ga-m1", "alpha@North"], units={"infantry": 12})
     with pytest.raises(IllegalOrderError, match=r"LINK-06: seal alpha@North is a seal of the nation alpha, which raises only its own armies with it"):
-        wf.check_order(w, o)
+        wf.check(w, o.guild, o)
     assert not any(isinstance(x, Deploy) and "alpha@North" in x.seals for x in wf.legal_orders(w, "ga"))
 
 
@@ -180,7 +180,7 @@ def test_each_campaign_raises_its_armies_in_its_own_world() -> None:
     b = prepare_campaign(_war_scenario(), 2)
     a.run()
     b.run()
-    assert dip._army_hook is None  # nothing module-wide: each model's MN driver passes its own hook
+    assert not hasattr(dip, "set_army_hook")  # nothing module-wide: each model's MN turn gets its own hooks
     for m in (a, b):
         raised = [e for e in m.ledger.events if e.kind == "NationArmyRaised"]
         assert raised, "the heuristic at war raises its alliance army"

@@ -8,8 +8,8 @@ import pytest
 from agents.campaign import run_campaign, variant
 from scenarios.build import build_world
 from sim.errors import ScenarioError
-from sim.rules import diplomacy as dip
 from sim.rules import links
+from sim.rules import mn as dip
 from sim.rules.links import MnTreasuries
 from tests.link.helpers import ledger, mini, world
 

@@ -8,10 +8,11 @@ import pytest
 from scenarios.build import build_world
 from scenarios.loader import load_scenario
 from sim.dice import DiceBox
-from sim.rules import caravan as C
-from sim.rules import edicts as E
-from sim.rules import kingdom as K
-from sim.rules import warfare as wf
+from sim.rules import cv as C
+from sim.rules import gw as wf
+from sim.rules import km as E
+from sim.rules import km as K
+from sim.rules import links
 from sim.state.gw import AttackArmy
 from sim.state.km import ExplorationEdict, TradeEdict
 from sim.world import World
@@ -43,8 +44,9 @@ def test_an_explorer_party_is_not_a_convoy_but_a_trade_expedition_is() -> None:
     E.resolve_special(w, "avalon", ExplorationEdict(months=1, route=route), dice, led)
     assert len(w.km.expeditions) == 1 and [c.id for c in w.cv.convoys] == before  # explorers travel as KM explorers
     _ready(w, "avalon", 1)
-    trade = next(o for o in E.legal_specials(w, "avalon") if isinstance(o, TradeEdict))
-    r = E.resolve_special(w, "avalon", trade, dice, led)
+    hooks = links.km_hooks(w)  # LINK-04: the caravan part of a Trade edict
+    trade = next(o for o in E.legal_orders(w, "avalon", hooks=hooks) if isinstance(o, TradeEdict))
+    r = E.resolve_special(w, "avalon", trade, dice, led, hooks=hooks)
     assert r.convoy is not None and [c.id for c in w.cv.convoys] == [*before, r.convoy]  # type: ignore[attr-defined]
 
 
@@ -70,8 +72,9 @@ def test_kingdom_unrest_is_not_caravan_unrest() -> None:
     dice = DiceBox(3).stream("km", "kingdom:dravenmark")
     led = ledger()
     _ready(w, "dravenmark", 0)
-    trade = next(o for o in E.legal_specials(w, "dravenmark") if isinstance(o, TradeEdict))
-    route = E.resolve_special(w, "dravenmark", trade, dice, led)
+    hooks = links.km_hooks(w)
+    trade = next(o for o in E.legal_orders(w, "dravenmark", hooks=hooks) if isinstance(o, TradeEdict))
+    route = E.resolve_special(w, "dravenmark", trade, dice, led, hooks=hooks)
     convoy = w.cv.convoy(route.convoy)  # type: ignore[attr-defined]
     k = w.km.kingdoms["dravenmark"]
     assert (k.unrest, convoy.unrest) == (0, 0)

@@ -8,9 +8,10 @@ import pytest
 
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
-from sim.rules import diplomacy as dip
-from sim.rules import edicts as E
-from sim.rules import kingdom as K
+from sim.rules import km as E
+from sim.rules import km as K
+from sim.rules import links
+from sim.rules import mn as dip
 from sim.state.gw import Annex, AttackDomain
 from sim.state.km import VassalageEdict
 from sim.state.mn import Invasion
@@ -110,12 +111,12 @@ def test_an_occupation_by_an_unaffiliated_guild_costs_unrest_at_the_next_upkeep(
     assert beta.occupied == ["beta-farm"] and beta.unrest == 0  # not yet: at its next Upkeep
     led2 = ledger()
     w.km.turn = 0
-    K.upkeep(w, "beta", ScriptedDice([(20, 20)]), led2)  # a natural 20: Unrest stays 0 (Treasury +1)
+    K.upkeep(w, "beta", ScriptedDice([(20, 20)]), led2, hooks=links.km_hooks(w))  # a natural 20: Unrest stays 0 (Treasury +1)
     assert [e.kind for e in led2.events] == ["UpkeepStabilityCheckRolled", "ConsumptionPaid", "OccupationUnrest"]
     ev = led2.events[-1]
     assert (ev.system, ev.total, ev.data["unrest_before"], ev.data["unrest_after"]) == ("link", 1, 0, 1)
     assert beta.unrest == 1 and beta.occupied == []
-    K.upkeep(w, "beta", ScriptedDice([(20, 20)]), ledger())  # once only
+    K.upkeep(w, "beta", ScriptedDice([(20, 20)]), ledger(), hooks=links.km_hooks(w))  # once only
     assert beta.unrest == 0
 
 
@@ -158,7 +159,7 @@ def test_a_capital_annexed_by_another_kingdoms_guild_is_a_conquest() -> None:
     w.km.kingdoms["alpha"].edicts_turn = 3
     subjugate = VassalageEdict("subjugation", viceroy="Vic", target="beta")
     with pytest.raises(IllegalOrderError, match=r"KM-VAS-01: beta has not been conquered by alpha \(LINK-08\)"):
-        E.check_special(w, "alpha", subjugate)  # occupied is not yet conquered
+        E.check(w, "alpha", subjugate)  # occupied is not yet conquered
     led = play(w, 1, [Annex(guild="ga", domain="beta-keep", seal="ga-p1")])
     conq = led.of_kind("KingdomConqueredByGuilds")[0]
     assert (conq.actor, conq.data["target"], conq.clauses) == ("kingdom:alpha", "beta", ("LINK-08", "KM-VAS-01"))
@@ -166,7 +167,7 @@ def test_a_capital_annexed_by_another_kingdoms_guild_is_a_conquest() -> None:
     assert [e.kind for e in led.events if e.system == "link"] == ["HexLostToGuild", "KingdomConqueredByGuilds"]
     assert beta.capital is None and _hex(w, 8, 1) not in beta.hexes  # the capital's hex went with its domain
     # the conqueror may now subjugate it with a Vassalage edict
-    E.check_special(w, "alpha", subjugate)  # legal now
+    E.check(w, "alpha", subjugate)  # legal now
     w2 = world()
     assert w2.km is not None
     _assault(w2, "gi", "beta-keep", {"infantry": 3})

@@ -8,10 +8,12 @@ RF(Latium, punics) = 0, RF(Latium, rhodians) = +5. All travel 1 turn (the defaul
 
 from __future__ import annotations
 
-from sim.config import MnConfig
+from sim.config import Config, MnConfig
 from sim.events import Ledger
-from sim.rules import diplomacy as dip
+from sim.hexmap import HexMap
+from sim.rules import mn as dip
 from sim.state.mn import Ambassador, City, Embassy, MnWorld, Nation, People, Province, Treaty
+from sim.world import World
 
 PROVINCES = {
     "Latium": ("latins", ["grain", "wine"], "roma"),
@@ -41,6 +43,13 @@ def make_world(turn: int = 5, *, treasury: int = 200) -> tuple[MnWorld, MnConfig
     mn.rf = {"Latium": {"greeks": 5, "punics": 0, "rhodians": 5}}
     mn.turn = turn
     return mn, MnConfig(), Ledger()
+
+
+def world_of(mn: MnWorld, cfg: MnConfig | None = None) -> World:
+    """A World around an MN state (what ``legal_orders``, ``check`` and ``resolve_turn`` take): MN
+    alone, no map."""
+    return World(scenario="mn-test", seed=1, start=0, end=10**7, now=0, systems=["mn"],
+                 config=Config(mn=cfg or MnConfig()), map=HexMap(0, 0, []), mn=mn)
 
 
 def buy(mn: MnWorld, nation: str) -> Ambassador:

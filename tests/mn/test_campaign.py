@@ -15,7 +15,7 @@ from agents.campaign import finish, prepare_campaign, run_campaign
 from agents.savefile import resume, save
 from scenarios.loader import load_scenario, load_scenario_text
 from sim.calendar import Phase
-from sim.rules import diplomacy as dip
+from sim.rules import mn as dip
 from sim.world import decode_world, encode_world
 from tests.mn.test_scenario import SMALL
 
@@ -156,22 +156,64 @@ def test_realmsim_run_prints_the_chronicle(lang: str) -> None:
 
 
 def test_the_army_seam_calls_the_link_hook() -> None:
-    from tests.mn.common import make_world
+    """LINK-06: the turn hands every army it raises to the army hook of its ``MnHooks`` (in a campaign
+    built by ``sim.rules.links.mn_hooks``); without hooks MN runs alone."""
+    from sim.dice import ScriptedDice
+    from sim.orders import ScriptedDecider
+    from tests.mn.common import make_world, post, world_of
 
-    mn, cfg, led = make_world()
-    calls = []
+    mn, cfg, led = make_world(turn=4)
+    _, _, t = post(mn, "p1", "massalia", kind="alliance")
+    assert t is not None
+    calls, opened = [], []
 
     def hook(w, army):  # noqa: ANN001, ANN202
         calls.append((army.nation, army.province, army.reason))
         return "gw-army-7"
 
-    dip.set_army_hook(hook)
-    try:
-        army = dip.raise_army(mn, led, "p1", "Latium", "pact")
-    finally:
-        dip.set_army_hook(None)
-    assert calls == [("p1", "Latium", "pact")] and army.gw_army == "gw-army-7"
+    def army_hook(world, ledger, money):  # noqa: ANN001, ANN202
+        opened.append(money)
+        return hook
+
+    decider = ScriptedDecider({("nation:p1", "military"): [dip.RaiseArmy(t.id)]}, default="first")
+    dip.resolve_turn(world_of(mn, cfg), 5, decider, ScriptedDice(), led, hooks=dip.MnHooks(army=army_hook))
+    assert opened == [None]  # no LINK-03 treasury in this world
+    assert calls == [("p1", "Gallia", "alliance")] and mn.armies[-1].gw_army == "gw-army-7"
     assert dip.raise_army(mn, led, "p1", "Latium", "pact").gw_army is None
+
+
+def test_the_treasury_hook_is_opened_each_turn_and_settled_after_each_cost_and_income() -> None:
+    """LINK-03: the turn opens the treasury of its hooks once, then settles it after every order that
+    costs or earns PO (here an ambassador bought, then the income)."""
+    from sim.dice import ScriptedDice
+    from sim.orders import ScriptedDecider
+    from tests.mn.common import make_world, world_of
+
+    mn, cfg, led = make_world(turn=4)
+    settled: list[str] = []
+
+    class Books:
+        def settle(self, what: str = "") -> None:
+            settled.append(what)
+
+    decider = ScriptedDecider({("nation:p1", "buy"): [lambda legal, ctx: legal[1]]}, default="first")
+    dip.resolve_turn(world_of(mn, cfg), 5, decider, ScriptedDice(), led, hooks=dip.MnHooks(treasury=lambda w, led: Books()))
+    decider.assert_exhausted()
+    assert settled == ["ambassador bought", "income"]
+    assert [a.id for a in mn.ambassadors.values()] == ["p1-1"]
+
+
+def test_the_turn_checks_every_answer() -> None:
+    """An answer the rules did not offer is refused with the clause it breaks (``check``)."""
+    from sim.dice import ScriptedDice
+    from sim.errors import IllegalOrderError
+    from sim.orders import ScriptedDecider
+    from tests.mn.common import make_world, world_of
+
+    mn, cfg, led = make_world(turn=4)
+    decider = ScriptedDecider({("nation:p1", "military"): [dip.DeclareWar("nation:p1")]}, default="first")
+    with pytest.raises(IllegalOrderError, match="SC-MN-05.*cannot declare war on itself"):
+        dip.resolve_turn(world_of(mn, cfg), 5, decider, ScriptedDice(), led)
 
 
 def test_finish_reports_the_same_summary_as_the_run(mare) -> None:  # noqa: ANN001

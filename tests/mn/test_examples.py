@@ -6,8 +6,8 @@ import pytest
 
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
-from sim.rules import diplomacy as dip
-from tests.mn.common import buy, kinds, last, make_world, post
+from sim.rules import mn as dip
+from tests.mn.common import buy, kinds, last, make_world, post, world_of
 
 
 def _launch(mn, cfg, led, city: str, treaty: str, gift: int = 0):  # noqa: ANN001, ANN202
@@ -198,9 +198,9 @@ def test_ex_mn_07_breaking_a_pact_during_a_war() -> None:
         mn.turn = turn
         with pytest.raises(IllegalOrderError, match="RES-MN-07"):
             dip.resolve_launch(mn, "p1", dip.LaunchMission(b.id, "rhodos", "commercial"), led, cfg)
-    assert dip.launch_problem(mn, cfg, "p1", dip.LaunchMission(b.id, "athenae", "pact")) is None  # a new pact elsewhere
+    dip.check(world_of(mn, cfg), "p1", dip.LaunchMission(b.id, "athenae", "pact"))  # legal: a new pact elsewhere
     mn.turn = 19
-    assert dip.launch_problem(mn, cfg, "p1", dip.LaunchMission(b.id, "rhodos", "commercial")) is None
+    dip.check(world_of(mn, cfg), "p1", dip.LaunchMission(b.id, "rhodos", "commercial"))  # legal again
 
 
 @pytest.mark.rule("MN-TRE-08", "RES-MN-06", "RES-MN-07")

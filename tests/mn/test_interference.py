@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sim.dice import ScriptedDice
-from sim.rules import diplomacy as dip
+from sim.rules import mn as dip
 from sim.state.mn import Nation
 from tests.mn.common import buy, make_world, post
 

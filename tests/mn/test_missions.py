@@ -7,8 +7,8 @@ import pytest
 from sim.config import MnConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
-from sim.rules import diplomacy as dip
-from tests.mn.common import buy, last, make_world, post
+from sim.rules import mn as dip
+from tests.mn.common import buy, last, make_world, post, world_of
 
 
 @pytest.mark.rule("MN-MIS-01", "MN-TEST-01", "MN-HOST-01")
@@ -154,21 +154,21 @@ def test_launch_is_refused_for_money_a_second_pact_or_an_alliance_with_a_player(
 @pytest.mark.rule("RES-MN-17", "RES-MN-01")
 def test_legal_orders_per_slot() -> None:
     mn, cfg, led = make_world(turn=4, treasury=60)
-    orders = dip.legal_orders(mn, "p1", "buy", cfg)
+    orders = dip.legal_orders(world_of(mn, cfg), "p1", slot="buy")
     assert orders == [dip.Pass("buy"), dip.BuyAmbassador("Latium")]
     a = buy(mn, "p1")
-    launches = [o for o in dip.legal_orders(mn, "p1", "ambassador", cfg, subject=a) if isinstance(o, dip.LaunchMission)]
+    launches = [o for o in dip.legal_orders(world_of(mn, cfg), "p1", slot="ambassador", subject=a) if isinstance(o, dip.LaunchMission)]
     assert launches and all(30 + o.gift <= 60 for o in launches)
     assert not any(o.city == "roma" for o in launches)
     assert not any(o.city == "corinthus" and o.treaty == "alliance" for o in launches)
     a.state = "imprisoned"
     a.city = "massalia"
     a.ransom = 10
-    assert dip.legal_orders(mn, "p1", "ransom", cfg, subject=a) == [dip.Pass("ransom"), dip.PayRansom(a.id)]
+    assert dip.legal_orders(world_of(mn, cfg), "p1", slot="ransom", subject=a) == [dip.Pass("ransom"), dip.PayRansom(a.id)]
     mn.turn = 5
-    assert dip.legal_orders(mn, "p1", "ransom", cfg, subject=a) == [dip.Pass("ransom")]
+    assert dip.legal_orders(world_of(mn, cfg), "p1", slot="ransom", subject=a) == [dip.Pass("ransom")]
     with pytest.raises(Exception, match="unknown decision slot"):
-        dip.legal_orders(mn, "p1", "nope", cfg)
+        dip.legal_orders(world_of(mn, cfg), "p1", slot="nope")
 
 
 @pytest.mark.rule("RES-MN-04", "MN-HOST-02")
@@ -185,3 +185,55 @@ def test_a_ransom_demanded_by_a_host_goes_to_the_host() -> None:
     mn.nations["p1"].treasury = 25
     dip.resolve_ransom(mn, "p1", dip.PayRansom(a.id), led, cfg)
     assert (mn.nations["p1"].treasury, mn.nations["p2"].treasury) == (0, 225)
+
+
+@pytest.mark.rule("RES-MN-17")
+def test_every_legal_order_passes_check_and_the_answers_are_offered_as_orders() -> None:
+    mn, cfg, led = make_world(turn=4, treasury=60)
+    w = world_of(mn, cfg)
+    a = buy(mn, "p1")
+    post(mn, "p1", "massalia", kind="alliance")
+    for slot, subject in (("buy", None), ("ambassador", a), ("military", None), ("propose", "p2")):
+        legal = dip.legal_orders(w, "p1", slot=slot, subject=subject)
+        assert legal[0] == dip.Pass(slot)
+        for o in legal:
+            dip.check(w, "p1", o)
+    assert dip.legal_orders(w, "p1", slot="consent") == [dip.Consent(False), dip.Consent(True)]
+    assert dip.legal_orders(w, "p1", slot="interfere") == [dip.Interfere(False), dip.Interfere(True)]
+    assert dip.legal_orders(w, "p1", slot="interference_sign") == [dip.InterferenceSign(1), dip.InterferenceSign(-1)]
+
+
+@pytest.mark.rule("RES-MN-17", "RES-MN-01", "MN-MIS-02", "SC-MN-05", "MN-TRE-03", "RES-MN-14")
+@pytest.mark.parametrize(("order", "clause"), [
+    (dip.BuyAmbassador("Gallia"), "RES-MN-01"),  # not a province of p1
+    (dip.LaunchMission("p1-1", "massalia", "commercial", 40), "MN-MIS-02"),  # 30 + 40 > 60 PO
+    (dip.LaunchMission("p2-1", "massalia", "commercial"), "RES-MN-01"),  # not his ambassador
+    (dip.DeclareWar("nation:p1"), "SC-MN-05"),
+    (dip.RaiseArmy(99), "MN-TRE-03"),
+    (dip.PayRansom("p1-1"), "RES-MN-14"),  # not imprisoned
+    (dip.Recall("p1-1"), "RES-MN-17"),  # at home
+    (dip.BreakTreaty(99), "RES-MN-17"),
+])
+def test_check_names_the_clause_an_order_breaks(order: dip.Order, clause: str) -> None:
+    mn, cfg, led = make_world(turn=4, treasury=60)
+    buy(mn, "p1")
+    with pytest.raises(IllegalOrderError) as err:
+        dip.check(world_of(mn, cfg), "p1", order)
+    assert err.value.clause == clause and err.value.actor == "nation:p1"
+
+
+@pytest.mark.rule("LINK-03", "LINK-06", "LINK-09")
+def test_the_links_build_the_hooks_of_the_mn_turn() -> None:
+    """MN alone needs no hooks; with kingdoms and guild warfare the links add the one treasury (LINK-03)
+    and the armies (LINK-06), the army hook using the turn's treasury."""
+    from sim.rules import links
+    from tests.link.helpers import ledger, world
+
+    mn, cfg, _ = make_world()
+    assert links.mn_hooks(world_of(mn, cfg)) == dip.MnHooks()
+    w = world()
+    hooks = links.mn_hooks(w)
+    assert hooks.treasury is links.MnTreasuries and hooks.army is not None
+    led = ledger()
+    money = hooks.treasury(w, led)
+    assert callable(hooks.army(w, led, money)) and callable(hooks.army(w, led, None))

@@ -6,7 +6,7 @@ import pytest
 
 from sim.config import MnConfig
 from sim.dice import ScriptedDice
-from sim.rules import diplomacy as dip
+from sim.rules import mn as dip
 from tests.mn.common import buy, make_world, post
 
 

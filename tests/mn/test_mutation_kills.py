@@ -1,5 +1,5 @@
 """Tests written against surviving mutants of tools/mutate.py (issue 10): each one pins a piece of MN
-behaviour (sim/rules/diplomacy.py) that a mutant changed without any earlier test noticing.
+behaviour (sim/rules/mn/, once diplomacy.py) that a mutant changed without any earlier test noticing.
 
 Expected values are worked out by hand from RULES.md (the arithmetic is in the comments); the
 world is the common one of tests/mn/common.py (RF(Latium, greeks) = +5, all travel 1 turn).
@@ -12,9 +12,9 @@ import pytest
 
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
-from sim.rules import diplomacy as dip
+from sim.rules import mn as dip
 from sim.state.mn import ScriptedEvent, Treaty
-from tests.mn.common import buy, last, make_world, post
+from tests.mn.common import buy, last, make_world, post, world_of
 
 # an order file holds one order (or a list of them) tagged by ``order``
 AnyOrder = dip.Pass | dip.BuyAmbassador | dip.LaunchMission | dip.RenewTreaty | dip.Recall | dip.HostChoice | \
@@ -32,7 +32,7 @@ def test_a_gift_that_empties_the_treasury_exactly_is_offered() -> None:
     """With 60 PO the offered gifts are those of the menu with 30 + gift <= 60."""
     mn, cfg, _ = make_world(turn=4, treasury=60)
     a = buy(mn, "p1")
-    launches = [o for o in dip.legal_orders(mn, "p1", "ambassador", cfg, subject=a)
+    launches = [o for o in dip.legal_orders(world_of(mn, cfg), "p1", slot="ambassador", subject=a)
                 if isinstance(o, dip.LaunchMission) and o.city == "massalia" and o.treaty == "commercial"]
     # menu 0, 5, 10, 15, 20, 30, 40; fee 30 (MN-MIS-02): 30 + 30 = 60 <= 60 is offered, 30 + 40 = 70 is not
     assert [o.gift for o in launches] == [0, 5, 10, 15, 20, 30]
@@ -315,8 +315,11 @@ def test_the_meddler_is_the_nations_ambassador_in_the_visited_city() -> None:
 def test_a_treaty_needs_another_known_player() -> None:
     """No treaty with oneself or with an unknown player; an unknown nation cannot propose one."""
     mn, cfg, led = make_world()
-    assert dip.sign_problem(mn, "p1", "p1", "commercial") == ("RES-MN-04", "no other player 'p1'")
-    assert dip.sign_problem(mn, "p1", "p9", "pact") == ("RES-MN-04", "no other player 'p9'")
+    w = world_of(mn, cfg)
+    for partner in ("p1", "p9"):
+        with pytest.raises(IllegalOrderError) as err:
+            dip.check(w, "p1", dip.SignTreaty(partner, "commercial"))
+        assert (err.value.clause, err.value.reason) == ("RES-MN-04", f"no other player {partner!r}")
     with pytest.raises(IllegalOrderError, match="RES-MN-04.*no other player 'p1'"):
         dip.resolve_sign(mn, "p1", dip.SignTreaty("p1", "commercial"), led, cfg)
     with pytest.raises(InvalidOrderError, match="unknown nation 'p9'"):
@@ -447,13 +450,13 @@ def test_an_at_post_ambassador_may_renew_in_the_expiry_turn_or_be_recalled() -> 
     imprisoned ambassador has nothing to do."""
     mn, cfg, _ = make_world(turn=5, treasury=60)
     a, e, _ = post(mn, "p1", "massalia", kind="commercial", last_turn=5)
-    legal = dip.legal_orders(mn, "p1", "ambassador", cfg, subject=a)
+    legal = dip.legal_orders(world_of(mn, cfg), "p1", slot="ambassador", subject=a)
     assert legal == [dip.Pass("ambassador"), *(dip.RenewTreaty(e.id, g) for g in (0, 5, 10, 15, 20, 30)), dip.Recall(a.id)]
     mn.turn = 4  # not the expiry turn: only the recall
-    assert dip.legal_orders(mn, "p1", "ambassador", cfg, subject=a) == [dip.Pass("ambassador"), dip.Recall(a.id)]
+    assert dip.legal_orders(world_of(mn, cfg), "p1", slot="ambassador", subject=a) == [dip.Pass("ambassador"), dip.Recall(a.id)]
     b = buy(mn, "p1")
     b.state, b.city, b.ransom = "imprisoned", "neapolis", 10
-    assert dip.legal_orders(mn, "p1", "ambassador", cfg, subject=b) == [dip.Pass("ambassador")]
+    assert dip.legal_orders(world_of(mn, cfg), "p1", slot="ambassador", subject=b) == [dip.Pass("ambassador")]
 
 
 @pytest.mark.rule("RES-MN-07", "MN-TRE-08")

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import pytest
 
 from sim.odds import exact_distribution
-from sim.rules import diplomacy as dip
+from sim.rules import mn as dip
 from tests.mn.common import buy, make_world, post
 
 # Hand computation, commercial agreement (threshold 60), no modifier: score = d100.

@@ -8,12 +8,13 @@ import pytest
 
 from agents.nation import NationObs
 from agents.policies import make_policy
-from sim.rules import diplomacy as dip
-from tests.mn.common import buy, make_world, post
+from sim.rules import mn as dip
+from sim.state.mn import Mission
+from tests.mn.common import buy, make_world, post, world_of
 
 
 def decide(mn, cfg, slot: str, subject=None, **extra):  # noqa: ANN001, ANN003, ANN201
-    legal = extra.pop("legal", None) or dip.legal_orders(mn, "p1", slot, cfg, subject=subject)
+    legal = extra.pop("legal", None) or dip.legal_orders(world_of(mn, cfg), "p1", slot=slot, subject=subject)
     pol = make_policy("nation", "heuristic")
     return pol.decide(NationObs(mn, cfg, "p1", slot, subject, extra), legal, random.Random(1))
 
@@ -51,7 +52,7 @@ def test_it_interferes_against_a_rival_only_when_the_d20_can_change_the_outcome(
     mn, cfg, led = make_world(turn=6)
     post(mn, "p1", "massalia")
     b = buy(mn, "p2")
-    m = dip.Mission(99, b.id, "p2", "Achaea", "massalia", "commercial", 0, 5, 6)
+    m = Mission(99, b.id, "p2", "Achaea", "massalia", "commercial", 0, 5, 6)
     legal = [dip.Interfere(False), dip.Interfere(True)]
     near = dip.InterferenceContext(m, 60, 52, 52)
     assert decide(mn, cfg, "interfere", near, legal=legal).chosen == dip.Interfere(True)
@@ -65,7 +66,7 @@ def test_it_interferes_against_a_rival_only_when_the_d20_can_change_the_outcome(
 def test_a_host_receives_a_peaceful_trader_and_imprisons_an_enemy() -> None:
     mn, cfg, led = make_world(turn=6)
     b = buy(mn, "p2")
-    m = dip.Mission(99, b.id, "p2", "Achaea", "roma", "commercial", 0, 5, 6)
+    m = Mission(99, b.id, "p2", "Achaea", "roma", "commercial", 0, 5, 6)
     assert decide(mn, cfg, "host", m).chosen == dip.HostChoice(99, "accept")
     dip.resolve_declare_war(mn, "nation:p2", dip.DeclareWar("nation:p1"), led, cfg)
     assert decide(mn, cfg, "host", m).chosen.choice in ("imprison", "execute")

@@ -7,7 +7,7 @@ import pytest
 from sim.config import MnConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
-from sim.rules import diplomacy as dip
+from sim.rules import mn as dip
 from tests.mn.common import buy, last, make_world, post
 
 NO_DICE = ScriptedDice([])

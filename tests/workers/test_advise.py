@@ -15,7 +15,7 @@ from scenarios.loader import load_scenario, load_scenario_text
 from sim.calendar import HOURS_PER_SEASON
 from sim.errors import ScenarioError
 from sim.events import Event
-from sim.rules.kingdom import stats
+from sim.rules.km import stats
 from workers.advise import AdviceError, advise, check_odds
 from workers.cli import main
 

@@ -1,0 +1,222 @@
+"""GW legal orders: ``legal_orders(world, guild)``, the candidates every guild is offered."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sim.errors import RulesError
+from sim.rules.gw.core import (
+    OCCUPIED_ALLOWED,
+    WORKS,
+    _counts,
+    armies_at,
+    domains_at,
+    gw_of,
+    is_restricted,
+    lends_seals,
+    owned_domains,
+    reachable,
+)
+from sim.rules.gw.legality import _check_order, _Pending, _pending, expected_hex
+from sim.state.gw import (
+    Annex,
+    AnyOrder,
+    AttackArmy,
+    AttackDomain,
+    Deploy,
+    Disband,
+    DomainAction,
+    GwWorld,
+    LendSeals,
+    Move,
+    PickUpLoot,
+    Recruit,
+    Reinforce,
+    ReturnTitle,
+    Sack,
+    Siege,
+    TreasureHunt,
+)
+from sim.world import World
+
+__all__ = [
+    "legal_orders",
+]
+
+
+# =================================================================================================
+# legal orders
+# =================================================================================================
+
+
+def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
+    """Every order ``guild_id`` may give now, given the orders it already gave this season.
+
+    Orders with free quantities are listed at canonical sizes: Recruit 1, 5 or as many as allowed of
+    one unit type; Reinforce 1 or all of a type; Deploy with one, or all, of the guild's free
+    military seals (and the seals of the domain's region that other guilds agree to lend it), filled
+    from the pool, from the garrison, or both; LendSeals (consent given or withdrawn) towards every
+    other guild; Move to every domain, army or loot hex reachable by land. ``check``
+    accepts any other size too. The owner of an occupied or besieged domain gets the GW-OCC-02
+    allow-list for it (RES-GW-19)."""
+    gw = gw_of(world)
+    if guild_id not in gw.guilds:
+        return []
+    out: list[AnyOrder] = []
+    pend = _pending(gw, guild_id, world.config.gw.unit_cost_solars)  # candidates share one view of the committed orders
+    for cand in _candidates(world, gw, guild_id, pend):
+        try:
+            _check_order(world, cand, stage="give", _pend=pend)
+        except RulesError:
+            continue
+        out.append(cand)
+    return out
+
+
+def _candidates(world: World, gw: GwWorld, g: str, pend: _Pending | None = None) -> Iterable[AnyOrder]:
+    cfg = world.config.gw
+    guild = gw.guilds[g]
+    pend = _pending(gw, g, cfg.unit_cost_solars) if pend is None else pend
+    pool = {k: guild.pool.get(k, 0) - pend.pool.get(k, 0) for k in sorted(guild.pool)}
+    pool = {k: n for k, n in pool.items() if n > 0}
+    mine = owned_domains(gw, g)
+    # (1) deploy phase: recruit, reinforce, deploy, disband, domain actions
+    free_doms = [d for d in mine if not d.occupied_by]
+    cap_left = cfg.recruit_per_domain * len(free_doms) - pend.recruited
+    budget = guild.solars - pend.recruit_cost
+    for kind in sorted(cfg.unit_cost_solars):
+        price = cfg.unit_cost_solars[kind]
+        if kind not in cfg.units or price <= 0:
+            continue
+        most = min(cap_left, budget // price)
+        for n in sorted({1, 5, most}):
+            if 1 <= n <= most:
+                yield Recruit(guild=g, units={kind: n})
+    for d in mine:
+        if is_restricted(d):
+            continue
+        for kind, n in pool.items():
+            for m in sorted({1, n}):
+                yield Reinforce(guild=g, domain=d.id, units={kind: m})
+        if len(pool) > 1:
+            yield Reinforce(guild=g, domain=d.id, units=dict(pool))
+    yield from _deploy_candidates(world, gw, g, pend, pool)
+    if guild.nation is None and any(gw.seals[s].kind == "military" for s in guild.seals if s in gw.seals):
+        for other in sorted(gw.guilds):
+            if other != g:
+                yield LendSeals(guild=g, to=other, lend=other not in guild.lends_to)
+    for aid in sorted(gw.armies):
+        a = gw.armies[aid]
+        if a.owner == g and a.deployed < gw.season and aid not in pend.moves and aid not in pend.actions:
+            yield Disband(guild=g, army=aid)
+    for d in mine:
+        if is_restricted(d):
+            for act in OCCUPIED_ALLOWED:
+                if (d.id, act) not in pend.domain_actions:
+                    yield DomainAction(guild=g, domain=d.id, action=act)
+        else:
+            for act in WORKS:
+                if act not in d.works and (d.id, act) not in pend.domain_actions:
+                    yield DomainAction(guild=g, domain=d.id, action=act)
+    # (2)-(5) armies: move, siege, attacks, sack
+    interesting = sorted(
+        {d.hex for d in gw.domains.values()} | {a.hex for a in gw.armies.values()} | {lt.hex for lt in gw.loot if lt.season < gw.season}
+    )
+    for aid in sorted(gw.armies):
+        a = gw.armies[aid]
+        if a.owner != g or a.deployed >= gw.season or aid in pend.disbanded:
+            continue
+        if aid not in pend.moves and aid not in pend.actions:
+            for h in interesting:
+                if h != a.hex and reachable(world, a.hex, h):
+                    yield Move(guild=g, army=aid, to=h)
+        if aid not in pend.actions:
+            where = expected_hex(world, a, pend)
+            for d in domains_at(gw, where):
+                yield Siege(guild=g, army=aid, domain=d.id)
+                yield AttackDomain(guild=g, army=aid, domain=d.id)
+                if d.buildings:
+                    yield Sack(guild=g, army=aid, domain=d.id)
+            for t in armies_at(gw, where):
+                if t.owner != g:
+                    yield AttackArmy(guild=g, army=aid, target=t.id)
+    # (6) annexations, titles, loot
+    political = [s for s in guild.seals if s in gw.seals and gw.seals[s].kind == "political"]
+    for did in sorted(gw.domains):
+        dom = gw.domains[did]
+        if dom.owner_guild == g or not dom.occupied_by:
+            continue
+        for s in political:
+            yield Annex(guild=g, domain=did, seal=s)
+    for dep in gw.bank.deposits:
+        if dep.former_owner == g:
+            yield ReturnTitle(guild=g, domain=dep.domain)
+    for lt in gw.loot:
+        if lt.season < gw.season:
+            yield TreasureHunt(guild=g, loot=lt.id, season=lt.season)
+            yield PickUpLoot(guild=g, loot=lt.id, season=lt.season)
+
+
+def _fill(avail: dict[str, int], room: int, world: World) -> dict[str, int]:
+    """Take up to ``room`` units from ``avail``, strongest type first (then by name)."""
+    units = world.config.gw.units
+    out: dict[str, int] = {}
+    for k in sorted(avail, key=lambda k: (-units[k].cs if k in units else 0, k)):
+        if room <= 0:
+            break
+        n = min(avail[k], room)
+        if n > 0:
+            out[k] = n
+            room -= n
+    return out
+
+
+def _deploy_candidates(world: World, gw: GwWorld, g: str, pend: _Pending, pool: dict[str, int]) -> Iterable[Deploy]:
+    cfg = world.config.gw
+    guild = gw.guilds[g]
+    free_own = [s for s in guild.seals if s in gw.seals and gw.seals[s].kind == "military" and gw.seals[s].army is None and s not in pend.seals]
+    if not free_own:
+        return
+    lent = [
+        s
+        for s in sorted(gw.seals)
+        if gw.seals[s].guild != g
+        and gw.seals[s].kind == "military"
+        and gw.seals[s].army is None
+        and s not in pend.seals
+        and lends_seals(gw, gw.seals[s].guild, g)
+        and gw.guilds[gw.seals[s].guild].nation is None  # LINK-06: a nation does not lend its seals
+    ]
+    for did in sorted(gw.domains):
+        dom = gw.domains[did]
+        if is_restricted(dom):
+            continue
+        proxy = dom.owner_guild != g
+        if proxy and g not in dom.consents_to:
+            continue
+        own = [s for s in free_own if not proxy or gw.seals[s].province == dom.province]
+        if not own:
+            continue
+        others = [s for s in lent if gw.seals[s].region == dom.region][: len(own)]
+        seal_sets = [own[:1], own]
+        if others:
+            seal_sets.append(own + others)
+        gar = _counts(dom.garrison)
+        for k, n in pend.requisitioned.get(did, {}).items():
+            gar[k] = gar.get(k, 0) - n
+        gar = {k: n for k, n in gar.items() if n > 0}
+        seen: set[str] = set()
+        for seals in seal_sets:
+            cap = cfg.units_per_seal * len(seals) + guild.capacity_bonus
+            hand = _fill(pool, cap, world)
+            req = _fill(gar, cap, world)
+            both_hand = _fill(pool, cap, world)
+            both_req = _fill(gar, cap - sum(both_hand.values()), world)
+            for units, requisition in ((hand, {}), ({}, req), (both_hand, both_req)):
+                if not units and not requisition:
+                    continue
+                d = Deploy(guild=g, domain=did, seals=list(seals), units=units, requisition=requisition, proxy=proxy)
+                key = str(d)
+                if key not in seen:
+                    seen.add(key)
+                    yield d
