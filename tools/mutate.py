@@ -514,6 +514,23 @@ class Verdict:
     killer: str = ""
 
 
+def slow_judge(tree: Path, python: str, env: dict[str, str], tests: list[str], budget: float) -> tuple[object, str]:
+    """Run ``tests`` in a fresh interpreter on ``tree`` (already mutated): (pytest's exit code or
+    ``"timeout"``, the first failed test). A mutant that breaks an import the conftest makes stops
+    pytest before any test (exit 4, "ImportError while loading conftest"): that is a kill (exit 2,
+    as a collection error), not a usage error of the tool."""
+    try:
+        r = subprocess.run([python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+                            "--timeout", str(int(budget)), *tests],
+                           cwd=tree, env=env, capture_output=True, text=True, timeout=budget + 30)
+    except subprocess.TimeoutExpired:
+        return "timeout", ""
+    failed = next((ln.split(" ")[1] for ln in r.stdout.splitlines() if ln.startswith("FAILED ")), "")
+    if r.returncode == 4 and "while loading conftest" in r.stdout + r.stderr:
+        return 2, "conftest"
+    return r.returncode, failed
+
+
 def run_mutants(system: str, mutants: list[Mutant], *, python: str = sys.executable,
                 progress: bool = True, tests: list[str] | None = None, slow: bool = False,
                 known: dict[str, Verdict] | None = None) -> Iterator[Verdict]:
@@ -569,13 +586,7 @@ def _judged(system: str, mutants: list[Mutant], tree: Path, tmap: dict[str, dict
                 how = " (fresh interpreter)"
                 (tree / m.path).write_text(mutated, encoding="utf-8")
                 try:
-                    r = subprocess.run([python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-                                        "--timeout", str(int(budget)), *chosen],
-                                       cwd=tree, env=env, capture_output=True, text=True, timeout=budget + 30)
-                    rc = r.returncode
-                    failed = next((ln.split(" ")[1] for ln in r.stdout.splitlines() if ln.startswith("FAILED ")), "")
-                except subprocess.TimeoutExpired:
-                    rc = "timeout"
+                    rc, failed = slow_judge(tree, python, env, chosen, budget)
                 finally:
                     (tree / m.path).write_text(src, encoding="utf-8")
             if rc == 0:

@@ -4,6 +4,7 @@ and its sample is a function of the seed alone (issue 10)."""
 from __future__ import annotations
 
 import ast
+import os
 import sys
 from pathlib import Path
 
@@ -131,6 +132,20 @@ def test_the_fast_judge_runs_the_mutant_through_every_reference(tmp_path: Path) 
     finally:
         judge.close()
     assert (tmp_path / "pkg" / "m.py").read_text(encoding="utf-8") == old
+
+
+@pytest.mark.slow  # three pytest runs in a fresh interpreter: over 0.5 s
+def test_a_mutant_that_breaks_the_conftest_import_is_killed_and_a_wrong_path_is_an_error(tmp_path: Path) -> None:
+    # a module constant dropped (SYSTEM = "mn"): the conftest's import fails before any test (pytest exit 4)
+    (tmp_path / "m.py").write_text("X = 1\nY = X + 1\n", encoding="utf-8")
+    (tmp_path / "conftest.py").write_text("import m  # noqa: F401\n", encoding="utf-8")
+    (tmp_path / "test_m.py").write_text("def test_y():\n    import m\n    assert m.Y == 2\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
+    assert mutate.slow_judge(tmp_path, sys.executable, env, ["test_m.py"], 60) == (0, "")
+    (tmp_path / "m.py").write_text("pass\nY = X + 1\n", encoding="utf-8")
+    assert mutate.slow_judge(tmp_path, sys.executable, env, ["test_m.py"], 60) == (2, "conftest")
+    (tmp_path / "m.py").write_text("X = 1\nY = X + 1\n", encoding="utf-8")
+    assert mutate.slow_judge(tmp_path, sys.executable, env, ["test_nothere.py"], 60)[0] == 4  # still an error
 
 
 def test_the_equivalent_mutants_list_is_well_formed() -> None:
