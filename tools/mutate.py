@@ -516,9 +516,11 @@ class Verdict:
 
 def slow_judge(tree: Path, python: str, env: dict[str, str], tests: list[str], budget: float) -> tuple[object, str]:
     """Run ``tests`` in a fresh interpreter on ``tree`` (already mutated): (pytest's exit code or
-    ``"timeout"``, the first failed test). A mutant that breaks an import the conftest makes stops
-    pytest before any test (exit 4, "ImportError while loading conftest"): that is a kill (exit 2,
-    as a collection error), not a usage error of the tool."""
+    ``"timeout"``, the first failed test). A mutant that breaks an import stops pytest before any test,
+    with exit 4 when the conftest's imports break ("ImportError while loading conftest") or when the
+    tests chosen by node id lie in a module that no longer collects ("ERROR tests/…" then "found no
+    collectors"): that is a kill (exit 2, as a collection error), not a usage error of the tool; a
+    wrong path alone ("ERROR: file or directory not found") stays exit 4."""
     try:
         r = subprocess.run([python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
                             "--timeout", str(int(budget)), *tests],
@@ -526,8 +528,13 @@ def slow_judge(tree: Path, python: str, env: dict[str, str], tests: list[str], b
     except subprocess.TimeoutExpired:
         return "timeout", ""
     failed = next((ln.split(" ")[1] for ln in r.stdout.splitlines() if ln.startswith("FAILED ")), "")
-    if r.returncode == 4 and "while loading conftest" in r.stdout + r.stderr:
-        return 2, "conftest"
+    if r.returncode == 4:
+        out = r.stdout + r.stderr
+        if "while loading conftest" in out:
+            return 2, "conftest"
+        broken = next((ln.split(" ")[1] for ln in r.stdout.splitlines() if ln.startswith("ERROR ")), "")
+        if broken:  # a module the mutant broke: its chosen tests cannot be found (exit 4), a collection error
+            return 2, broken
     return r.returncode, failed
 
 

@@ -144,6 +144,10 @@ def test_a_mutant_that_breaks_the_conftest_import_is_killed_and_a_wrong_path_is_
     assert mutate.slow_judge(tmp_path, sys.executable, env, ["test_m.py"], 60) == (0, "")
     (tmp_path / "m.py").write_text("pass\nY = X + 1\n", encoding="utf-8")
     assert mutate.slow_judge(tmp_path, sys.executable, env, ["test_m.py"], 60) == (2, "conftest")
+    # a test chosen by node id in a module the mutant breaks (no conftest involved): exit 4 too, a kill
+    (tmp_path / "conftest.py").write_text("", encoding="utf-8")
+    (tmp_path / "test_m.py").write_text("import m  # noqa: F401\n\n\ndef test_y():\n    assert m.Y == 2\n", encoding="utf-8")
+    assert mutate.slow_judge(tmp_path, sys.executable, env, ["test_m.py::test_y"], 60) == (2, "test_m.py")
     (tmp_path / "m.py").write_text("X = 1\nY = X + 1\n", encoding="utf-8")
     assert mutate.slow_judge(tmp_path, sys.executable, env, ["test_nothere.py"], 60)[0] == 4  # still an error
 
