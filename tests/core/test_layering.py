@@ -116,8 +116,9 @@ def test_each_system_module_declares_its_public_names(sysname: str) -> None:
     missing = []
     for path in sorted((ROOT / "sim" / "rules" / sysname).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        if not any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets)
-                   for n in tree.body):
+        targets = [t for n in tree.body if isinstance(n, ast.Assign) for t in n.targets]
+        targets += [n.target for n in tree.body if isinstance(n, ast.AnnAssign)]
+        if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
             missing.append(str(path.relative_to(ROOT)))
     assert not missing, f"modules without __all__: {missing}"
 

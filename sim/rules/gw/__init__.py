@@ -28,186 +28,23 @@ is read from ``world.config.gw``. The modules, in the order of a season:
 
 from __future__ import annotations
 
-from sim.rules.gw.annex import (
-    annex_domain,
-    resolve_annexation_phase,
-    resolve_annexations,
-    resolve_loot_claim,
-    resolve_return_title,
-)
-from sim.rules.gw.combat import (
-    CombatResult,
-    fight,
-    front_breakdown,
-    garrison_joining,
-    occupy,
-    resolve_army_combats,
-    resolve_attack,
-    resolve_domain_attacks,
-    resolve_sack,
-)
-from sim.rules.gw.core import (
-    ACTION_ORDERS,
-    MAX_ORDERS,
-    NO_HOOKS,
-    OCCUPIED_ALLOWED,
-    PHASES,
-    SPELL_PLACES,
-    SYS,
-    WORKS,
-    GwHooks,
-    allied,
-    apply_damage,
-    armies_at,
-    army_involves,
-    army_speed,
-    army_strength,
-    capped_bonus,
-    defending_strength,
-    domains_at,
-    effective_cs,
-    fort_bonus,
-    garrison_strength,
-    gw_of,
-    is_keep,
-    is_restricted,
-    land_components,
-    lends_seals,
-    loss_order,
-    march_path,
-    new_units,
-    owned_domains,
-    reachable,
-    refresh_statuses,
-    season_at,
-    season_hours,
-    toughness,
-    units_strength,
-)
-from sim.rules.gw.deploy import (
-    drop_idle_sieges,
-    resolve_deploy,
-    resolve_deploy_phase,
-    resolve_disband,
-    resolve_domain_action,
-    resolve_move,
-    resolve_movement_phase,
-    resolve_recruit,
-    resolve_reinforce,
-)
-from sim.rules.gw.legality import (
-    check,
-    committed,
-    expected_hex,
-    give_order,
-    may_assault,
-)
-from sim.rules.gw.orders import (
-    legal_orders,
-)
-from sim.rules.gw.season import (
-    PHASE_FUNCTIONS,
-    begin_season,
-    clear_damage,
-    collect_yields,
-    create_loot,
-    give_orders,
-    given,
-    lapse_titles,
-    order_label,
-    pay_upkeep,
-    resolve_end_of_season,
-    resolve_season,
-    run_phases,
-)
-from sim.rules.gw.siege import (
-    resolve_famine,
-    resolve_siege,
-    resolve_siege_damage,
-    resolve_siege_phase,
-)
+from sim.rules.gw import annex, combat, core, deploy, legality, orders, season, siege
+from sim.rules.gw.annex import *  # noqa: F403
+from sim.rules.gw.combat import *  # noqa: F403
+from sim.rules.gw.core import *  # noqa: F403
+from sim.rules.gw.deploy import *  # noqa: F403
+from sim.rules.gw.legality import *  # noqa: F403
+from sim.rules.gw.orders import *  # noqa: F403
+from sim.rules.gw.season import *  # noqa: F403
+from sim.rules.gw.siege import *  # noqa: F403
 
-__all__ = [
-    "ACTION_ORDERS",
-    "CombatResult",
-    "GwHooks",
-    "MAX_ORDERS",
-    "NO_HOOKS",
-    "OCCUPIED_ALLOWED",
-    "PHASES",
-    "PHASE_FUNCTIONS",
-    "SPELL_PLACES",
-    "SYS",
-    "WORKS",
-    "allied",
-    "annex_domain",
-    "apply_damage",
-    "armies_at",
-    "army_involves",
-    "army_speed",
-    "army_strength",
-    "begin_season",
-    "capped_bonus",
-    "check",
-    "clear_damage",
-    "collect_yields",
-    "committed",
-    "create_loot",
-    "defending_strength",
-    "domains_at",
-    "drop_idle_sieges",
-    "effective_cs",
-    "expected_hex",
-    "fight",
-    "fort_bonus",
-    "front_breakdown",
-    "garrison_joining",
-    "garrison_strength",
-    "give_order",
-    "give_orders",
-    "given",
-    "gw_of",
-    "is_keep",
-    "is_restricted",
-    "land_components",
-    "lapse_titles",
-    "legal_orders",
-    "lends_seals",
-    "loss_order",
-    "march_path",
-    "may_assault",
-    "new_units",
-    "occupy",
-    "order_label",
-    "owned_domains",
-    "pay_upkeep",
-    "reachable",
-    "refresh_statuses",
-    "resolve_annexation_phase",
-    "resolve_annexations",
-    "resolve_army_combats",
-    "resolve_attack",
-    "resolve_deploy",
-    "resolve_deploy_phase",
-    "resolve_disband",
-    "resolve_domain_action",
-    "resolve_domain_attacks",
-    "resolve_end_of_season",
-    "resolve_famine",
-    "resolve_loot_claim",
-    "resolve_move",
-    "resolve_movement_phase",
-    "resolve_recruit",
-    "resolve_reinforce",
-    "resolve_return_title",
-    "resolve_sack",
-    "resolve_season",
-    "resolve_siege",
-    "resolve_siege_damage",
-    "resolve_siege_phase",
-    "run_phases",
-    "season_at",
-    "season_hours",
-    "toughness",
-    "units_strength",
-]
+# the package's public names: each module's own
+__all__: list[str] = []
+__all__ += annex.__all__
+__all__ += combat.__all__
+__all__ += core.__all__
+__all__ += deploy.__all__
+__all__ += legality.__all__
+__all__ += orders.__all__
+__all__ += season.__all__
+__all__ += siege.__all__
