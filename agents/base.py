@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import mesa
@@ -45,7 +46,8 @@ class RealmAgent(mesa.Agent):
         if d.alternatives:  # recorded only when the policy explains itself (ledgers without stay as they were)
             extra["alternatives"] = [
                 {"order": a.order, "score": round(float(a.score), 4),
-                 "terms": [{"name": t.name, "value": round(float(t.value), 4), "unit": t.unit, "en": t.en, "fr": t.fr}
+                 "terms": [_term_record(t.name, t.value, t.unit, t.en, t.fr) if t.value
+                           else {"name": t.name, "value": round(float(t.value), 4), "unit": t.unit, "en": t.en, "fr": t.fr}
                            for t in a.terms]}
                 for a in d.alternatives
             ]
@@ -82,6 +84,14 @@ class RealmAgent(mesa.Agent):
             clauses=context.get("clauses", ()), label=context.get("label", str),
         )
         return d.chosen
+
+
+@lru_cache(maxsize=1 << 14)
+def _term_record(name: str, value: float, unit: str, en: str, fr: str) -> dict[str, Any]:
+    """A score term as the ledger records it. The same terms recur from one decision to the next, so
+    each record is built once and shared by the events that carry it (events are never changed). Not
+    for a zero value: 0.0 and -0.0 are one key but two records."""
+    return {"name": name, "value": round(float(value), 4), "unit": unit, "en": en, "fr": fr}
 
 
 class AgentDecider:

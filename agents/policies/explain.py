@@ -12,6 +12,7 @@ solars, points (1 point = 1% of a convoy's journey).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from agents.policies import Alternative, Decision, Term
@@ -32,8 +33,15 @@ def fmt_value(v: float) -> str:
 
 def term(name: str, value: float, unit: str, en: str, fr: str) -> Term:
     """A term whose words read ``+12 BP income over a year`` / ``+12 PC de revenu sur un an``:
-    ``en``/``fr`` are the words after the figure and its unit."""
+    ``en``/``fr`` are the words after the figure and its unit. Terms are immutable and repeat from
+    one decision to the next (the same building, the same edict), so each is written once (not a
+    zero: 0.0 and -0.0 are one key but two terms)."""
     v = float(value)
+    return _term(name, v, unit, en, fr) if v else _term.__wrapped__(name, v, unit, en, fr)
+
+
+@lru_cache(maxsize=1 << 14)
+def _term(name: str, v: float, unit: str, en: str, fr: str) -> Term:
     fu = UNITS_FR.get(unit, unit)
     head_en = f"{fmt_value(v)} {unit}".rstrip()
     head_fr = f"{fmt_value(v)} {fu}".rstrip()
@@ -46,21 +54,38 @@ class Terms:
     A term's words (``+12 BP income over a year``) are written only when ``items`` is read: a
     policy scores every candidate but an explanation shows only the best few."""
 
-    __slots__ = ("unit", "_raw", "_items")
+    __slots__ = ("unit", "_raw", "_values", "_items")
 
     def __init__(self, unit: str, items: list[Term] | None = None) -> None:
         self.unit = unit
         self._raw: list[tuple[str, float, str, str]] = []
+        self._values: list[float] = []
         self._items: list[Term] | None = list(items) if items else None
         if items:
             self._raw = [(t.name, t.value, t.en, t.fr) for t in items]
+            self._values = [t.value for t in items]
 
     def add(self, name: str, value: float, en: str, fr: str) -> float:
         """Add a term (skipped when it is 0); returns ``value`` so that scores read as sums."""
         if value:
-            self._raw.append((name, float(value), en, fr))
+            v = float(value)
+            self._raw.append((name, v, en, fr))
+            self._values.append(v)
             self._items = None
         return value
+
+    def extend(self, raw: Sequence[tuple[str, float, str, str]]) -> None:
+        """Add terms already written as ``(name, value, en, fr)`` with non-zero float values (a
+        policy keeps the terms every candidate of a kind shares)."""
+        if raw:
+            self._raw.extend(raw)
+            self._values.extend(r[1] for r in raw)
+            self._items = None
+
+    @property
+    def raw(self) -> list[tuple[str, float, str, str]]:
+        """The terms as ``(name, value, en, fr)``, in the order they were added (do not change it)."""
+        return self._raw
 
     @property
     def items(self) -> list[Term]:
@@ -70,7 +95,7 @@ class Terms:
 
     @property
     def total(self) -> float:
-        return sum((r[1] for r in self._raw), 0.0)
+        return sum(self._values, 0.0)
 
     def __repr__(self) -> str:
         return f"Terms({self.unit!r}, {self.items!r})"
@@ -115,14 +140,16 @@ def explained_totals(
     explanation keeps: a policy with many candidates scores them all as plain numbers."""
     best = max(totals)
     ties = [i for i, x in enumerate(totals) if x == best]
-    order = sorted(range(len(legal)), key=lambda i: (-totals[i], i))
+    # best first, equal scores in the order listed (a stable sort keeps it, reversed or not)
+    order = sorted(range(len(legal)), key=totals.__getitem__, reverse=True)
     top = [pick, *(i for i in order if i != pick)]
     n_scored = len(top) if scored_shown is None else scored_shown
-    alts = [Alternative(label(legal[i]), totals[i], list(terms_of(i).items)) for i in top[:shown]]
+    labels = [label(legal[i]) for i in top[:max(n_scored, shown)]]
+    alts = [Alternative(labels[j], totals[i], list(terms_of(i).items)) for j, i in enumerate(top[:shown])]
     tie = tie_words(len(ties), best, tie_how) if len(ties) > 1 else ""
     return Decision(
         legal[pick],
-        [(label(legal[i]), round(totals[i], 4)) for i in top[:n_scored]],
+        [(labels[j], round(totals[i], 4)) for j, i in enumerate(top[:n_scored])],
         reason,
         alternatives=alts,
         tie=tie,

@@ -60,6 +60,11 @@ class KingdomScripted(Policy):
 
 def p_check(mod: int, dc: int, *, kingdom: bool) -> float:
     """Exact chance that 1d20 + mod ≥ dc (kingdom checks: natural 1 fails, 20 succeeds)."""
+    return _p_check(mod, dc, kingdom)
+
+
+@functools.lru_cache(maxsize=4096)
+def _p_check(mod: int, dc: int, kingdom: bool) -> float:
     ok = 0
     for face in range(1, 21):
         win = face + mod >= dc
@@ -95,10 +100,12 @@ def order_label(c: _Ctx, o: Any) -> str:
     return label(o)
 
 
-def rank(obs: KingdomObs, legal: Sequence[Any]) -> list[Terms]:
+def rank(obs: KingdomObs, legal: Sequence[Any], c: _Ctx | None = None) -> list[Terms]:
     """Every legal alternative's terms (same order as ``legal``), in BP over a year: the kingdom
-    heuristic's candidate ranking (what a look-ahead policy calls)."""
-    c = _Ctx(obs)
+    heuristic's candidate ranking (what a look-ahead policy calls). ``c``: the decision's reading of
+    the kingdom, when the caller has one."""
+    if c is None:
+        c = _Ctx(obs)
     h = KingdomHeuristic()
     fn = getattr(h, f"score_{obs.slot}", None)
     out = []
@@ -121,7 +128,7 @@ class KingdomHeuristic(Policy):
         if not hasattr(self, f"score_{obs.slot}"):
             return Decision(legal[0], [], f"no heuristic for {obs.slot}: first alternative")
         c = _Ctx(obs)
-        terms = rank(obs, legal)
+        terms = rank(obs, legal, c)
         totals = [t.total for t in terms]
         best = max(range(len(legal)), key=lambda i: (totals[i], -i))
         why = "; ".join(x.en for x in sorted(terms[best].items, key=lambda x: -abs(x.value))[:2]) or "nothing to gain or lose"
@@ -214,25 +221,19 @@ class KingdomHeuristic(Policy):
         if o is None:
             return
         b = K.BUILDINGS[o.kind]
-        if isinstance(o, EmbassyBuildingOrder):
-            t.add("economy", 12 * (b.economy + 2) / 3, "taxes and trade over a year", "d'impôts et de commerce sur un an")
-            t.add("stability", 12 * c.stability_value(b.stability), "Upkeep chance over a year", "de chance d'entretien sur un an")
-            t.add("loyalty", 12 * c.loyalty_value(b.loyalty), "Loyalty over a year", "de Loyauté sur un an")
-            t.add("fame", 12 * (b.fame * 0.3 - 1.0), "Fame, less the embassy's upkeep, over a year", "de Gloire, moins l'entretien de l'ambassade, sur un an")
-            t.add("cost", -b.bp * c.cost_w, f"cost ({b.bp} BP, weighed by the treasury)", f"de coût ({b.bp} PC, pesé selon le trésor)")
+        embassy = isinstance(o, EmbassyBuildingOrder)
+        # the terms of the kind alone are the same for every settlement: written once per decision
+        key = (o.kind, embassy, c.building_key)
+        shared = _KIND_TERMS.get(key)
+        if shared is None:
+            if len(_KIND_TERMS) >= 50_000:
+                _KIND_TERMS.clear()
+            shared = _KIND_TERMS[key] = self._building_kind_terms(c, b, embassy)
+        t.extend(shared)
+        if embassy:
             self._affordable(c, b.bp, t, 10)
             return
-        t.add("economy", 12 * b.economy / 3, "taxes over a year", "d'impôts sur un an")
-        t.add("stability", 12 * c.stability_value(b.stability), f"Upkeep chance over a year (Stability {b.stability:+d})",
-              f"de chance d'entretien sur un an (Stabilité {b.stability:+d})")
-        t.add("loyalty", 12 * c.loyalty_value(b.loyalty), "Loyalty over a year", "de Loyauté sur un an")
-        t.add("fame", 12 * b.fame * 0.3, "Fame over a year", "de Gloire sur un an")
-        sm = b.settlement
-        t.add("settlement", 12 * (0.05 * sm.get("productivity", 0) - 0.05 * sm.get("corruption", 0) - 0.03 * sm.get("crime", 0)),
-              "settlement modifiers over a year", "de modificateurs de colonie sur un an")
-        t.add("cost", -b.bp * c.cost_w, f"cost ({b.bp} BP, weighed by the treasury)", f"de coût ({b.bp} PC, pesé selon le trésor)")
-        t.add("holdings", 0.5 * b.bp, "added to the kingdom's holdings", "ajoutés au patrimoine du royaume")
-        t.add("unrest", -b.unrest * c.unrest_value, "Unrest it brings", "d'Insatisfaction qu'il apporte")
+        assert isinstance(o, BuildOrder)
         s = K.settlement(c.k, o.settlement)
         have = s.buildings if s is not None else {}
         want = c.wanted_route
@@ -247,6 +248,28 @@ class KingdomHeuristic(Policy):
         if s is not None and c.capital is not None and s.name != c.capital and sum(have.values()) < c.capital_buildings:
             t.add("spread", 6.0, f"builds up {s.name} beyond the capital", f"développe {s.name} au-delà de la capitale")
         self._affordable(c, b.bp, t, 10)
+
+    def _building_kind_terms(self, c: _Ctx, b: Any, embassy: bool) -> list[tuple[str, float, str, str]]:
+        t = Terms("BP")
+        if embassy:
+            t.add("economy", 12 * (b.economy + 2) / 3, "taxes and trade over a year", "d'impôts et de commerce sur un an")
+            t.add("stability", 12 * c.stability_value(b.stability), "Upkeep chance over a year", "de chance d'entretien sur un an")
+            t.add("loyalty", 12 * c.loyalty_value(b.loyalty), "Loyalty over a year", "de Loyauté sur un an")
+            t.add("fame", 12 * (b.fame * 0.3 - 1.0), "Fame, less the embassy's upkeep, over a year", "de Gloire, moins l'entretien de l'ambassade, sur un an")
+            t.add("cost", -b.bp * c.cost_w, f"cost ({b.bp} BP, weighed by the treasury)", f"de coût ({b.bp} PC, pesé selon le trésor)")
+            return t.raw
+        t.add("economy", 12 * b.economy / 3, "taxes over a year", "d'impôts sur un an")
+        t.add("stability", 12 * c.stability_value(b.stability), f"Upkeep chance over a year (Stability {b.stability:+d})",
+              f"de chance d'entretien sur un an (Stabilité {b.stability:+d})")
+        t.add("loyalty", 12 * c.loyalty_value(b.loyalty), "Loyalty over a year", "de Loyauté sur un an")
+        t.add("fame", 12 * b.fame * 0.3, "Fame over a year", "de Gloire sur un an")
+        sm = b.settlement
+        t.add("settlement", 12 * (0.05 * sm.get("productivity", 0) - 0.05 * sm.get("corruption", 0) - 0.03 * sm.get("crime", 0)),
+              "settlement modifiers over a year", "de modificateurs de colonie sur un an")
+        t.add("cost", -b.bp * c.cost_w, f"cost ({b.bp} BP, weighed by the treasury)", f"de coût ({b.bp} PC, pesé selon le trésor)")
+        t.add("holdings", 0.5 * b.bp, "added to the kingdom's holdings", "ajoutés au patrimoine du royaume")
+        t.add("unrest", -b.unrest * c.unrest_value, "Unrest it brings", "d'Insatisfaction qu'il apporte")
+        return t.raw
 
     def score_district(self, c: _Ctx, name: str | None, t: Terms) -> None:
         """An extra district (SC-KM-28): room for 36 lots of buildings, at the preparation cost of the
@@ -456,6 +479,11 @@ class KingdomHeuristic(Policy):
               "de coût de l'édit, de dotation et de vassaux déjà tenus")
 
 
+# the terms of a building kind, by kind and ``_Ctx.building_key``: they recur from one decision to the
+# next and from one kingdom to another (bounded; a long-lived process clears it when full)
+_KIND_TERMS: dict[tuple[Any, ...], list[tuple[str, float, str, str]]] = {}
+
+
 class _Ctx:
     """What the heuristic reads once per decision (the statistics and what follows from them only
     when a score asks: envoys, relations and lost hexes do not)."""
@@ -488,6 +516,14 @@ class _Ctx:
         if self._st is None:
             self._st = K.stats(self.w, self.k)
         return self._st
+
+    @functools.cached_property
+    def building_key(self) -> tuple[Any, ...]:
+        """Everything the terms of a building kind read besides the kind (``_building_kind_terms``):
+        the kingdom's Stability, Loyalty, Control DC and Unrest, a subjugation under way, the weight
+        of a BP spent."""
+        st = self.st
+        return (st.stability, st.loyalty, st.control_dc, self.k.unrest, self.subjugating, self.cost_w)
 
     @functools.cached_property
     def reserve(self) -> int:

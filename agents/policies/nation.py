@@ -144,7 +144,9 @@ class NationHeuristic(Policy):
             rivals = [n for n in dip.posted_nations(mn, city) if n != obs.nation and dip.nkey(n) not in _friends(mn, obs.nation)]
             cache[key] = sum(m.value for m in mods) - 10 * len(rivals)
         favourable = cache[key] + gift
-        w = self._cost_w(obs)
+        w = cache.get("cost_w")
+        if w is None:
+            w = cache["cost_w"] = self._cost_w(obs)
         t.add("fee", -float(dip.MISSION_FEE_PO + gift) * w, f"fee and gift ({dip.MISSION_FEE_PO + gift} PO" + (", at half: a full treasury)" if w < 1 else ")"),
               f"de frais et cadeau ({dip.MISSION_FEE_PO + gift} PO" + (", à moitié : trésor plein)" if w < 1 else ")"))
         good = bad = standing = 0.0
@@ -189,7 +191,10 @@ class NationHeuristic(Policy):
             self._mission_ev(obs, e.city, tr.kind, o.gift, e.id, cache, t, tr.id)
             return
         if isinstance(o, dip.LaunchMission):
-            busy = {e.city for e in mn.embassies if e.nation == obs.nation} | {m.city for m in mn.missions if m.nation == obs.nation}
+            busy = cache.get("busy")
+            if busy is None:  # the same for every candidate of the decision
+                busy = cache["busy"] = ({e.city for e in mn.embassies if e.nation == obs.nation}
+                                        | {m.city for m in mn.missions if m.nation == obs.nation})
             if o.city in busy:
                 t.add("busy", -100.0, f"already an embassy or a mission at {o.city}", f"déjà une ambassade ou une mission à {o.city}")
                 return
