@@ -74,18 +74,12 @@ class Terms:
             self._items = None
         return value
 
-    def extend(self, raw: Sequence[tuple[str, float, str, str]]) -> None:
-        """Add terms already written as ``(name, value, en, fr)`` with non-zero float values (a
-        policy keeps the terms every candidate of a kind shares)."""
-        if raw:
-            self._raw.extend(raw)
-            self._values.extend(r[1] for r in raw)
+    def extend(self, other: Terms) -> None:
+        """Add the terms of ``other``, in order (a policy keeps the terms candidates share)."""
+        if other._raw:
+            self._raw.extend(other._raw)
+            self._values.extend(other._values)
             self._items = None
-
-    @property
-    def raw(self) -> list[tuple[str, float, str, str]]:
-        """The terms as ``(name, value, en, fr)``, in the order they were added (do not change it)."""
-        return self._raw
 
     @property
     def items(self) -> list[Term]:

@@ -223,7 +223,9 @@ class KingdomHeuristic(Policy):
         b = K.BUILDINGS[o.kind]
         embassy = isinstance(o, EmbassyBuildingOrder)
         # the terms of the kind alone are the same for every settlement: written once per decision
-        key = (o.kind, embassy, c.building_key)
+        # keyed by the values the kind's terms are made of besides the kind (none of them is 0.0 when
+        # its term is written: Terms.add skips zeros, so -0.0 and 0.0 give the same terms)
+        key = (o.kind, embassy, c.stability_value(b.stability), c.loyalty_value(b.loyalty), c.cost_w, c.unrest_value)
         shared = _KIND_TERMS.get(key)
         if shared is None:
             if len(_KIND_TERMS) >= 50_000:
@@ -249,7 +251,7 @@ class KingdomHeuristic(Policy):
             t.add("spread", 6.0, f"builds up {s.name} beyond the capital", f"développe {s.name} au-delà de la capitale")
         self._affordable(c, b.bp, t, 10)
 
-    def _building_kind_terms(self, c: _Ctx, b: Any, embassy: bool) -> list[tuple[str, float, str, str]]:
+    def _building_kind_terms(self, c: _Ctx, b: Any, embassy: bool) -> Terms:
         t = Terms("BP")
         if embassy:
             t.add("economy", 12 * (b.economy + 2) / 3, "taxes and trade over a year", "d'impôts et de commerce sur un an")
@@ -257,7 +259,7 @@ class KingdomHeuristic(Policy):
             t.add("loyalty", 12 * c.loyalty_value(b.loyalty), "Loyalty over a year", "de Loyauté sur un an")
             t.add("fame", 12 * (b.fame * 0.3 - 1.0), "Fame, less the embassy's upkeep, over a year", "de Gloire, moins l'entretien de l'ambassade, sur un an")
             t.add("cost", -b.bp * c.cost_w, f"cost ({b.bp} BP, weighed by the treasury)", f"de coût ({b.bp} PC, pesé selon le trésor)")
-            return t.raw
+            return t
         t.add("economy", 12 * b.economy / 3, "taxes over a year", "d'impôts sur un an")
         t.add("stability", 12 * c.stability_value(b.stability), f"Upkeep chance over a year (Stability {b.stability:+d})",
               f"de chance d'entretien sur un an (Stabilité {b.stability:+d})")
@@ -269,7 +271,7 @@ class KingdomHeuristic(Policy):
         t.add("cost", -b.bp * c.cost_w, f"cost ({b.bp} BP, weighed by the treasury)", f"de coût ({b.bp} PC, pesé selon le trésor)")
         t.add("holdings", 0.5 * b.bp, "added to the kingdom's holdings", "ajoutés au patrimoine du royaume")
         t.add("unrest", -b.unrest * c.unrest_value, "Unrest it brings", "d'Insatisfaction qu'il apporte")
-        return t.raw
+        return t
 
     def score_district(self, c: _Ctx, name: str | None, t: Terms) -> None:
         """An extra district (SC-KM-28): room for 36 lots of buildings, at the preparation cost of the
@@ -479,9 +481,9 @@ class KingdomHeuristic(Policy):
               "de coût de l'édit, de dotation et de vassaux déjà tenus")
 
 
-# the terms of a building kind, by kind and ``_Ctx.building_key``: they recur from one decision to the
+# the terms of a building kind, by kind and the values they are made of: they recur from one decision to the
 # next and from one kingdom to another (bounded; a long-lived process clears it when full)
-_KIND_TERMS: dict[tuple[Any, ...], list[tuple[str, float, str, str]]] = {}
+_KIND_TERMS: dict[tuple[Any, ...], Terms] = {}
 
 
 class _Ctx:
@@ -510,20 +512,14 @@ class _Ctx:
         self._wanted: str | None = None
         self._stats: dict[str, K.Stats] = {}
         self._dcs: dict[tuple[str, bool], int] = {}
+        self._stab_values: dict[tuple[int, int], float] = {}
+        self._loy_values: dict[int, float] = {}
 
     @property
     def st(self) -> K.Stats:
         if self._st is None:
             self._st = K.stats(self.w, self.k)
         return self._st
-
-    @functools.cached_property
-    def building_key(self) -> tuple[Any, ...]:
-        """Everything the terms of a building kind read besides the kind (``_building_kind_terms``):
-        the kingdom's Stability, Loyalty, Control DC and Unrest, a subjugation under way, the weight
-        of a BP spent."""
-        st = self.st
-        return (st.stability, st.loyalty, st.control_dc, self.k.unrest, self.subjugating, self.cost_w)
 
     @functools.cached_property
     def reserve(self) -> int:
@@ -604,13 +600,23 @@ class _Ctx:
     def stability_value(self, ds: int, dcdc: int = 0) -> float:
         """BP per turn of changing Stability by ``ds`` and the Control DC by ``dcdc``: the Upkeep
         check's chance moves, and each failure costs about 2.5 Unrest more than a success."""
-        mod = self.st.stability - self.k.unrest
-        p = p_check(mod + ds, self.st.control_dc + dcdc, kingdom=True)
-        return (p - self.p_up) * 2.5 * self.unrest_value
+        key = (ds, dcdc)
+        got = self._stab_values.get(key)
+        if got is None:
+            mod = self.st.stability - self.k.unrest
+            p = p_check(mod + ds, self.st.control_dc + dcdc, kingdom=True)
+            got = self._stab_values[key] = (p - self.p_up) * 2.5 * self.unrest_value
+        return got
 
     def loyalty_value(self, dl: int) -> float:
         """BP per turn of changing Loyalty by ``dl``: little, unless Loyalty would go negative
         (Unrest +1 a turn, SC-KM-12) or Loyalty checks are due (subjugation friction)."""
+        got = self._loy_values.get(dl)
+        if got is None:
+            got = self._loy_values[dl] = self._loyalty_value(dl)
+        return got
+
+    def _loyalty_value(self, dl: int) -> float:
         after = self.st.loyalty + dl
         # a Loyalty point is a margin against Unrest (SC-KM-12) and helps every Loyalty check
         v = dl * (0.6 if self.subjugating else 0.25) * self.unrest_value / 3

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from sim.events import CheckResult, Ledger, check
 from sim.hexmap import ROAD_LEVEL
+from sim.paths import hex_values
 from sim.rules.km.tables import (
     ALIGNMENT_ADJUST,
     ATTR_NAMES,
@@ -48,6 +49,7 @@ __all__ = [
     "k_surplus",
     "kingdom_check",
     "linked_mines",
+    "road_levels",
     "ruler_vacant",
     "settlement",
     "settlement_mods",
@@ -209,6 +211,12 @@ def linked_mines(world: World, k: Kingdom) -> int:
     return min(foundries, mines)
 
 
+def road_levels(world: World) -> list[int]:
+    """Every hex's road level (``ROAD_LEVEL``), kept for the map until a road changes."""
+    hexes = world.map.hexes
+    return hex_values(world.map, "road-level", lambda i: ROAD_LEVEL[hexes[i].road])
+
+
 def stockyard_reach(world: World, k: Kingdom) -> set[int]:
     """The hexes in or next to a settlement of ``k`` with a Stockyard (SC-KM-31)."""
     out: set[int] = set()
@@ -269,10 +277,10 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     add("economy", "Mines", mines)
     add("stability", "Quarries and Sawmills", quarries + sawmills)
     roads = highways = 0
-    hexes = world.map.hexes
     road, highway = ROAD_LEVEL["road"], ROAD_LEVEL["highway"]
+    levels = road_levels(world)
     for h in k.hexes:
-        lvl = ROAD_LEVEL[hexes[h].road]
+        lvl = levels[h]
         if lvl >= road:
             roads += 1
             if lvl >= highway:
@@ -314,8 +322,9 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
             add("stability", f"alliance with {other}", rel.alliance.bonus.get(k.id, 0))
     # trade routes (KM-TRADE-11/12/16…19, RES-KM-23/25)
     turn = km.turn
-    for r in km.routes:
-        if r.kingdom == k.id and r.status == "established" and r.arrival_turn <= turn < r.expiry_turn:
+    kid = k.id
+    for r in [r for r in km.routes if r.kingdom == kid]:
+        if r.status == "established" and r.arrival_turn <= turn < r.expiry_turn:
             add("economy", f"{r.type} trade route", r.economy_bonus)
             if r.type != "food" or k_surplus(k, turn):
                 add("economy", f"{r.type} route type bonus", r.type_bonus)
