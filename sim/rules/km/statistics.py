@@ -4,6 +4,7 @@ Infamy, attitudes; the kingdom check (*test de royaume*, SC-KM-03).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -189,11 +190,12 @@ def count_improvements(k: Kingdom, kind: str) -> int:
 
 def improvement_counts(k: Kingdom) -> dict[str, int]:
     """``count_improvements`` of every kind at once: how many hexes hold each improvement."""
-    out: dict[str, int] = {}
-    for imps in k.improvements.values():
-        for kind in imps if len(imps) < 2 else set(imps):
-            out[kind] = out.get(kind, 0) + 1
-    return out
+    held = k.improvements.values()
+    out = Counter([imps[0] for imps in held if len(imps) == 1])  # most hexes hold one improvement
+    for imps in held:
+        if len(imps) > 1:
+            out.update(set(imps))
+    return dict(out)
 
 
 # resolution: ENG-KM-07
