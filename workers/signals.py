@@ -22,6 +22,7 @@ of a job's result:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from sim.calendar import HOURS_PER_MONTH
@@ -35,6 +36,7 @@ MONEY = {"kingdom": "treasury", "nation": "treasury", "guild": "solars"}
 _ARG = re.compile(r"[=:#(→0-9\[]")
 
 
+@lru_cache(maxsize=1 << 14)
 def order_kind(label: str) -> str:
     """The kind of an order from its label: the first comma-separated part, cut at the first word
     that carries an argument (``=``, ``:``, a digit, a bracket, an arrow) or a proper name (capital

@@ -29,8 +29,7 @@ from sim.rules.km.trade import (
     _route_prerequisites,
     _type_taken,
     resolve_trade,
-    route_weight,
-    trade_path,
+    trade_route,
 )
 from sim.rules.km.upkeep_phase import capital_hex
 from sim.rules.km.vassalage import _check_vassalage, resolve_vassalage
@@ -198,8 +197,7 @@ def _legal_specials(world: World, kid: str, hooks: KmHooks = NO_HOOKS) -> list[S
     def traced(a: int, b: int, pier: bool, wf: bool) -> tuple[list[int], int] | None:
         key = (a, b, pier, wf)
         if key not in paths:
-            p = trade_path(world, a, b, pier, wf)
-            paths[key] = None if p is None else (p, sum((route_weight(world, h, pier, wf) or (0, ""))[0] for h in p))
+            paths[key] = trade_route(world, a, b, pier, wf)
         return paths[key]
 
     invest = sorted({5, 10} & set(range(5, max(0, k.treasury) + 1)))

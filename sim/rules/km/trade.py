@@ -44,6 +44,7 @@ __all__ = [
     "trade_dc",
     "trade_investment",
     "trade_path",
+    "trade_route",
     "type_bonus",
 ]
 
@@ -96,6 +97,13 @@ def route_days(world: World, path: list[int], cats: list[str], start: int) -> Fr
 
 def trade_path(world: World, origin_hex: int, dest_hex: int, pier: bool, waterfront: bool) -> list[int] | None:
     """The least-cost path by KM-TRADE-04 weights (hexes after the origin's, destination included)."""
+    got = trade_route(world, origin_hex, dest_hex, pier, waterfront)
+    return None if got is None else got[0]
+
+
+def trade_route(world: World, origin_hex: int, dest_hex: int, pier: bool, waterfront: bool) -> tuple[list[int], int] | None:
+    """:func:`trade_path` and its weight in half hexes (RES-KM-18: the sum of its hexes'
+    ``route_weight``; whole numbers, so the search's float total is exact)."""
 
     def cost(h: int) -> float | None:
         w = route_weight(world, h, pier, waterfront)
@@ -106,7 +114,7 @@ def trade_path(world: World, origin_hex: int, dest_hex: int, pier: bool, waterfr
                         lambda: [cost(h) for h in range(len(world.map.hexes))], hex_cost=cost)
     if got is None:
         return None
-    return got[0][1:]
+    return got[0][1:], int(got[1])
 
 
 def _type_taken(km: KmWorld, kid: str, typ: str) -> bool:
