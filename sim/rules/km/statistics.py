@@ -240,10 +240,13 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     km = world.km
     assert km is not None
     parts: dict[str, list[tuple[str, int]]] = {"economy": [], "loyalty": [], "stability": [], "consumption": []}
+    tot = dict.fromkeys(parts, 0)
 
     def add(attr: str, name: str, v: int) -> None:
         if v:
-            parts[attr].append((name, v))
+            tot[attr] += v
+            if audit:
+                parts[attr].append((name, v))
 
     add("economy", "base", k.economy)
     add("loyalty", "base", k.loyalty)
@@ -306,8 +309,9 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     add("economy", f"Taxation edict ({k.taxation})", tax_eco)
     add("loyalty", f"Taxation edict ({k.taxation})", tax_loy)
     # vacancies (SC-KM-21/23)
-    for role, eco, loy, stab in _VACANCY_ATTRS:
-        if vacant(k, role):
+    leaders = k.leaders
+    for role, eco, loy, stab in _VACANCY_ATTRS:  # none is the ruler (``vacant``: not among the leaders)
+        if role not in leaders:
             add("economy", f"{role} vacant", eco)
             add("loyalty", f"{role} vacant", loy)
             add("stability", f"{role} vacant", stab)
@@ -342,7 +346,7 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     add("consumption", "Farms", -farms)
     add("consumption", "Fisheries", -held.get("fishery", 0))
     # implements: SC-KM-06, RES-KM-32
-    raw = sum(v for _, v in parts["consumption"])
+    raw = tot["consumption"]
     # Fame and Infamy (SC-KM-26, RES-KM-37)
     lore_soc = soc_extra
     corr_crime = 0
@@ -355,9 +359,9 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     infamy = max(0, k.infamy + max(0, corr_crime) // 10)
     districts = districts_of(k)
     st = Stats(
-        economy=sum(v for _, v in parts["economy"]),
-        loyalty=sum(v for _, v in parts["loyalty"]),
-        stability=sum(v for _, v in parts["stability"]),
+        economy=tot["economy"],
+        loyalty=tot["loyalty"],
+        stability=tot["stability"],
         size=size,
         districts=districts,
         control_dc=20 + size + districts + k.control_dc_mod,
