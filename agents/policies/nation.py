@@ -97,6 +97,50 @@ def _pact_held(obs: Any, cache: dict[Any, Any]) -> bool:
     return got  # type: ignore[no-any-return]
 
 
+def _treaty_value_of(rule: tuple[Any, ...], turns: int) -> float:
+    """``NationHeuristic._treaty_value`` for ``turns``, from its :meth:`NationHeuristic._value_rule`."""
+    mode, a, b = rule
+    if mode == "commercial":
+        return float(turns * a * b)
+    if mode == "alliance":
+        return float(turns * a)
+    if mode == "constant":
+        return a  # type: ignore[no-any-return]
+    return float(turns * 2)
+
+
+@lru_cache(maxsize=1 << 14, typed=True)
+def _band_sums(threshold: int, favourable: int, worth: float, rule: tuple[Any, ...], turns_per_year: int,
+               ambassador_cost: int) -> tuple[float, float, float, float]:
+    """(good, standing, bad, p_good) of a mission over the bands of the d100 (see ``_mission_ev``): a
+    pure function of its arguments, the same float operations in the same order."""
+    good = bad = standing = 0.0
+    p_good = 0.0
+    for band, dur, p in _odds(threshold, favourable):
+        if band == "very_warm":
+            good += p * _treaty_value_of(rule, HORIZON_TURNS)
+            standing += p * (75.0 + worth)
+            p_good += p
+        elif band == "limited":
+            good += p * _treaty_value_of(rule, dur + 1)
+            standing += p * min(1.0, (dur + 1) / turns_per_year) * (50.0 + worth)
+            p_good += p
+        elif band == "blunder":
+            bad += p * -float(dip.BLUNDER_RANSOM_PO + 15)
+        elif band == "disaster":
+            bad += p * -float(ambassador_cost + dip.DISASTER_RF * RF_POINT_PO)
+        else:
+            bad += p * -5.0
+    return good, standing, bad, p_good
+
+
+@lru_cache(maxsize=1 << 12)
+def _ev_words(kind: str, city: str, p_good: float) -> tuple[str, str, str, str]:
+    """The words of a mission's ``treaty`` and ``standing`` terms (see ``_mission_ev``)."""
+    return (f"{kind} at {city} won {p_good:.0%} (exact d100 odds)", f"{_KIND_FR.get(kind, kind)} à {city} obtenu à {p_good:.0%} (chances exactes du d100)",
+            f"the embassy and treaty at {city} as the score counts them", f"l'ambassade et le traité à {city} tels que le score les compte")
+
+
 @lru_cache(maxsize=512)
 def _fee_terms(gift: int, w: float) -> tuple[tuple[str, float, str, str], ...]:
     """The ``fee`` term of a mission with ``gift`` at cost weight ``w`` (see ``_mission_ev``)."""
@@ -149,24 +193,15 @@ class NationHeuristic(Policy):
                   f"{want - live} missions de plus par tour ({live} sur {want} voulus)")
 
     # ---- (2) ambassadors --------------------------------------------------------------------------
-    def _treaty_value(self, obs: Any, city: str, kind: str, turns: int, renewing: int | None = None,
-                      cache: dict[Any, Any] | None = None) -> float:
-        if cache is not None:  # one decision's: the value per (city, kind, turns, treaty renewed)
-            key = ("treaty_value", city, kind, turns, renewing)
-            got = cache.get(key)
-            if got is None:
-                got = cache[key] = self._treaty_value_now(obs, city, kind, turns, renewing, cache)
-            return got  # type: ignore[no-any-return]
-        return self._treaty_value_now(obs, city, kind, turns, renewing, None)
-
-    def _treaty_value_now(self, obs: Any, city: str, kind: str, turns: int, renewing: int | None,
-                          cache: dict[Any, Any] | None) -> float:
+    def _treaty_value(self, obs: Any, city: str, kind: str, turns: int, renewing: int | None = None) -> float:
+        """What a treaty of ``kind`` at ``city`` is worth over ``turns`` (``_mission_ev`` reads it as
+        :meth:`_value_rule`, computed once per decision)."""
         mn, cfg = obs.mn, obs.cfg
         prov = mn.cities[city].province
         if kind == "commercial":
             if renewing is not None:
                 return float(turns * cfg.resource_income_po * _provided_only_by(mn, obs.nation, {renewing}))
-            new, mono = _new_types(mn, obs.nation, prov, cache)
+            new, mono = _new_types(mn, obs.nation, prov)
             return float(turns * cfg.resource_income_po * (new + mono))
         if kind == "alliance":
             war = bool(dip.enemies_of(mn, dip.nkey(obs.nation)))
@@ -195,31 +230,36 @@ class NationHeuristic(Policy):
         if w is None:
             w = cache["cost_w"] = self._cost_w(obs)
         t.extend(_fee_terms(gift, w))
-        good = bad = standing = 0.0
-        p_good = 0.0
         # what an embassy and its treaty add to the score (docs/scoring.md): a permanent embassy 75 PO,
         # a limited one 50 × its turns ÷ a year; the treaty 50/75/150 likewise (no second pact)
         pact_held = kind == "pact" and _pact_held(obs, cache) and treaty is None
         worth = 0.0 if pact_held else TREATY_WORTH.get(kind, 50.0)
-        for band, dur, p in _odds(dip.THRESHOLDS[kind], favourable):
-            if band == "very_warm":
-                good += p * self._treaty_value(obs, city, kind, HORIZON_TURNS, treaty, cache)
-                standing += p * (75.0 + worth)
-                p_good += p
-            elif band == "limited":
-                good += p * self._treaty_value(obs, city, kind, dur + 1, treaty, cache)
-                standing += p * min(1.0, (dur + 1) / cfg.turns_per_year) * (50.0 + worth)
-                p_good += p
-            elif band == "blunder":
-                bad += p * -float(dip.BLUNDER_RANSOM_PO + 15)
-            elif band == "disaster":
-                bad += p * -float(cfg.ambassador_cost + dip.DISASTER_RF * RF_POINT_PO)
-            else:
-                bad += p * -5.0
-        t.add("treaty", good, f"{kind} at {city} won {p_good:.0%} (exact d100 odds)", f"{_KIND_FR.get(kind, kind)} à {city} obtenu à {p_good:.0%} (chances exactes du d100)")
-        t.add("standing", standing, f"the embassy and treaty at {city} as the score counts them",
-              f"l'ambassade et le traité à {city} tels que le score les compte")
+        vkey = ("value_rule", city, kind, treaty)
+        rule = cache.get(vkey)
+        if rule is None:
+            rule = cache[vkey] = self._value_rule(obs, city, kind, treaty, cache)
+        good, standing, bad, p_good = _band_sums(dip.THRESHOLDS[kind], favourable, worth, rule, cfg.turns_per_year,
+                                                 cfg.ambassador_cost)
+        en, fr, en2, fr2 = _ev_words(kind, city, p_good)
+        t.add("treaty", good, en, fr)
+        t.add("standing", standing, en2, fr2)
         t.add("risk", bad, "blunder, disaster or failure", "bévue, désastre ou échec")
+
+    def _value_rule(self, obs: Any, city: str, kind: str, renewing: int | None, cache: dict[Any, Any]) -> tuple[Any, ...]:
+        """:meth:`_treaty_value` of (city, kind, renewing) as a rule of ``turns`` that
+        :func:`_treaty_value_of` applies: its mode and the numbers it reads (the same expressions)."""
+        mn, cfg = obs.mn, obs.cfg
+        if kind == "commercial":
+            if renewing is not None:
+                return "commercial", cfg.resource_income_po, _provided_only_by(mn, obs.nation, {renewing})
+            new, mono = _new_types(mn, obs.nation, mn.cities[city].province, cache)
+            return "commercial", cfg.resource_income_po, (new + mono)
+        if kind == "alliance":
+            war = bool(dip.enemies_of(mn, dip.nkey(obs.nation)))
+            return "alliance", (ALLIANCE_WAR_VALUE if war else 1), 0
+        if dip.pact_of(mn, obs.nation) is not None and renewing is None:
+            return "constant", -50.0, 0
+        return "pact", 2, 0
 
     def _slot_ambassador(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
         mn = obs.mn
