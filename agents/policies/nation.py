@@ -141,6 +141,21 @@ def _ev_words(kind: str, city: str, p_good: float) -> tuple[str, str, str, str]:
             f"the embassy and treaty at {city} as the score counts them", f"l'ambassade et le traité à {city} tels que le score les compte")
 
 
+@lru_cache(maxsize=1 << 12, typed=True)
+def _interference_gain(natural: int, score: int, threshold: int, stance: int) -> float:
+    """What interfering is worth in band ranks (see ``_slot_interfere``): the d20 (1…20) added or
+    taken, whichever is best for a friend (``stance`` +1) or worst for a rival (−1), against the
+    band without it; a pure function of its arguments."""
+    band_rank = NationHeuristic._band_rank
+    base = band_rank(dip.outcome_band(natural, score, threshold)[0])
+    gain = 0.0
+    for d in range(1, 21):
+        ranks = [band_rank(dip.outcome_band(natural, score + s * d, threshold)[0]) for s in (1, -1)]
+        best = max(ranks) if stance > 0 else min(ranks)
+        gain += stance * (best - base) / 20
+    return gain
+
+
 @lru_cache(maxsize=512)
 def _fee_terms(gift: int, w: float) -> tuple[tuple[str, float, str, str], ...]:
     """The ``fee`` term of a mission with ``gift`` at cost weight ``w`` (see ``_mission_ev``)."""
@@ -159,7 +174,7 @@ class NationHeuristic(Policy):
         totals = [t.total for t in terms]
         # ties are broken by the policy's stream (a draw per alternative, as ever), then the first listed
         keys = [(x, rng.random() * 1e-9, -i) for i, x in enumerate(totals)]
-        pick = max(range(len(legal)), key=keys.__getitem__)
+        pick = -max(keys)[2]  # the keys are distinct (-i): the same pick as max(range(len(legal)), key=keys.__getitem__)
         why = "; ".join(x.en for x in sorted(terms[pick].items, key=lambda x: -abs(x.value))[:2]) or "nothing worth its cost"
         return explained_totals(legal, totals, terms.__getitem__, pick, label=lambda o: _label(obs, o), reason=why,
                                 tie_how="drawn by the policy's stream", shown=6, scored_shown=SHOWN)
@@ -424,12 +439,7 @@ class NationHeuristic(Policy):
         ctx = obs.subject
         m = ctx.mission
         stance = self._stance(obs)
-        base = self._band_rank(dip.outcome_band(ctx.natural, ctx.score, ctx.threshold)[0])
-        gain = 0.0
-        for d in range(1, 21):
-            ranks = [self._band_rank(dip.outcome_band(ctx.natural, ctx.score + s * d, ctx.threshold)[0]) for s in (1, -1)]
-            best = max(ranks) if stance > 0 else min(ranks)
-            gain += stance * (best - base) / 20
+        gain = _interference_gain(ctx.natural, ctx.score, ctx.threshold, stance)
         mine = sum(1 for x in obs.mn.treaties if x.nation == obs.nation and x.partner == dip.ckey(m.city))
         stake = self._stake(obs)
         what = f"the {m.nation} mission to {m.city} for a {m.treaty} treaty"
