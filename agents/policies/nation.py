@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from agents.policies import Decision, Policy, RandomPolicy, register
-from agents.policies.explain import Terms, explained
+from agents.policies.explain import Terms, explained_totals
 from sim.rules import mn as dip
 from sim.state.mn import MnWorld
 
@@ -50,8 +50,15 @@ def _odds(threshold: int, favourable: int) -> tuple[tuple[str, int, float], ...]
     return tuple((band, dur, float(p)) for (band, dur), p in sorted(dip.band_probabilities(threshold, favourable).items()))
 
 
-def _new_types(mn: MnWorld, nation: str, province: str) -> tuple[int, int]:
-    """(resource types of ``province`` the nation lacks, of which no other nation has any)."""
+def _new_types(mn: MnWorld, nation: str, province: str, cache: dict[Any, Any] | None = None) -> tuple[int, int]:
+    """(resource types of ``province`` the nation lacks, of which no other nation has any); ``cache``
+    (one decision's) keeps the answer per province."""
+    if cache is not None:
+        key = ("new_types", nation, province)
+        got = cache.get(key)
+        if got is None:
+            got = cache[key] = _new_types(mn, nation, province)
+        return got  # type: ignore[no-any-return]
     have = dip.produced(mn, nation) | dip.importable(mn, nation)
     others: set[str] = set()
     for o in mn.nations:
@@ -63,6 +70,8 @@ def _new_types(mn: MnWorld, nation: str, province: str) -> tuple[int, int]:
 
 def _provided_only_by(mn: MnWorld, nation: str, treaty_ids: set[int]) -> int:
     """How many resource types the nation would lose if these agreements ended (RES-MN-05)."""
+    if not treaty_ids:
+        return 0
     keep = dip.produced(mn, nation) | {i.resource for i in mn.nations[nation].imports if i.treaty not in treaty_ids}
     return len({i.resource for i in mn.nations[nation].imports if i.treaty in treaty_ids} - keep)
 
@@ -72,18 +81,103 @@ def _friends(mn: MnWorld, nation: str) -> set[str]:
     return {dip.other_side(t, me) for t in mn.treaties if dip.treaty_involves(t, me) and t.kind in ("pact", "commercial")}
 
 
+def _friends_of(obs: Any, cache: dict[Any, Any]) -> set[str]:
+    """:func:`_friends` of the deciding nation, once per decision (``cache``)."""
+    got = cache.get("friends")
+    if got is None:
+        got = cache["friends"] = _friends(obs.mn, obs.nation)
+    return got  # type: ignore[no-any-return]
+
+
+def _pact_held(obs: Any, cache: dict[Any, Any]) -> bool:
+    """Whether the deciding nation holds a pact (``dip.pact_of``), once per decision (``cache``)."""
+    got = cache.get("pact_held")
+    if got is None:
+        got = cache["pact_held"] = dip.pact_of(obs.mn, obs.nation) is not None
+    return got  # type: ignore[no-any-return]
+
+
+def _treaty_value_of(rule: tuple[Any, ...], turns: int) -> float:
+    """``NationHeuristic._treaty_value`` for ``turns``, from its :meth:`NationHeuristic._value_rule`."""
+    mode, a, b = rule
+    if mode == "commercial":
+        return float(turns * a * b)
+    if mode == "alliance":
+        return float(turns * a)
+    if mode == "constant":
+        return a  # type: ignore[no-any-return]
+    return float(turns * 2)
+
+
+@lru_cache(maxsize=1 << 14, typed=True)
+def _band_sums(threshold: int, favourable: int, worth: float, rule: tuple[Any, ...], turns_per_year: int,
+               ambassador_cost: int) -> tuple[float, float, float, float]:
+    """(good, standing, bad, p_good) of a mission over the bands of the d100 (see ``_mission_ev``): a
+    pure function of its arguments, the same float operations in the same order."""
+    good = bad = standing = 0.0
+    p_good = 0.0
+    for band, dur, p in _odds(threshold, favourable):
+        if band == "very_warm":
+            good += p * _treaty_value_of(rule, HORIZON_TURNS)
+            standing += p * (75.0 + worth)
+            p_good += p
+        elif band == "limited":
+            good += p * _treaty_value_of(rule, dur + 1)
+            standing += p * min(1.0, (dur + 1) / turns_per_year) * (50.0 + worth)
+            p_good += p
+        elif band == "blunder":
+            bad += p * -float(dip.BLUNDER_RANSOM_PO + 15)
+        elif band == "disaster":
+            bad += p * -float(ambassador_cost + dip.DISASTER_RF * RF_POINT_PO)
+        else:
+            bad += p * -5.0
+    return good, standing, bad, p_good
+
+
+@lru_cache(maxsize=1 << 12)
+def _ev_words(kind: str, city: str, p_good: float) -> tuple[str, str, str, str]:
+    """The words of a mission's ``treaty`` and ``standing`` terms (see ``_mission_ev``)."""
+    return (f"{kind} at {city} won {p_good:.0%} (exact d100 odds)", f"{_KIND_FR.get(kind, kind)} à {city} obtenu à {p_good:.0%} (chances exactes du d100)",
+            f"the embassy and treaty at {city} as the score counts them", f"l'ambassade et le traité à {city} tels que le score les compte")
+
+
+@lru_cache(maxsize=1 << 12, typed=True)
+def _interference_gain(natural: int, score: int, threshold: int, stance: int) -> float:
+    """What interfering is worth in band ranks (see ``_slot_interfere``): the d20 (1…20) added or
+    taken, whichever is best for a friend (``stance`` +1) or worst for a rival (−1), against the
+    band without it; a pure function of its arguments."""
+    band_rank = NationHeuristic._band_rank
+    base = band_rank(dip.outcome_band(natural, score, threshold)[0])
+    gain = 0.0
+    for d in range(1, 21):
+        ranks = [band_rank(dip.outcome_band(natural, score + s * d, threshold)[0]) for s in (1, -1)]
+        best = max(ranks) if stance > 0 else min(ranks)
+        gain += stance * (best - base) / 20
+    return gain
+
+
+@lru_cache(maxsize=512)
+def _fee_terms(gift: int, w: float) -> tuple[tuple[str, float, str, str], ...]:
+    """The ``fee`` term of a mission with ``gift`` at cost weight ``w`` (see ``_mission_ev``)."""
+    t = Terms("PO")
+    t.add("fee", -float(dip.MISSION_FEE_PO + gift) * w, f"fee and gift ({dip.MISSION_FEE_PO + gift} PO" + (", at half: a full treasury)" if w < 1 else ")"),
+          f"de frais et cadeau ({dip.MISSION_FEE_PO + gift} PO" + (", à moitié : trésor plein)" if w < 1 else ")"))
+    return tuple(t.raw)
+
+
 @register("nation", "heuristic")
 class NationHeuristic(Policy):
     name = "heuristic"
 
     def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
         terms = rank(obs, legal)
+        totals = [t.total for t in terms]
         # ties are broken by the policy's stream (a draw per alternative, as ever), then the first listed
-        keys = [(t.total, rng.random() * 1e-9, -i) for i, t in enumerate(terms)]
-        pick = max(range(len(legal)), key=lambda i: keys[i])
+        keys = [(x, rng.random() * 1e-9, -i) for i, x in enumerate(totals)]
+        pick = -max(keys)[2]  # the keys are distinct (-i): the same pick as max(range(len(legal)), key=keys.__getitem__)
         why = "; ".join(x.en for x in sorted(terms[pick].items, key=lambda x: -abs(x.value))[:2]) or "nothing worth its cost"
-        return explained(legal, terms, pick, label=lambda o: _label(obs, o), reason=why,
-                         tie_how="drawn by the policy's stream", shown=6, scored_shown=SHOWN)
+        return explained_totals(legal, totals, terms.__getitem__, pick, label=lambda o: _label(obs, o), reason=why,
+                                tie_how="drawn by the policy's stream", shown=6, scored_shown=SHOWN)
 
     def terms(self, obs: Any, o: Any, cache: dict[Any, Any]) -> Terms:
         t = Terms("PO")
@@ -115,6 +209,8 @@ class NationHeuristic(Policy):
 
     # ---- (2) ambassadors --------------------------------------------------------------------------
     def _treaty_value(self, obs: Any, city: str, kind: str, turns: int, renewing: int | None = None) -> float:
+        """What a treaty of ``kind`` at ``city`` is worth over ``turns`` (``_mission_ev`` reads it as
+        :meth:`_value_rule`, computed once per decision)."""
         mn, cfg = obs.mn, obs.cfg
         prov = mn.cities[city].province
         if kind == "commercial":
@@ -141,39 +237,44 @@ class NationHeuristic(Policy):
         key = ("mods", city, renewal_of)
         if key not in cache:
             mods = dip.test_modifiers(mn, cfg, obs.nation, amb.home_province, city, 0, renewal_of)
-            rivals = [n for n in dip.posted_nations(mn, city) if n != obs.nation and dip.nkey(n) not in _friends(mn, obs.nation)]
+            friends = _friends_of(obs, cache)
+            rivals = [n for n in dip.posted_nations(mn, city) if n != obs.nation and dip.nkey(n) not in friends]
             cache[key] = sum(m.value for m in mods) - 10 * len(rivals)
         favourable = cache[key] + gift
         w = cache.get("cost_w")
         if w is None:
             w = cache["cost_w"] = self._cost_w(obs)
-        t.add("fee", -float(dip.MISSION_FEE_PO + gift) * w, f"fee and gift ({dip.MISSION_FEE_PO + gift} PO" + (", at half: a full treasury)" if w < 1 else ")"),
-              f"de frais et cadeau ({dip.MISSION_FEE_PO + gift} PO" + (", à moitié : trésor plein)" if w < 1 else ")"))
-        good = bad = standing = 0.0
-        p_good = 0.0
+        t.extend(_fee_terms(gift, w))
         # what an embassy and its treaty add to the score (docs/scoring.md): a permanent embassy 75 PO,
         # a limited one 50 × its turns ÷ a year; the treaty 50/75/150 likewise (no second pact)
-        pact_held = kind == "pact" and dip.pact_of(mn, obs.nation) is not None and treaty is None
+        pact_held = kind == "pact" and _pact_held(obs, cache) and treaty is None
         worth = 0.0 if pact_held else TREATY_WORTH.get(kind, 50.0)
-        for band, dur, p in _odds(dip.THRESHOLDS[kind], favourable):
-            if band == "very_warm":
-                good += p * self._treaty_value(obs, city, kind, HORIZON_TURNS, treaty)
-                standing += p * (75.0 + worth)
-                p_good += p
-            elif band == "limited":
-                good += p * self._treaty_value(obs, city, kind, dur + 1, treaty)
-                standing += p * min(1.0, (dur + 1) / cfg.turns_per_year) * (50.0 + worth)
-                p_good += p
-            elif band == "blunder":
-                bad += p * -float(dip.BLUNDER_RANSOM_PO + 15)
-            elif band == "disaster":
-                bad += p * -float(cfg.ambassador_cost + dip.DISASTER_RF * RF_POINT_PO)
-            else:
-                bad += p * -5.0
-        t.add("treaty", good, f"{kind} at {city} won {p_good:.0%} (exact d100 odds)", f"{_KIND_FR.get(kind, kind)} à {city} obtenu à {p_good:.0%} (chances exactes du d100)")
-        t.add("standing", standing, f"the embassy and treaty at {city} as the score counts them",
-              f"l'ambassade et le traité à {city} tels que le score les compte")
+        vkey = ("value_rule", city, kind, treaty)
+        rule = cache.get(vkey)
+        if rule is None:
+            rule = cache[vkey] = self._value_rule(obs, city, kind, treaty, cache)
+        good, standing, bad, p_good = _band_sums(dip.THRESHOLDS[kind], favourable, worth, rule, cfg.turns_per_year,
+                                                 cfg.ambassador_cost)
+        en, fr, en2, fr2 = _ev_words(kind, city, p_good)
+        t.add("treaty", good, en, fr)
+        t.add("standing", standing, en2, fr2)
         t.add("risk", bad, "blunder, disaster or failure", "bévue, désastre ou échec")
+
+    def _value_rule(self, obs: Any, city: str, kind: str, renewing: int | None, cache: dict[Any, Any]) -> tuple[Any, ...]:
+        """:meth:`_treaty_value` of (city, kind, renewing) as a rule of ``turns`` that
+        :func:`_treaty_value_of` applies: its mode and the numbers it reads (the same expressions)."""
+        mn, cfg = obs.mn, obs.cfg
+        if kind == "commercial":
+            if renewing is not None:
+                return "commercial", cfg.resource_income_po, _provided_only_by(mn, obs.nation, {renewing})
+            new, mono = _new_types(mn, obs.nation, mn.cities[city].province, cache)
+            return "commercial", cfg.resource_income_po, (new + mono)
+        if kind == "alliance":
+            war = bool(dip.enemies_of(mn, dip.nkey(obs.nation)))
+            return "alliance", (ALLIANCE_WAR_VALUE if war else 1), 0
+        if dip.pact_of(mn, obs.nation) is not None and renewing is None:
+            return "constant", -50.0, 0
+        return "pact", 2, 0
 
     def _slot_ambassador(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
         mn = obs.mn
@@ -191,29 +292,71 @@ class NationHeuristic(Policy):
             self._mission_ev(obs, e.city, tr.kind, o.gift, e.id, cache, t, tr.id)
             return
         if isinstance(o, dip.LaunchMission):
-            busy = cache.get("busy")
-            if busy is None:  # the same for every candidate of the decision
-                busy = cache["busy"] = ({e.city for e in mn.embassies if e.nation == obs.nation}
-                                        | {m.city for m in mn.missions if m.nation == obs.nation})
-            if o.city in busy:
-                t.add("busy", -100.0, f"already an embassy or a mission at {o.city}", f"déjà une ambassade ou une mission à {o.city}")
-                return
-            c = mn.cities[o.city]
-            if c.controller is not None:  # a player's city: the host chooses
-                if dip.at_war(mn, dip.nkey(obs.nation), dip.nkey(c.controller)) or o.gift:
-                    t.add("hostile_host", -100.0, f"{c.controller} is at war with us, or a gift is wasted", f"{c.controller} est en guerre contre nous, ou le cadeau est perdu")
-                    return
-                new, mono = _new_types(mn, obs.nation, dip.party_home_province(mn, dip.nkey(c.controller)))
-                if o.treaty == "pact" or new == 0:
-                    t.add("nothing", -20.0, "nothing to gain from this host", "rien à gagner de cet hôte")
-                    return
-                t.add("trade", 0.5 * HORIZON_TURNS * obs.cfg.resource_income_po * (new + mono) * 0.5, f"{new} new resource types if {c.controller} accepts",
-                      f"{new} nouveaux types de ressources si {c.controller} accepte")
-                t.add("fee", -float(dip.MISSION_FEE_PO) - 20, "fee and the risk of a refusal", "de frais et risque de refus")
-                return
-            self._mission_ev(obs, o.city, o.treaty, o.gift, None, cache, t)
+            # what the city alone decides, worked out once per city of the decision: ("ev", None) for a
+            # diplomacy test (scored per kind and gift), else the terms of every candidate there
+            # (``gift``: those with a gift, ``pact``/``other``: the kinds without one)
+            how = cache.get(("launch", o.city))
+            if how is None:
+                how = cache[("launch", o.city)] = self._launch_city(obs, o.city, cache)
+            if how[0] == "ev":
+                self._mission_ev(obs, o.city, o.treaty, o.gift, None, cache, t)
+            elif how[0] == "same":
+                t.extend(how[1].raw)
+            else:
+                t.extend((how[1] if o.gift else how[2] if o.treaty == "pact" else how[3]).raw)
             return
         t.add("other", -1.0, "not considered", "non envisagé")
+
+    def _launch_city(self, obs: Any, city: str, cache: dict[Any, Any]) -> tuple[Any, ...]:
+        """How the missions to ``city`` are scored (see :meth:`_slot_ambassador`): ``("same", raw)`` when
+        every candidate there gets the terms ``raw``; ``("host", gift, pact, other)`` at a player's city
+        at peace (the terms with a gift, for a pact, for another kind); ``("ev", None)`` otherwise."""
+        mn = obs.mn
+        busy = cache.get("busy")
+        if busy is None:  # the same for every candidate of the decision
+            busy = cache["busy"] = ({e.city for e in mn.embassies if e.nation == obs.nation}
+                                    | {m.city for m in mn.missions if m.nation == obs.nation})
+        t = Terms("PO")
+        if city in busy:
+            t.add("busy", -100.0, f"already an embassy or a mission at {city}", f"déjà une ambassade ou une mission à {city}")
+            return "same", t
+        c = mn.cities[city]
+        if c.controller is None:
+            return "ev", None
+        # a player's city: the host chooses
+        hostile = Terms("PO")
+        hostile.add("hostile_host", -100.0, f"{c.controller} is at war with us, or a gift is wasted", f"{c.controller} est en guerre contre nous, ou le cadeau est perdu")
+        if dip.at_war(mn, dip.nkey(obs.nation), dip.nkey(c.controller)):
+            return "same", hostile
+        new, mono = _new_types(mn, obs.nation, dip.party_home_province(mn, dip.nkey(c.controller)), cache)
+        nothing = Terms("PO")
+        nothing.add("nothing", -20.0, "nothing to gain from this host", "rien à gagner de cet hôte")
+        if new == 0:
+            return "host", hostile, nothing, nothing
+        t.add("trade", 0.5 * HORIZON_TURNS * obs.cfg.resource_income_po * (new + mono) * 0.5, f"{new} new resource types if {c.controller} accepts",
+              f"{new} nouveaux types de ressources si {c.controller} accepte")
+        t.add("fee", -float(dip.MISSION_FEE_PO) - 20, "fee and the risk of a refusal", "de frais et risque de refus")
+        return "host", hostile, nothing, t
+
+    def _rank_ambassador(self, obs: Any, legal: Sequence[Any], cache: dict[Any, Any]) -> list[Terms]:
+        """:func:`rank` of an ``ambassador`` slot: the terms of :meth:`_slot_ambassador`, the missions
+        whose terms the city alone decides sharing one (unchanged) :class:`Terms`."""
+        out: list[Terms] = []
+        for o in legal:
+            if isinstance(o, dip.LaunchMission):
+                how = cache.get(("launch", o.city))
+                if how is None:
+                    how = cache[("launch", o.city)] = self._launch_city(obs, o.city, cache)
+                if how[0] == "same":
+                    out.append(how[1])
+                    continue
+                if how[0] == "host":
+                    out.append(how[1] if o.gift else how[2] if o.treaty == "pact" else how[3])
+                    continue
+            t = Terms("PO")
+            self._slot_ambassador(obs, o, cache, t)
+            out.append(t)
+        return out
 
     # ---- (3) hosts, proposals, consent, interference -----------------------------------------------------
     def _slot_host(self, obs: Any, o: Any, cache: dict[Any, Any], t: Terms) -> None:
@@ -296,12 +439,7 @@ class NationHeuristic(Policy):
         ctx = obs.subject
         m = ctx.mission
         stance = self._stance(obs)
-        base = self._band_rank(dip.outcome_band(ctx.natural, ctx.score, ctx.threshold)[0])
-        gain = 0.0
-        for d in range(1, 21):
-            ranks = [self._band_rank(dip.outcome_band(ctx.natural, ctx.score + s * d, ctx.threshold)[0]) for s in (1, -1)]
-            best = max(ranks) if stance > 0 else min(ranks)
-            gain += stance * (best - base) / 20
+        gain = _interference_gain(ctx.natural, ctx.score, ctx.threshold, stance)
         mine = sum(1 for x in obs.mn.treaties if x.nation == obs.nation and x.partner == dip.ckey(m.city))
         stake = self._stake(obs)
         what = f"the {m.nation} mission to {m.city} for a {m.treaty} treaty"
@@ -320,10 +458,11 @@ class NationHeuristic(Policy):
         t.add("lean", 0.01 * o.sign * -self._stance(obs), "when equal, the safer sign", "à égalité, le signe le plus sûr")
 
     # ---- (4) military ---------------------------------------------------------------------------------
-    def _relations_value(self, obs: Any, party: str) -> float:
-        """What the nation's treaties with a party are worth over the horizon."""
+    def _relations_value(self, obs: Any, party: str, ts: list[Any] | None = None) -> float:
+        """What the nation's treaties with a party (``ts`` when known) are worth over the horizon."""
         mn, me = obs.mn, dip.nkey(obs.nation)
-        ts = [x for x in mn.treaties if dip.treaty_between(x, me, party)]
+        if ts is None:
+            ts = [x for x in mn.treaties if dip.treaty_between(x, me, party)]
         lost = _provided_only_by(mn, obs.nation, {x.id for x in ts if x.kind == "commercial"})
         return float(HORIZON_TURNS * obs.cfg.resource_income_po * lost + 10 * sum(1 for x in ts if x.kind != "commercial"))
 
@@ -358,26 +497,42 @@ class NationHeuristic(Policy):
                 t.add("army", 2.0, "an army in an allied province", "une armée en province alliée")
             return
         if isinstance(o, dip.DeclareWar):
-            self._war_terms(obs, o.target, t)
+            self._war_terms(obs, o.target, t, cache)
             return
         if isinstance(o, dip.BreakTreaty):
             self._break_terms(obs, o.treaty, t)
             return
         t.add("other", -50.0, "not considered", "non envisagé")
 
-    def _war_terms(self, obs: Any, target: str, t: Terms) -> None:
+    def _war_terms(self, obs: Any, target: str, t: Terms, cache: dict[Any, Any] | None = None) -> None:
         """A war pays when the target already fights a friend of ours (a pact or alliance partner) and
-        our alliances let us raise armies (MN-TRE-03); it costs the treaties and embassies with it."""
+        our alliances let us raise armies (MN-TRE-03); it costs the treaties and embassies with it.
+        ``cache`` (one decision's) keeps what every target shares."""
         mn = obs.mn
         me = dip.nkey(obs.nation)
-        friends = _friends(mn, obs.nation) | {dip.other_side(x, me) for x in mn.treaties if dip.treaty_involves(x, me) and x.kind == "alliance"}
-        at_war_with_friend = [f for f in sorted(friends) if dip.at_war(mn, f, target)]
-        alliances = sum(1 for x in mn.treaties if dip.treaty_involves(x, me) and x.kind == "alliance")
+        shared = cache.get("war") if cache is not None else None
+        if shared is None:
+            mine = [x for x in mn.treaties if dip.treaty_involves(x, me)]
+            friends = _friends(mn, obs.nation) | {dip.other_side(x, me) for x in mine if x.kind == "alliance"}
+            by_party: dict[str, list[Any]] = {}  # my treaties by the other side
+            for x in mine:
+                by_party.setdefault(dip.other_side(x, me), []).append(x)
+            embassies: dict[str, int] = {}  # my embassies by the party of their city
+            for e in mn.embassies:
+                if e.nation == obs.nation:
+                    p = dip.party_of_city(mn, e.city)
+                    embassies[p] = embassies.get(p, 0) + 1
+            shared = (sorted(friends), sum(1 for x in mine if x.kind == "alliance"), by_party, embassies)
+            if cache is not None:
+                cache["war"] = shared
+        friends_sorted, alliances, by_party, embassies = shared
+        at_war_with_friend = [f for f in friends_sorted if dip.at_war(mn, f, target)]
         if at_war_with_friend:
             t.add("coalition", 20.0 + ALLIANCE_WAR_VALUE * alliances * 2, f"joins {', '.join(at_war_with_friend)} against {target}",
                   f"rejoint {', '.join(at_war_with_friend)} contre {target}")
-        t.add("relations", -self._relations_value(obs, target), f"treaties with {target} lost", f"traités avec {target} perdus")
-        emb = sum(1 for e in mn.embassies if e.nation == obs.nation and dip.party_of_city(mn, e.city) == target)
+        relations = self._relations_value(obs, target, by_party.get(target, []) if target != me else None)
+        t.add("relations", -relations, f"treaties with {target} lost", f"traités avec {target} perdus")
+        emb = embassies.get(target, 0)
         t.add("embassies", -50.0 * emb, f"{emb} embassies with {target} closed", f"{emb} ambassades chez {target} fermées")
         t.add("risk", -30.0, "invasions and imprisoned envoys ahead", "invasions et envoyés emprisonnés à venir")
 
@@ -437,7 +592,17 @@ def _label(obs: Any, o: Any) -> str:
 
 def rank(obs: Any, legal: Sequence[Any]) -> list[Terms]:
     """Every legal order's terms (same order as ``legal``), in PO: the nation heuristic's candidate
-    ranking (what a look-ahead policy calls)."""
+    ranking (what a look-ahead policy calls). The candidates of one decision share ``cache``: what
+    depends only on the world and the decision is worked out once."""
     h = NationHeuristic()
     cache: dict[Any, Any] = {}
-    return [h.terms(obs, o, cache) for o in legal]
+    if obs.slot == "ambassador":
+        return h._rank_ambassador(obs, legal, cache)
+    scorer = getattr(h, f"_slot_{obs.slot}", None)
+    out = []
+    for o in legal:
+        t = Terms("PO")
+        if scorer is not None:
+            scorer(obs, o, cache, t)
+        out.append(t)
+    return out

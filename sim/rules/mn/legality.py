@@ -13,6 +13,8 @@ from sim.rules.mn.lookups import (
     get_treaty,
     is_acclamation_turn,
     nkey,
+    pact_of,
+    pact_pending,
     party_exists,
     party_of_city,
     relations_cut,
@@ -85,12 +87,7 @@ def _slot_orders(mn: MnWorld, cfg: MnConfig, nation: str, slot: str, subject: ob
         assert isinstance(amb, Ambassador)
         out.append(Pass("ambassador"))
         if amb.state == "home":
-            for cid in sorted(mn.cities):
-                for kind in TREATY_KINDS:
-                    for gift in GIFT_MENU:
-                        o = LaunchMission(amb.id, cid, kind, gift)
-                        if _launch_problem(mn, cfg, nation, o) is None:
-                            out.append(o)
+            out.extend(_launchable(mn, nation, amb.id))
         elif amb.state == "at_post" and amb.mission is None:
             e = embassy_of(mn, amb.id)
             if e is not None and e.last_turn == mn.turn and any(t.embassy == e.id for t in mn.treaties) and \
@@ -135,6 +132,39 @@ def _slot_orders(mn: MnWorld, cfg: MnConfig, nation: str, slot: str, subject: ob
             out.append(PayRansom(amb.id))
         return out
     raise InvalidOrderError(f"unknown decision slot {slot!r}")
+
+
+def _launchable(mn: MnWorld, nation: str, amb_id: str) -> list[Order]:
+    """The missions ``LaunchMission(amb_id, city, kind, gift)`` over the cities (ascending id), treaty
+    kinds and ``GIFT_MENU`` for which :func:`_launch_problem` finds nothing, in that order: its
+    conditions, each checked once for what it depends on (the ambassador, the city, the kind, the gift)."""
+    out: list[Order] = []
+    amb = mn.ambassadors.get(amb_id)
+    if amb is None or amb.nation != nation or amb.state != "home":
+        return out
+    treasury = mn.nations[nation].treasury
+    gifts = [g for g in GIFT_MENU if g >= 0 and treasury >= MISSION_FEE_PO + g]
+    if not gifts:
+        return out
+    me = nkey(nation)
+    no_pact: bool | None = None  # a pact held or under negotiation (MN-TRE-06), found once if needed
+    for cid in sorted(mn.cities):
+        city = mn.cities[cid]
+        if city.controller == nation:
+            continue
+        if relations_cut(mn, me, party_of_city(mn, cid)) is not None:
+            continue
+        for kind in TREATY_KINDS:
+            if kind == "alliance" and city.controller is not None:
+                continue
+            if kind == "pact":
+                if no_pact is None:
+                    no_pact = pact_of(mn, nation) is not None or pact_pending(mn, nation)
+                if no_pact:
+                    continue
+            for gift in gifts:
+                out.append(LaunchMission(amb_id, cid, kind, gift))
+    return out
 
 
 def check(world: World, nation: str, order: Order) -> None:

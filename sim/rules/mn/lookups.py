@@ -140,8 +140,11 @@ def change_rf(mn: MnWorld, province: str, people: str, delta: int) -> tuple[int,
 
 
 def at_war(mn: MnWorld, a: str, b: str) -> bool:
-    lo, hi = sorted((a, b))
-    return any(w.a == lo and w.b == hi for w in mn.wars)
+    lo, hi = (a, b) if a <= b else (b, a)
+    for w in mn.wars:
+        if w.a == lo and w.b == hi:
+            return True
+    return False
 
 
 def enemies_of(mn: MnWorld, party: str) -> list[str]:
@@ -179,7 +182,7 @@ def treaty_between(t: Treaty, a: str, b: str) -> bool:
 
 
 def treaty_involves(t: Treaty, party: str) -> bool:
-    return party in (nkey(t.nation), t.partner)
+    return party == t.partner or party == nkey(t.nation)
 
 
 def other_side(t: Treaty, party: str) -> str:
