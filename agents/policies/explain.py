@@ -82,6 +82,11 @@ class Terms:
             self._items = None
 
     @property
+    def raw(self) -> list[tuple[str, float, str, str]]:
+        """The terms as ``(name, value, en, fr)``, in the order they were added (do not change it)."""
+        return self._raw
+
+    @property
     def items(self) -> list[Term]:
         if self._items is None:
             self._items = [term(name, v, self.unit, en, fr) for name, v, en, fr in self._raw]

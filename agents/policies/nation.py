@@ -157,12 +157,13 @@ def _interference_gain(natural: int, score: int, threshold: int, stance: int) ->
 
 
 @lru_cache(maxsize=512)
-def _fee_terms(gift: int, w: float) -> tuple[tuple[str, float, str, str], ...]:
-    """The ``fee`` term of a mission with ``gift`` at cost weight ``w`` (see ``_mission_ev``)."""
+def _fee_terms(gift: int, w: float) -> Terms:
+    """The ``fee`` term of a mission with ``gift`` at cost weight ``w`` (see ``_mission_ev``; shared:
+    only read)."""
     t = Terms("PO")
     t.add("fee", -float(dip.MISSION_FEE_PO + gift) * w, f"fee and gift ({dip.MISSION_FEE_PO + gift} PO" + (", at half: a full treasury)" if w < 1 else ")"),
           f"de frais et cadeau ({dip.MISSION_FEE_PO + gift} PO" + (", à moitié : trésor plein)" if w < 1 else ")"))
-    return tuple(t.raw)
+    return t
 
 
 @register("nation", "heuristic")
@@ -301,9 +302,9 @@ class NationHeuristic(Policy):
             if how[0] == "ev":
                 self._mission_ev(obs, o.city, o.treaty, o.gift, None, cache, t)
             elif how[0] == "same":
-                t.extend(how[1].raw)
+                t.extend(how[1])
             else:
-                t.extend((how[1] if o.gift else how[2] if o.treaty == "pact" else how[3]).raw)
+                t.extend(how[1] if o.gift else how[2] if o.treaty == "pact" else how[3])
             return
         t.add("other", -1.0, "not considered", "non envisagé")
 
