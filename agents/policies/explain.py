@@ -74,11 +74,16 @@ class Terms:
             self._items = None
         return value
 
-    def extend(self, other: Terms) -> None:
-        """Add the terms of ``other``, in order (a policy keeps the terms candidates share)."""
-        if other._raw:
-            self._raw.extend(other._raw)
-            self._values.extend(other._values)
+    def extend(self, other: Terms | Sequence[tuple[str, float, str, str]]) -> None:
+        """Add the terms of ``other`` (a Terms, or terms written as ``(name, value, en, fr)`` with
+        non-zero float values), in order: a policy keeps the terms candidates share."""
+        if isinstance(other, Terms):
+            raw, values = other._raw, other._values
+        else:
+            raw, values = list(other), [r[1] for r in other]
+        if raw:
+            self._raw.extend(raw)
+            self._values.extend(values)
             self._items = None
 
     @property
