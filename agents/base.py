@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import mesa
 
-from agents.policies import Decision, make_policy
+from agents.policies import Decision, Term, make_policy
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
@@ -46,9 +46,7 @@ class RealmAgent(mesa.Agent):
         if d.alternatives:  # recorded only when the policy explains itself (ledgers without stay as they were)
             extra["alternatives"] = [
                 {"order": a.order, "score": round(float(a.score), 4),
-                 "terms": [_term_record(t.name, t.value, t.unit, t.en, t.fr) if t.value
-                           else {"name": t.name, "value": round(float(t.value), 4), "unit": t.unit, "en": t.en, "fr": t.fr}
-                           for t in a.terms]}
+                 "terms": [_term_record(t) if t.value else _term_record.__wrapped__(t) for t in a.terms]}
                 for a in d.alternatives
             ]
         if d.tie:
@@ -87,11 +85,11 @@ class RealmAgent(mesa.Agent):
 
 
 @lru_cache(maxsize=1 << 14)
-def _term_record(name: str, value: float, unit: str, en: str, fr: str) -> dict[str, Any]:
+def _term_record(t: Term) -> dict[str, Any]:
     """A score term as the ledger records it. The same terms recur from one decision to the next, so
     each record is built once and shared by the events that carry it (events are never changed). Not
     for a zero value: 0.0 and -0.0 are one key but two records."""
-    return {"name": name, "value": round(float(value), 4), "unit": unit, "en": en, "fr": fr}
+    return {"name": t.name, "value": round(float(t.value), 4), "unit": t.unit, "en": t.en, "fr": t.fr}
 
 
 class AgentDecider:

@@ -11,6 +11,7 @@ solars, points (1 point = 1% of a convoy's journey).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -144,10 +145,14 @@ def explained_totals(
     explanation keeps: a policy with many candidates scores them all as plain numbers."""
     best = max(totals)
     ties = [i for i, x in enumerate(totals) if x == best]
-    # best first, equal scores in the order listed (a stable sort keeps it, reversed or not)
-    order = sorted(range(len(legal)), key=totals.__getitem__, reverse=True)
+    # best first, equal scores in the order listed (a stable sort keeps it, reversed or not; nlargest
+    # is that sort cut short, for a policy that records only its best few)
+    n = len(legal)
+    n_scored = n if scored_shown is None else scored_shown
+    want = max(n_scored, shown) + 1
+    order = (sorted(range(n), key=totals.__getitem__, reverse=True) if want >= n
+             else heapq.nlargest(want, range(n), key=totals.__getitem__))
     top = [pick, *(i for i in order if i != pick)]
-    n_scored = len(top) if scored_shown is None else scored_shown
     labels = [label(legal[i]) for i in top[:max(n_scored, shown)]]
     alts = [Alternative(labels[j], totals[i], list(terms_of(i).items)) for j, i in enumerate(top[:shown])]
     tie = tie_words(len(ties), best, tie_how) if len(ties) > 1 else ""
