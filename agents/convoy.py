@@ -15,10 +15,11 @@ saved world carries on exactly.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Generator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from agents.base import AgentDecider, RealmAgent
+from agents.policies.convoy import RandomConvoyPolicy
 from sim.calendar import Phase
 from sim.errors import RealmsimError, RulesError
 from sim.rules import cv as cr
@@ -108,6 +109,15 @@ class ConvoyAgent(RealmAgent):
     @property
     def routes(self) -> cr.RouteCache:
         return self.realm.cv_routes  # type: ignore[attr-defined,no-any-return]
+
+    def answer(self, decision: str, legal: Sequence[Any], context: Mapping[str, Any]) -> Any:
+        """:meth:`RealmAgent.answer`; a policy that reads nothing of its observation (the built-in
+        ``random``, uniform over the legal orders) is handed the question alone, not the convoy's
+        whole view (which costs more than its choice)."""
+        if type(self.policy) is not RandomConvoyPolicy:
+            return super().answer(decision, legal, context)
+        d = self.decide({"decision": decision}, legal, clauses=context.get("clauses", ()), label=context.get("label", str))
+        return d.chosen
 
     def observe(self, decision: str, context: Mapping[str, Any]) -> dict[str, Any]:
         """What the policy sees for one question of the day (``day``, ``route`` or ``target``): the
