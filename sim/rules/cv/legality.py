@@ -170,6 +170,8 @@ _MOVES: dict[tuple[bool, bool, bool], tuple[tuple[str, bool, int, bool], ...]] =
 # menus already made, by their groups (the plans are frozen: a menu is shared, its list is not)
 _MENUS: dict[tuple[Any, ...], tuple[tuple[DayPlan, ...], tuple[tuple[int, tuple[tuple[str, bool, int, bool], ...]], ...]]] = {}
 _MAX_MENUS = 1024
+# the plans of one group, by the group (menus share them)
+_GROUPS: dict[tuple[str, str, str, bool, str, tuple[bool, bool, bool]], tuple[DayPlan, ...]] = {}
 
 
 def legal_orders(world: World, cid: str) -> list[DayPlan]:
@@ -255,14 +257,19 @@ def _make_menu(groups: list[tuple[str, str, str, bool, str, tuple[bool, bool, bo
     """The plans of the menu's groups, in order, and the runs of :class:`DayMenu`."""
     plans: list[DayPlan] = []
     runs: list[tuple[int, tuple[tuple[str, bool, int, bool], ...]]] = []
-    for assign, abandon, buy, forage, care, mkey in groups:
-        gift = care.split(":")[1] if care.startswith("gift:") else ""
-        double = care == "double"
-        moves = _MOVES[mkey]
-        runs.append((len(plans), moves))
-        for move, night, extra, halt in moves:
-            plans.append(DayPlan(move=move, night=night, extra=extra, halt=halt, forage=forage,
-                                 double=double, buy=buy, gift=gift, assign=assign, abandon=abandon))
+    for group in groups:
+        made = _GROUPS.get(group)
+        if made is None:
+            assign, abandon, buy, forage, care, mkey = group
+            gift = care.split(":")[1] if care.startswith("gift:") else ""
+            double = care == "double"
+            made = tuple(DayPlan(move=move, night=night, extra=extra, halt=halt, forage=forage, double=double, buy=buy,
+                                 gift=gift, assign=assign, abandon=abandon) for move, night, extra, halt in _MOVES[mkey])
+            if len(_GROUPS) >= 4 * _MAX_MENUS:
+                _GROUPS.clear()
+            _GROUPS[group] = made
+        runs.append((len(plans), _MOVES[group[5]]))
+        plans += made
     return tuple(plans), tuple(runs)
 
 
@@ -304,10 +311,9 @@ def _check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
         if len(c.wagons) == 1:
             # resolution: ENG-CV-09
             raise IllegalOrderError("RES-CV-24", "a caravan does not abandon its last wagon", order=plan.label(), actor=c.key)
-    village = in_settlement(hm, c)
     purchases = plan.purchases
     if purchases:
-        if not village:
+        if not in_settlement(hm, c):
             raise IllegalOrderError("RES-CV-11", "purchases are made in a settlement", order=plan.label(), actor=c.key)
         # RES-CV-15: a day may hold several purchases, made in order: each is checked on the caravan as
         # the earlier ones leave it (a copy: nothing is bought here)
@@ -323,9 +329,10 @@ def _check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
                 resolve_purchase(world, sim, buy, scratch)
     # gifts (CV-UNR-08, "at any time", RES-CV-24): any number, each one more cargo unit than the last
     # (RES-CV-16), alongside double rations or anything else
-    given = dict(c.cargo)
+    gifts = plan.gifts
+    given = dict(c.cargo) if gifts else c.cargo
     counter = c.gifts
-    for gift in plan.gifts:
+    for gift in gifts:
         if gift not in ("trade_goods", "treasure"):
             raise InvalidOrderError(f"{c.key}: a gift is trade_goods or treasure, not {gift!r}")
         need = 1 + counter
