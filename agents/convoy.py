@@ -16,6 +16,7 @@ saved world carries on exactly.
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping, Sequence
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from agents.base import AgentDecider, RealmAgent
@@ -152,14 +153,19 @@ class ConvoyAgent(RealmAgent):
         obs = {"decision": "day", **self._status()}
         # days to the next village and to the end, at full speed (the fast route's per-hex costs)
         steps = cr.step_costs(w, "fast", 0, 0, cr.speed_mpd(c, cfg), self.routes)
-        days_left = next_village = second_village = 0.0
-        for i in c.path[c.path_pos + 1:]:
-            days_left += steps[i] or 0.0
-            if hm.hexes[i].settlement:
+        next_village = second_village = 0.0
+        ahead_path = c.path[c.path_pos + 1:]
+        # the running sums of the steps ahead, added in order from 0.0 (sums[k]: the first k steps)
+        sums = list(accumulate([steps[i] or 0.0 for i in ahead_path], initial=0.0))
+        days_left = sums[-1]
+        hexes = hm.hexes
+        for k, i in enumerate(ahead_path):
+            if hexes[i].settlement:
                 if not next_village:
-                    next_village = days_left
+                    next_village = sums[k + 1]
                 elif not second_village:
-                    second_village = days_left
+                    second_village = sums[k + 1]
+                    break  # both found (the sums only grow): nothing further changes them
         ahead = c.next_hex
         tb = cr.table_for(w.cv, hm, ahead) if ahead is not None else None
         obs.update(
