@@ -75,8 +75,10 @@ class HeuristicConvoyPolicy(Policy):
 def _pick_best(totals: Sequence[float], rng: random.Random) -> int:
     """The best score wins; a tie is broken by the policy's own stream."""
     best = max(totals)
+    if totals.count(best) == 1:  # (the scores are never NaN: == and identity agree)
+        return totals.index(best)
     ties = [i for i, sc in enumerate(totals) if sc == best]
-    return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+    return ties[rng.randrange(len(ties))]
 
 
 def rank_with_reason(obs: Any, legal: Sequence[Any]) -> tuple[list[Terms], str]:
@@ -253,8 +255,9 @@ class DayTerms:
             r = self.o["risk_today"]
             self._risk_words = (f" (hazard risk {r:g} today)", f" (risque de péril {r:g} aujourd'hui)")
         t.add("move", mv, en + self._risk_words[0], fr + self._risk_words[1])
-        rest = self.score(p) - mv
-        t.add("orders", rest, *_order_words(p.forage, p.double, bool(p.gifts), bool(p.purchases), bool(p.assign),
+        rest = (mv + self.orders(p)) - mv  # score(p) - mv
+        # (a gift or purchase order, a string or a tuple, is empty exactly when its list is)
+        t.add("orders", rest, *_order_words(p.forage, p.double, bool(p.gift), bool(p.buy), bool(p.assign),
                                             bool(p.abandon)))
         return t
 
