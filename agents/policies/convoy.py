@@ -139,6 +139,7 @@ class DayTerms:
         self._cache: dict[tuple[Any, ...], float] = {}
         self._rest: dict[tuple[Any, ...], float] = {}
         self._risk_words: tuple[str, str] | None = None
+        self._calm: dict[bool, float] = {}  # calm_value by village (a truthy village counts as in one)
 
     def reason(self) -> str:
         o = self.o
@@ -152,11 +153,15 @@ class DayTerms:
         return "; ".join(bits) or "steady travel"
 
     def calm_value(self, village: bool) -> float:
-        o = self.o
-        if not o["unrest"]:
-            return 0.0
-        p = p_success(o["resolve"] - o["unrest"] + (5 if village else 0), 20)
-        return p * self.unrest_w
+        got = self._calm.get(village)
+        if got is None:
+            o = self.o
+            if not o["unrest"]:
+                got = 0.0
+            else:
+                got = p_success(o["resolve"] - o["unrest"] + (5 if village else 0), 20) * self.unrest_w
+            self._calm[village] = got
+        return got
 
     def move(self, p: DayPlan) -> float:
         """The movement's term (memoised by the movement)."""
