@@ -15,10 +15,12 @@ saved world carries on exactly.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Generator, Mapping, Sequence
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from agents.base import AgentDecider, RealmAgent
+from agents.policies.convoy import RandomConvoyPolicy
 from sim.calendar import Phase
 from sim.errors import RealmsimError, RulesError
 from sim.rules import cv as cr
@@ -109,6 +111,15 @@ class ConvoyAgent(RealmAgent):
     def routes(self) -> cr.RouteCache:
         return self.realm.cv_routes  # type: ignore[attr-defined,no-any-return]
 
+    def answer(self, decision: str, legal: Sequence[Any], context: Mapping[str, Any]) -> Any:
+        """:meth:`RealmAgent.answer`; a policy that reads nothing of its observation (the built-in
+        ``random``, uniform over the legal orders) is handed the question alone, not the convoy's
+        whole view (which costs more than its choice)."""
+        if type(self.policy) is not RandomConvoyPolicy:
+            return super().answer(decision, legal, context)
+        d = self.decide({"decision": decision}, legal, clauses=context.get("clauses", ()), label=context.get("label", str))
+        return d.chosen
+
     def observe(self, decision: str, context: Mapping[str, Any]) -> dict[str, Any]:
         """What the policy sees for one question of the day (``day``, ``route`` or ``target``): the
         convoy's own state, and for the day what lies ahead, for a target the enemies standing
@@ -142,14 +153,19 @@ class ConvoyAgent(RealmAgent):
         obs = {"decision": "day", **self._status()}
         # days to the next village and to the end, at full speed (the fast route's per-hex costs)
         steps = cr.step_costs(w, "fast", 0, 0, cr.speed_mpd(c, cfg), self.routes)
-        days_left = next_village = second_village = 0.0
-        for i in c.path[c.path_pos + 1:]:
-            days_left += steps[i] or 0.0
-            if hm.hexes[i].settlement:
+        next_village = second_village = 0.0
+        ahead_path = c.path[c.path_pos + 1:]
+        # the running sums of the steps ahead, added in order from 0.0 (sums[k]: the first k steps)
+        sums = list(accumulate([steps[i] or 0.0 for i in ahead_path], initial=0.0))
+        days_left = sums[-1]
+        hexes = hm.hexes
+        for k, i in enumerate(ahead_path):
+            if hexes[i].settlement:
                 if not next_village:
-                    next_village = days_left
+                    next_village = sums[k + 1]
                 elif not second_village:
-                    second_village = days_left
+                    second_village = sums[k + 1]
+                    break  # both found (the sums only grow): nothing further changes them
         ahead = c.next_hex
         tb = cr.table_for(w.cv, hm, ahead) if ahead is not None else None
         obs.update(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from agents.policies import Decision, Policy, RandomPolicy, register
@@ -53,7 +54,7 @@ class HeuristicConvoyPolicy(Policy):
         if isinstance(obs, dict) and obs.get("decision") not in ("route", "target"):
             # a day has many legal plans: score them as numbers, name the terms of the shown ones only
             dt = DayTerms(obs)
-            totals = [dt.total(p) for p in legal]
+            totals = dt.totals(legal)
             pick = _pick_best(totals, rng)
             return explained_totals(legal, totals, lambda i: dt.terms(legal[i]), pick, label=_label,
                                     reason=dt.reason(), tie_how="drawn by the policy's stream",
@@ -74,8 +75,10 @@ class HeuristicConvoyPolicy(Policy):
 def _pick_best(totals: Sequence[float], rng: random.Random) -> int:
     """The best score wins; a tie is broken by the policy's own stream."""
     best = max(totals)
+    if totals.count(best) == 1:  # (the scores are never NaN: == and identity agree)
+        return totals.index(best)
     ties = [i for i, sc in enumerate(totals) if sc == best]
-    return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+    return ties[rng.randrange(len(ties))]
 
 
 def rank_with_reason(obs: Any, legal: Sequence[Any]) -> tuple[list[Terms], str]:
@@ -135,6 +138,8 @@ class DayTerms:
         self.risk_w = 1.0 + 2.0 * (1 - self.hp_frac)
         self._cache: dict[tuple[Any, ...], float] = {}
         self._rest: dict[tuple[Any, ...], float] = {}
+        self._risk_words: tuple[str, str] | None = None
+        self._calm: dict[bool, float] = {}  # calm_value by village (a truthy village counts as in one)
 
     def reason(self) -> str:
         o = self.o
@@ -148,45 +153,57 @@ class DayTerms:
         return "; ".join(bits) or "steady travel"
 
     def calm_value(self, village: bool) -> float:
-        o = self.o
-        if not o["unrest"]:
-            return 0.0
-        p = p_success(o["resolve"] - o["unrest"] + (5 if village else 0), 20)
-        return p * self.unrest_w
+        got = self._calm.get(village)
+        if got is None:
+            o = self.o
+            if not o["unrest"]:
+                got = 0.0
+            else:
+                got = p_success(o["resolve"] - o["unrest"] + (5 if village else 0), 20) * self.unrest_w
+            self._calm[village] = got
+        return got
 
     def move(self, p: DayPlan) -> float:
-        key = ("move", p.move, p.night, p.extra, p.halt)
-        if key in self._cache:
-            return self._cache[key]
+        """The movement's term (memoised by the movement)."""
+        key = (p.move, p.night, p.extra, p.halt)
+        v = self._cache.get(key)
+        return self.movement(key) if v is None else v
+
+    def movement(self, key: tuple[str, bool, int, bool]) -> float:
+        """The term of the movement ``(move, night, extra, halt)`` (memoised)."""
+        v = self._cache.get(key)
+        if v is not None:
+            return v
         o = self.o
+        move, night, extra, halt = key
         v = 0.0
-        if p.move == "travel":
+        if move == "travel":
             v = 10.0 - o["risk_today"] * self.risk_w * 0.5
             if o["margin"] > 0:
                 v -= 3.0  # a mutinous crew may drag or refuse
-            if p.night:
+            if night:
                 v -= 5.0
-            if p.halt:
+            if halt:
                 v -= 2.0
                 if self.short or o["unrest"] >= o["morale"] or self.hp_frac < 0.5:
                     v += 5.0
-            if p.extra:
+            if extra:
                 pass_p = p_success(o["security"], o["extra_dc"])
                 alive = 1.0
-                for _k in range(p.extra):
+                for _k in range(extra):
                     v += alive * pass_p * 0.8
                     alive *= pass_p
                 v -= (1 - alive) * 14.0 + 2.0  # exhaustion costs the next day; tomorrow starts fatigued
-                if o["starving"] and o["next_village_days"] and o["next_village_days"] <= (12 + p.extra) / 12:
+                if o["starving"] and o["next_village_days"] and o["next_village_days"] <= (12 + extra) / 12:
                     v += 6.0
-        elif p.move == "rest":
+        elif move == "rest":
             v = 1.0 if o["condition"] == "fatigued" else 0.0
             if o["starving"] or self.food_days < 1:
                 v -= 6.0
             v += self.calm_value(o["village"]) if o["could_move"] else 0.0
             if o["margin"] > 0 and o["village"]:
                 v += 3.0
-        elif p.move == "repair":
+        elif move == "repair":
             units = min(o["repair"], o["wainwrights"])
             v = units * 10 * (0.3 + (1 - self.hp_frac)) - 2.0
             if o["hp"] == 0:
@@ -196,11 +213,34 @@ class DayTerms:
 
     def score(self, p: DayPlan) -> float:
         """Sum of independent terms: the movement, then the day's other orders (each memoised)."""
+        return self.move(p) + self.orders(p)
+
+    def orders(self, p: DayPlan) -> float:
+        """The term of the day's other orders (:meth:`others`, memoised by those orders)."""
         key = (p.forage, p.double, p.gift, p.buy, p.assign, p.abandon)
         rest = self._rest.get(key)
         if rest is None:
             rest = self._rest[key] = self.others(p)
-        return self.move(p) + rest
+        return rest
+
+    def totals(self, legal: Sequence[DayPlan]) -> list[float]:
+        """``[self.total(p) for p in legal]``; for a menu of ``legal_orders`` (a ``DayMenu``, as it
+        was made), each group's other orders are scored once and its movements read from the memo."""
+        runs = getattr(legal, "runs", None)
+        if runs is None or getattr(legal, "size", -1) != len(legal):
+            return [self.total(p) for p in legal]
+        out: list[float] = []
+        by_moves: dict[int, list[float]] = {}  # the movements' terms, by run (the menu's moves are shared tuples)
+        for start, moves in runs:
+            r0 = self.orders(legal[start])
+            mvs = by_moves.get(id(moves))
+            if mvs is None:
+                mvs = by_moves[id(moves)] = [self.movement(k) for k in moves]
+            # what total() computes: rest = score - mv, then sum((mv, rest), 0.0), which for two finite
+            # floats is their correctly rounded sum, mv + rest
+            out += [((mv + rest) if rest else mv) if mv else (rest if rest else 0.0)
+                    for mv in mvs for rest in ((mv + r0) - mv,)]
+        return out
 
     def total(self, p: DayPlan) -> float:
         """The plan's score exactly as ``terms(p).total`` sums it (the movement, then the other
@@ -215,18 +255,15 @@ class DayTerms:
         """The plan's score as terms: its movement, then each of the day's other orders."""
         t = Terms("points")
         mv = self.move(p)
-        words = {"travel": ("travel on", "voyager"), "rest": ("rest", "se reposer"), "repair": ("repair the wagons", "réparer les chariots")}
-        en, fr = words.get(p.move, (p.move, p.move))
-        if p.extra:
-            en, fr = en + f" with {p.extra} extra hours", fr + f" avec {p.extra} heures de plus"
-        t.add("move", mv, en + f" (hazard risk {self.o['risk_today']:g} today)", fr + f" (risque de péril {self.o['risk_today']:g} aujourd'hui)")
-        rest = self.score(p) - mv
-        bits = [x for x, on in (("forage", p.forage), ("double rations", p.double), ("gifts", bool(p.gifts)),
-                                ("purchases", bool(p.purchases)), ("assign", bool(p.assign)), ("abandon", bool(p.abandon))) if on]
-        fr_bits = {"forage": "fourrage", "double rations": "double ration", "gifts": "cadeaux", "purchases": "achats",
-                   "assign": "affectation", "abandon": "abandon"}
-        t.add("orders", rest, "from " + ", ".join(bits) if bits else "from the day's other orders",
-              "de " + ", ".join(fr_bits[b] for b in bits) if bits else "des autres ordres du jour")
+        en, fr = _move_words(p.move, p.extra)
+        if self._risk_words is None:
+            r = self.o["risk_today"]
+            self._risk_words = (f" (hazard risk {r:g} today)", f" (risque de péril {r:g} aujourd'hui)")
+        t.add("move", mv, en + self._risk_words[0], fr + self._risk_words[1])
+        rest = (mv + self.orders(p)) - mv  # score(p) - mv
+        # (a gift or purchase order, a string or a tuple, is empty exactly when its list is)
+        t.add("orders", rest, *_order_words(p.forage, p.double, bool(p.gift), bool(p.buy), bool(p.assign),
+                                            bool(p.abandon)))
         return t
 
     def others(self, p: DayPlan) -> float:
@@ -261,3 +298,27 @@ class DayTerms:
         if p.abandon:
             v += 12.0 - ABANDON_COST.get(p.abandon, 5.0)
         return v
+
+
+_MOVE_WORDS = {"travel": ("travel on", "voyager"), "rest": ("rest", "se reposer"),
+               "repair": ("repair the wagons", "réparer les chariots")}
+_FR_BITS = {"forage": "fourrage", "double rations": "double ration", "gifts": "cadeaux", "purchases": "achats",
+            "assign": "affectation", "abandon": "abandon"}
+
+
+@lru_cache(maxsize=256, typed=True)
+def _move_words(move: str, extra: int) -> tuple[str, str]:
+    """A movement's words (English, French), before the day's hazard risk."""
+    en, fr = _MOVE_WORDS.get(move, (move, move))
+    if extra:
+        en, fr = en + f" with {extra} extra hours", fr + f" avec {extra} heures de plus"
+    return en, fr
+
+
+@lru_cache(maxsize=256)
+def _order_words(forage: bool, double: bool, gifts: bool, purchases: bool, assign: bool, abandon: bool) -> tuple[str, str]:
+    """The words of a plan's other orders (English, French), by which of them it holds."""
+    bits = [x for x, on in (("forage", forage), ("double rations", double), ("gifts", gifts), ("purchases", purchases),
+                            ("assign", assign), ("abandon", abandon)) if on]
+    return (("from " + ", ".join(bits) if bits else "from the day's other orders"),
+            ("de " + ", ".join(_FR_BITS[b] for b in bits) if bits else "des autres ordres du jour"))

@@ -38,7 +38,17 @@ def ticks_to_miles(ticks: int) -> Fraction:
 
 def miles_str(ticks: int) -> str:
     """A distance in ticks as an exact mile count: ``"39"``, ``"77/2"``."""
-    return str(Fraction(ticks, TICKS_PER_MILE))
+    got = _MILES.get(ticks) if type(ticks) is int else None
+    if got is None:
+        got = str(Fraction(ticks, TICKS_PER_MILE))
+        if type(ticks) is int:
+            if len(_MILES) >= 8192:
+                _MILES.clear()
+            _MILES[ticks] = got
+    return got
+
+
+_MILES: dict[int, str] = {}  # miles_str's memo
 
 
 class Wagon(msgspec.Struct, omit_defaults=True):
@@ -118,6 +128,22 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
         return _items(self.assign)
 
     def label(self) -> str:
+        """How the plan is printed (``travel +3h, forage, buy stores:4``); plans recur day after day,
+        so each one's label is written once."""
+        if type(self.extra) is not int:
+            return self._label()
+        try:
+            got = _LABELS.get(self)
+        except TypeError:  # an unhashable order (a list where a tuple belongs)
+            return self._label()
+        if got is None:
+            got = self._label()
+            if len(_LABELS) >= 4096:
+                _LABELS.clear()
+            _LABELS[self] = got
+        return got
+
+    def _label(self) -> str:
         if self.move == "travel":
             parts = ["travel by night" if self.night else "travel"]
             if self.extra:
@@ -142,6 +168,9 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
 
     def __str__(self) -> str:
         return self.label()
+
+
+_LABELS: dict[DayPlan, str] = {}  # DayPlan.label's memo (equal plans, equal labels)
 
 
 def _items(value: str | tuple[str, ...]) -> tuple[str, ...]:

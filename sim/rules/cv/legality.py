@@ -3,6 +3,8 @@ breaks a rule (``check``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from sim.config import CvConfig
@@ -34,6 +36,7 @@ from sim.state.cv import Convoy, DayPlan
 from sim.world import World
 
 __all__ = [
+    "DayMenu",
     "can_move",
     "can_move_ignoring_drivers",
     "check",
@@ -139,6 +142,38 @@ def purchase_options(world: World, c: Convoy) -> list[str]:
     return out
 
 
+class DayMenu(list[DayPlan]):
+    """The list :func:`legal_orders` returns: a plain list of plans, in the menu's order, that also
+    says how it was made (``runs``): for each group of plans that differ only in their movement
+    (the same scouts' task, crew care, purchase, job change and abandoned wagon), the index of its
+    first plan and the movements ``(move, night, extra, halt)`` of its plans, in order. A policy may
+    read it to score each group's other orders once (only while the list is as it was made: check
+    ``len``)."""
+
+    __slots__ = ("runs", "size")
+
+    runs: tuple[tuple[int, tuple[tuple[str, bool, int, bool], ...]], ...]
+    size: int
+
+
+_MOVE_REST = ("rest", False, 0, False)
+_MOVE_REPAIR = ("repair", False, 0, False)
+_TRAVEL = tuple(("travel", False, k, False) for k in EXTRA_HOURS_MENU)
+_NIGHT = ("travel", True, 0, False)
+_HALT = ("travel", False, 0, True)
+# the movements a group may offer: (could move, a village ahead, repairs offered) -> moves
+_MOVES: dict[tuple[bool, bool, bool], tuple[tuple[str, bool, int, bool], ...]] = {
+    (ok, ahead, rep): ((*_TRAVEL, *((_HALT,) if ahead else ()), _NIGHT) if ok else ()) + (_MOVE_REST,)
+    + ((_MOVE_REPAIR,) if rep else ())
+    for ok in (False, True) for ahead in (False, True) for rep in (False, True)
+}
+# menus already made, by their groups (the plans are frozen: a menu is shared, its list is not)
+_MENUS: dict[tuple[Any, ...], tuple[tuple[DayPlan, ...], tuple[tuple[int, tuple[tuple[str, bool, int, bool], ...]], ...]]] = {}
+_MAX_MENUS = 1024
+# the plans of one group, by the group (menus share them)
+_GROUPS: dict[tuple[str, str, str, bool, str, tuple[bool, bool, bool]], tuple[DayPlan, ...]] = {}
+
+
 def legal_orders(world: World, cid: str) -> list[DayPlan]:
     """The whole-day plans offered to a convoy now (at the start of its travel slot, RES-CV-24).
 
@@ -148,7 +183,9 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
     goods or treasure), one purchase when stationed in a settlement, and one job change (only offered
     when the wagons lack drivers). Purchases offer one amount (fill the cargo space). This is the
     policies' menu, not a rule: :func:`check` accepts any amount and any forced march the rules
-    allow, and several purchases, gifts and job changes a day, with double rations or without."""
+    allow, and several purchases, gifts and job changes a day, with double rations or without.
+
+    The list is a :class:`DayMenu` (a list that also names its groups of plans)."""
     assert world.cv is not None
     c = world.cv.convoy(cid)
     now = world.now
@@ -176,11 +213,11 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
         cares.append("gift:treasure")
     cons = consumption(c, now, cfg)
     repair_ok = (bool(active(c, "wainwright", now)) and c.hp < c.max_hp and not c.starving)
-    travel_moves = [("travel", False, k, False) for k in EXTRA_HOURS_MENU]
-    if _village_ahead(hm, c):
-        travel_moves.append(("travel", False, 0, True))
-    travel_moves.append(("travel", True, 0, False))
-    out: list[DayPlan] = []
+    has_repair = c.cargo.get("repair", 0) > 0
+    ahead = _village_ahead(hm, c)
+    forages = (False, True) if scouts else (False,)
+    # the menu's groups of plans, each (assign, abandon, buy, forage, care, its movements' key)
+    groups: list[tuple[str, str, str, bool, str, tuple[bool, bool, bool]]] = []
     combos = [(a, "") for a in assigns] + [("", ab) for ab in abandons if ab]
     for assign, abandon in combos:
         after = c
@@ -194,20 +231,46 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
                 except IllegalOrderError:
                     continue
             ok = mobility(c, now, DayPlan(assign=assign, buy=buy, abandon=abandon), cfg)[0]
-            mv = (travel_moves if ok else []) + [("rest", False, 0, False)]
-            if repair_ok and (c.cargo.get("repair", 0) > 0 or buy.startswith("repair:")):
-                mv.append(("repair", False, 0, False))
+            mkey = (ok, ahead, repair_ok and (has_repair or buy.startswith("repair:")))
             bought = int(buy.split(":")[1]) * PROVISIONS_PER_STORES if buy.startswith("stores:") else 0
-            for forage in ([False, True] if scouts else [False]):
+            for forage in forages:
                 pool = c.provisions + bought + (FORAGE_PER_SCOUT * scouts if forage else 0)
                 for care in cares:
                     if care == "double" and (cons == 0 or pool < 2 * cons):
                         continue
-                    gift = care.split(":")[1] if care.startswith("gift:") else ""
-                    for move, night, extra, halt in mv:
-                        out.append(DayPlan(move=move, night=night, extra=extra, halt=halt, forage=forage,
-                                           double=care == "double", buy=buy, gift=gift, assign=assign, abandon=abandon))
+                    groups.append((assign, abandon, buy, forage, care, mkey))
+    key = tuple(groups)
+    menu = _MENUS.get(key)
+    if menu is None:
+        menu = _make_menu(groups)
+        if len(_MENUS) >= _MAX_MENUS:
+            _MENUS.clear()
+        _MENUS[key] = menu
+    out = DayMenu(menu[0])
+    out.runs = menu[1]
+    out.size = len(menu[0])
     return out
+
+
+def _make_menu(groups: list[tuple[str, str, str, bool, str, tuple[bool, bool, bool]]]
+               ) -> tuple[tuple[DayPlan, ...], tuple[tuple[int, tuple[tuple[str, bool, int, bool], ...]], ...]]:
+    """The plans of the menu's groups, in order, and the runs of :class:`DayMenu`."""
+    plans: list[DayPlan] = []
+    runs: list[tuple[int, tuple[tuple[str, bool, int, bool], ...]]] = []
+    for group in groups:
+        made = _GROUPS.get(group)
+        if made is None:
+            assign, abandon, buy, forage, care, mkey = group
+            gift = care.split(":")[1] if care.startswith("gift:") else ""
+            double = care == "double"
+            made = tuple(DayPlan(move=move, night=night, extra=extra, halt=halt, forage=forage, double=double, buy=buy,
+                                 gift=gift, assign=assign, abandon=abandon) for move, night, extra, halt in _MOVES[mkey])
+            if len(_GROUPS) >= 4 * _MAX_MENUS:
+                _GROUPS.clear()
+            _GROUPS[group] = made
+        runs.append((len(plans), _MOVES[group[5]]))
+        plans += made
+    return tuple(plans), tuple(runs)
 
 
 def check(world: World, cid: str, plan: DayPlan) -> None:
@@ -248,10 +311,9 @@ def _check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
         if len(c.wagons) == 1:
             # resolution: ENG-CV-09
             raise IllegalOrderError("RES-CV-24", "a caravan does not abandon its last wagon", order=plan.label(), actor=c.key)
-    village = in_settlement(hm, c)
     purchases = plan.purchases
     if purchases:
-        if not village:
+        if not in_settlement(hm, c):
             raise IllegalOrderError("RES-CV-11", "purchases are made in a settlement", order=plan.label(), actor=c.key)
         # RES-CV-15: a day may hold several purchases, made in order: each is checked on the caravan as
         # the earlier ones leave it (a copy: nothing is bought here)
@@ -267,9 +329,10 @@ def _check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
                 resolve_purchase(world, sim, buy, scratch)
     # gifts (CV-UNR-08, "at any time", RES-CV-24): any number, each one more cargo unit than the last
     # (RES-CV-16), alongside double rations or anything else
-    given = dict(c.cargo)
+    gifts = plan.gifts
+    given = dict(c.cargo) if gifts else c.cargo
     counter = c.gifts
-    for gift in plan.gifts:
+    for gift in gifts:
         if gift not in ("trade_goods", "treasure"):
             raise InvalidOrderError(f"{c.key}: a gift is trade_goods or treasure, not {gift!r}")
         need = 1 + counter

@@ -34,7 +34,7 @@ def spell_units(c: Convoy, now: int) -> int:
     """CV-PROV-03: goodberry 1, create food and water 3, heroes' feast 1 per caster level."""
     n = 0
     for t in c.travelers:
-        if t.suspended_until > now:
+        if not t.spells or t.suspended_until > now:
             continue
         for spell, casts in sorted(t.spells.items()):
             if spell == "heroes_feast":

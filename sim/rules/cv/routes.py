@@ -13,7 +13,7 @@ from sim.dice import DiceExpr
 from sim.errors import IllegalOrderError
 from sim.events import Ledger
 from sim.hexmap import HexMap
-from sim.paths import cheapest_path, hex_values, search_once
+from sim.paths import cheapest_path, content_key, hex_values, search_once
 from sim.rules.cv.hazards import table_for
 from sim.rules.cv.stats import _emit, bonuses_of, passable, speed_mpd, stat_mods, terrain_mult4
 from sim.state.cv import Convoy, CvWorld, Hazard, HazardTable, RouteChoice
@@ -113,6 +113,18 @@ class RouteCache:
     def __init__(self, key: str) -> None:
         self.key = key  # the digest of the (map, hazards, tables) content it was made for (shared_route_cache)
         self.risks: dict[tuple[Any, ...], float] = {}
+        # by the map's content as it stands (``sim.paths.content_key``, roads included) and the other
+        # inputs: hex tables, step costs, route options (lists shared by the callers: never changed)
+        self.by_content: dict[tuple[Any, ...], Any] = {}
+
+    def kept(self, key: tuple[Any, ...]) -> Any:
+        return self.by_content.get(key)
+
+    def keep(self, key: tuple[Any, ...], value: Any) -> Any:
+        if len(self.by_content) >= 512:
+            self.by_content.clear()
+        self.by_content[key] = value
+        return value
 
 
 _ROUTE_CACHES: dict[str, RouteCache] = {}
@@ -149,7 +161,11 @@ def hex_tables(world: World, cache: RouteCache | None) -> list[int]:
     if cache is None:
         return [table_of(i) for i in range(len(world.map.hexes))]
     # table_for reads the hex alone, and the tables are those the cache was made for
-    return hex_values(world.map, ("cv-tables", cache.key), table_of)
+    memo = ("tables", content_key(world.map))
+    got: list[int] | None = cache.kept(memo)
+    if got is None:
+        got = cache.keep(memo, hex_values(world.map, ("cv-tables", cache.key), table_of))
+    return got
 
 
 def route_stats(world: World, c: Convoy) -> tuple[int, int]:
@@ -168,7 +184,7 @@ def step_costs(world: World, kind: str, security: int, resolve: int, speed: int,
     hm = world.map
     cv = world.cv
     assert cv is not None
-    tabs = hex_tables(world, cache)
+    tables: list[list[int]] = []
     risks: dict[int, float] = {}
     safe = kind == "safe"
 
@@ -178,7 +194,9 @@ def step_costs(world: World, kind: str, security: int, resolve: int, speed: int,
         if m is None:
             return None
         days = hm.hex_miles * 4 / (speed * m)
-        k = tabs[i]
+        if not tables:
+            tables.append(hex_tables(world, cache))
+        k = tables[0][i]
         if safe and k >= 0:
             if k not in risks:
                 risks[k] = table_risk(cv.tables[k], cv, security, resolve, cache)
@@ -188,8 +206,13 @@ def step_costs(world: World, kind: str, security: int, resolve: int, speed: int,
 
     if cache is None:
         return [cost(i) for i in range(len(hm.hexes))]
-    # a hex's cost reads that hex (terrain, road, table) and the arguments alone
-    return hex_values(hm, ("cv-steps", cache.key, kind, security, resolve, speed), cost)
+    # a hex's cost reads that hex (terrain, road, table) and the arguments alone; the same map content
+    # gives the same costs (the campaigns of a batch share them)
+    memo = ("steps", content_key(hm), kind, security, resolve, speed)
+    got: list[float | None] | None = cache.kept(memo)
+    if got is None:
+        got = cache.keep(memo, hex_values(hm, ("cv-steps", cache.key, kind, security, resolve, speed), cost))
+    return got
 
 
 def least_cost(hm: HexMap, start: int, goal: int, steps: list[float | None]) -> tuple[list[int], float] | None:
@@ -257,6 +280,14 @@ def route_options(world: World, cid: str, cache: RouteCache | None = None) -> li
     c = world.cv.convoy(cid)
     if c.status != "travelling" or not c.stops:
         return []
+    memo: tuple[Any, ...] = ()
+    if cache is not None:
+        # what the options read: the map as it stands, the hex, the stops, the speed and the route
+        # statistics (and the tables the cache was made for)
+        memo = ("options", content_key(world.map), c.hex, tuple(c.stops), speed_mpd(c, world.config.cv), route_stats(world, c))
+        kept: tuple[RouteChoice, ...] | None = cache.kept(memo)
+        if kept is not None:
+            return list(kept)
     out: list[RouteChoice] = []
     seen: set[tuple[int, ...]] = set()
     for kind in ("fast", "safe"):
@@ -268,6 +299,8 @@ def route_options(world: World, cid: str, cache: RouteCache | None = None) -> li
             continue
         seen.add(p)
         out.append(RouteChoice(kind, p, round(route_days(world, c, p), 2), round(route_risk(world, c, p, cache), 2)))
+    if cache is not None:
+        cache.keep(memo, tuple(out))
     return out
 
 

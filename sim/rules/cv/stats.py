@@ -144,8 +144,17 @@ def wagon_type(kind: str, cfg: CvConfig) -> WagonType:
     # implements: RES-CV-21
     wt = WAGON_TYPES[kind]
     if kind == "supply":  # RES-CV-21
-        return WagonType(cfg.supply_wagon_cost_gp, cfg.supply_wagon_hp, wt.travelers, wt.cargo, wt.limit, wt.consumption, wt.french)
+        key = (cfg.supply_wagon_cost_gp, cfg.supply_wagon_hp)
+        got = _SUPPLY.get(key)
+        if got is None:
+            if len(_SUPPLY) >= 64:
+                _SUPPLY.clear()
+            got = _SUPPLY[key] = WagonType(key[0], key[1], wt.travelers, wt.cargo, wt.limit, wt.consumption, wt.french)
+        return got
     return wt
+
+
+_SUPPLY: dict[tuple[int, int], WagonType] = {}  # the supply wagon of each (cost, hp) setting (WagonType is frozen)
 
 
 # ---- SC-CV-11: terrain multipliers, in quarters: (highway, road, trackless) -----------------
@@ -185,7 +194,7 @@ def passable(hm: HexMap, i: int) -> bool:
 
 
 def count_kind(c: Convoy, kind: str) -> int:
-    return sum(1 for w in c.wagons if w.kind == kind)
+    return len([w for w in c.wagons if w.kind == kind])
 
 
 def counted(c: Convoy, kind: str) -> int:
@@ -196,16 +205,27 @@ def counted(c: Convoy, kind: str) -> int:
 
 
 def feat_count(c: Convoy, feat: str) -> int:
+    if not c.feats:
+        return 0
     return sum(1 for f in c.feats if f == feat or f.startswith(feat + ":"))
 
 
 def speed_mpd(c: Convoy, cfg: CvConfig) -> int:
     """RES-CV-01: base + horse trains up to their limit + Fast Caravan + axles on every wagon."""
     # implements: CV-TRAV-01, CV-TRAV-02
-    s = cfg.base_speed_mpd + HORSE_TRAIN_MPD * counted(c, "horse_train")
-    if feat_count(c, "fast_caravan"):
+    wagons = c.wagons
+    horses = 0
+    axles = True
+    for w in wagons:
+        if w.kind == "horse_train":
+            horses += 1
+        if not w.axles:
+            axles = False
+    lim = WAGON_TYPES["horse_train"].limit  # counted(): up to the type's limit (SC-CV-05)
+    s = cfg.base_speed_mpd + HORSE_TRAIN_MPD * (min(horses, lim) if lim else horses)
+    if c.feats and feat_count(c, "fast_caravan"):
         s += cfg.fast_caravan_mpd
-    if c.wagons and all(w.axles for w in c.wagons):
+    if wagons and axles:
         s += cfg.axles_mpd
     return s
 
@@ -229,11 +249,13 @@ def max_wagons(c: Convoy, cfg: CvConfig) -> int:
 
 
 def traveler_capacity(c: Convoy, cfg: CvConfig) -> int:
-    return sum(wagon_type(w.kind, cfg).travelers for w in c.wagons)
+    # wagon_type(kind, cfg).travelers: the configuration changes a supply wagon's cost and HP only
+    return sum([WAGON_TYPES[w.kind].travelers for w in c.wagons])
 
 
 def cargo_capacity(c: Convoy, cfg: CvConfig) -> int:
-    return sum(wagon_type(w.kind, cfg).cargo for w in c.wagons)
+    # wagon_type(kind, cfg).cargo: the configuration changes a supply wagon's cost and HP only
+    return sum([WAGON_TYPES[w.kind].cargo for w in c.wagons])
 
 
 def stores_units(provisions: int) -> int:
@@ -242,7 +264,7 @@ def stores_units(provisions: int) -> int:
 
 
 def cargo_used(c: Convoy) -> int:
-    return stores_units(c.provisions) + sum(c.cargo.values())
+    return -(-c.provisions // PROVISIONS_PER_STORES) + sum(c.cargo.values())
 
 
 def max_hp_of(c: Convoy, cfg: CvConfig) -> int:
@@ -255,14 +277,14 @@ def active(c: Convoy, job: str, now: int) -> list[Traveler]:
 
 
 def drivers(c: Convoy, now: int) -> int:
-    return sum(1 for t in c.travelers if t.job == "driver" and t.suspended_until <= now)
+    return len([t for t in c.travelers if t.job == "driver" and t.suspended_until <= now])
 
 
 def consumption(c: Convoy, now: int, cfg: CvConfig | None = None) -> int:
     """RES-CV-22 with SC-CV-12: Σ wagon consumption + travelers − 2 per cook (while stores are
     carried) − 2 per Efficient Consumption (not below the number of wagons), minimum 0."""
     # implements: SC-CV-08
-    base = sum(WAGON_TYPES[w.kind].consumption for w in c.wagons) + len(c.travelers)
+    base = sum([WAGON_TYPES[w.kind].consumption for w in c.wagons]) + len(c.travelers)
     if c.provisions > 0:
         base -= COOK_REDUCTION * len(active(c, "cook", now))
     ec = feat_count(c, "efficient_consumption")

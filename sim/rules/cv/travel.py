@@ -18,6 +18,7 @@ from sim.rules.cv.orders import resolve_assign, resolve_gift, resolve_purchase
 from sim.rules.cv.routes import RouteCache, replan
 from sim.rules.cv.stats import (
     EXTRA_HOUR_DC,
+    MULT4,
     REST_HOURS_NEEDED,
     SLOT_HOURS,
     STARVATION_DIE,
@@ -194,9 +195,11 @@ def _step_hour(world: World, c: Convoy, hour_abs: int, speed: int) -> tuple[bool
     night = _is_night(world.config.cv, plan, hour_abs)
     wander = t.wander_dir >= 0
     nxt = hm.neighbor(c.hex, t.wander_dir) if wander else c.next_hex
-    if nxt is None or not passable(hm, nxt):
+    if nxt is None:
         return False, "stuck"
     h = hm.hexes[nxt]
+    if h.terrain not in MULT4:  # passable()
+        return False, "stuck"
     rate = hourly_ticks(speed, h.terrain, h.road, night, t.half_speed)
     c.progress += rate
     t.ticks += rate
@@ -270,15 +273,19 @@ def resolve_travel_slot(world: World, cid: str, dice: Dice, ledger: Ledger, *,
     from_hex = c.hex
     ticks0 = t.ticks
     stopped = ""
+    # whether the convoy can keep moving changes only with a hazard (an hour's travel changes none of
+    # what _can_keep_moving reads, and the slot's hours are resolved at one instant)
+    keep = _can_keep_moving(c, world.now)
     for h in range(1, SLOT_HOURS + 1):
         for hour, hz_id in t.hazards:  # RES-CV-24 (b): each hazard at its hour, in hour order
             # resolution: ENG-CV-05
-            if hour == h and _can_keep_moving(c, world.now):
+            if hour == h and keep:
                 ahead = hm.neighbor(c.hex, t.wander_dir) if t.wander_dir >= 0 else c.next_hex
                 terrain = hm.hexes[ahead if ahead is not None else c.hex].terrain
                 resolve_hazard(world, c, world.cv.hazards[hz_id], dice, ledger, terrain=terrain, choose_target=choose_target)
                 speed = speed_mpd(c, cfg)
-        if not _can_keep_moving(c, world.now):
+                keep = _can_keep_moving(c, world.now)
+        if not keep:
             stopped = "stopped"
             break
         moved, r = _step_hour(world, c, start + h - 1, speed)
