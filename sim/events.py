@@ -115,16 +115,17 @@ class Ledger:
         outcome: str = "",
         **data: Any,
     ) -> Event:
+        # (the hot path of every campaign: tuples pass as they are, empty modifiers skip the copy)
         ev = Event(
             self.count,
-            self.now,
+            self._now if self.clock is None else int(self.clock.now),
             system,
             kind,
             actor,
-            tuple(clauses),
+            clauses if type(clauses) is tuple else tuple(clauses),
             dc,
-            tuple((str(n), int(v)) for n, v in mods),
-            tuple(dice),
+            tuple([(str(n), int(v)) for n, v in mods]) if mods else (),
+            dice if type(dice) is tuple else tuple(dice),
             total,
             outcome,
             data,
@@ -134,8 +135,9 @@ class Ledger:
         self.dice += len(ev.dice)
         if self.keep:
             self.events.append(ev)
-        for fn in self._listeners:
-            fn(ev)
+        if self._listeners:
+            for fn in self._listeners:
+                fn(ev)
         return ev
 
     def emit_check(
