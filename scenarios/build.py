@@ -59,7 +59,32 @@ class MapIndex:
         return idx
 
 
+# the maps built in this process, by their spec (kept alive, so its id is not reused): a worker
+# builds each job's world from the one parsed scenario (issue 12), and a fresh copy of a built map is
+# a msgpack decode, not a build
+_BUILT: dict[int, tuple[Any, bytes]] = {}
+_MAP_DECODER = msgspec.msgpack.Decoder(HexMap)
+MAX_BUILT = 16
+
+
 def build_map(sc: Scenario, out: list[Problem]) -> HexMap:
+    """The scenario's map as a new object (the campaign changes its roads), with the problems of its
+    spec added to ``out``."""
+    spec = sc.map
+    kept = _BUILT.get(id(spec))
+    if kept is not None and kept[0] is spec:
+        return _MAP_DECODER.decode(kept[1])
+    mine: list[Problem] = []
+    hm = _build_map(sc, mine)
+    out.extend(mine)
+    if not mine:  # a spec with problems is not built twice
+        if len(_BUILT) >= MAX_BUILT:
+            _BUILT.clear()
+        _BUILT[id(spec)] = (spec, msgspec.msgpack.encode(hm))
+    return hm
+
+
+def _build_map(sc: Scenario, out: list[Problem]) -> HexMap:
     spec = sc.map
     width = max((len(r) for r in spec.rows), default=0)
     hexes: list[Hex] = []

@@ -8,6 +8,7 @@ file, the path of each bad value, what was expected and what was found.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import re
 import tomllib
@@ -29,7 +30,13 @@ DATA_DIR = Path(__file__).parent / "data"
 
 
 def builtin_names() -> list[str]:
-    return sorted(p.stem for p in DATA_DIR.glob("*.toml"))
+    return list(_builtin_names())
+
+
+@functools.cache
+def _builtin_names() -> tuple[str, ...]:
+    """The package's scenario files (they do not change while a process runs; a job asks thrice)."""
+    return tuple(sorted(p.stem for p in DATA_DIR.glob("*.toml")))
 
 
 def builtin_path(name: str) -> Path:
