@@ -17,7 +17,7 @@ from sim.rules.gw.core import (
     owned_domains,
     reachable,
 )
-from sim.rules.gw.legality import _check_order, _Pending, _pending, expected_hex
+from sim.rules.gw.legality import _CHECKS, _Pending, _pending, expected_hex
 from sim.state.gw import (
     Annex,
     AnyOrder,
@@ -64,9 +64,10 @@ def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
         return []
     out: list[AnyOrder] = []
     pend = _pending(gw, guild_id, world.config.gw.unit_cost_solars)  # candidates share one view of the committed orders
+    checks = _CHECKS  # what _check_order(world, cand, stage="give", _pend=pend) runs: the guild is known
     for cand in _candidates(world, gw, guild_id, pend):
         try:
-            _check_order(world, cand, stage="give", _pend=pend)
+            checks[type(cand)](world, gw, cand, pend)
         except RulesError:
             continue
         out.append(cand)
@@ -205,7 +206,7 @@ def _deploy_candidates(world: World, gw: GwWorld, g: str, pend: _Pending, pool: 
         for k, n in pend.requisitioned.get(did, {}).items():
             gar[k] = gar.get(k, 0) - n
         gar = {k: n for k, n in gar.items() if n > 0}
-        seen: set[str] = set()
+        seen: set[tuple[tuple[str, ...], tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]] = set()
         for seals in seal_sets:
             cap = cfg.units_per_seal * len(seals) + guild.capacity_bonus
             hand = _fill(pool, cap, world)
@@ -215,8 +216,9 @@ def _deploy_candidates(world: World, gw: GwWorld, g: str, pend: _Pending, pool: 
             for units, requisition in ((hand, {}), ({}, req), (both_hand, both_req)):
                 if not units and not requisition:
                     continue
-                d = Deploy(guild=g, domain=did, seals=list(seals), units=units, requisition=requisition, proxy=proxy)
-                key = str(d)
+                # what str(Deploy) would tell apart within one domain: the seals, the units and the
+                # requisition, each dict in sorted order
+                key = (tuple(seals), tuple(sorted(units.items())), tuple(sorted(requisition.items())))
                 if key not in seen:
                     seen.add(key)
-                    yield d
+                    yield Deploy(guild=g, domain=did, seals=list(seals), units=units, requisition=requisition, proxy=proxy)
