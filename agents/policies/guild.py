@@ -19,7 +19,7 @@ from typing import Any
 
 from agents.guild import END, GuildView, order_label
 from agents.policies import Decision, Policy, register
-from agents.policies.explain import Terms, explained
+from agents.policies.explain import Terms, explained_totals
 from sim.rules import gw as wf
 from sim.state.gw import (
     Annex,
@@ -58,10 +58,37 @@ class GuildRandom(Policy):
         return Decision(legal[rng.randrange(len(legal))], [], "uniform over legal orders")
 
 
-class _Situation:
-    """What the heuristic needs about its guild, computed once per decision."""
+class _Static:
+    """What the heuristic knows about the world that the orders of a season do not change: giving
+    an order changes only the season's orders, the guild's chest (an annexation's compensation) and
+    its consents to lend seals, never an army, a domain, a garrison or an alliance. Kept for a whole
+    ``give_orders`` call when the rules hand the guild a memo (``GuildView.memo``), else per decision."""
 
-    def __init__(self, world: World, gid: str) -> None:
+    __slots__ = ("world", "gid", "season", "armies", "own_domains", "targets", "defence", "danger", "strength",
+                 "hostile", "stays")
+
+    def __init__(self, world: World, gw: GwWorld, gid: str) -> None:
+        self.world = world
+        self.gid = gid
+        self.season = gw.season
+        self.armies = [gw.armies[a] for a in sorted(gw.armies) if gw.armies[a].owner == gid]
+        self.own_domains = wf.owned_domains(gw, gid)
+        self.targets: dict[str, tuple[int, float] | None] = {}
+        self.defence: dict[str, int] = {}  # domain id → defending_strength; "threat:" + id → threat_to
+        self.danger: int | None = None
+        self.strength: dict[str, int] = {}  # army id → army_strength (armies of gw.armies only)
+        self.hostile: dict[str, bool] = {}
+        self.stays: dict[str, tuple[str, float, str, str] | None] = {}  # army id → why it should not move
+
+
+_MEMO_KEY = "guild-policy"
+
+
+class _Situation:
+    """What the heuristic needs about its guild, computed once per decision (what the orders do not
+    change: once per ``give_orders`` call, see :class:`_Static`)."""
+
+    def __init__(self, world: World, gid: str, memo: dict[str, Any] | None = None) -> None:
         gw = wf.gw_of(world)
         self.world = world
         self.gw: GwWorld = gw
@@ -69,35 +96,37 @@ class _Situation:
         self.guild = gw.guilds[gid]
         cfg = world.config.gw
         self.cfg = cfg
-        self.armies = [gw.armies[a] for a in sorted(gw.armies) if gw.armies[a].owner == gid]
+        st = memo.get(_MEMO_KEY) if memo is not None else None
+        if not (isinstance(st, _Static) and st.world is world and st.gid == gid and st.season == gw.season):
+            st = _Static(world, gw, gid)
+            if memo is not None:
+                memo[_MEMO_KEY] = st
+        self._static = st
+        self.armies = st.armies
         raising = sum(sum(o.units.values()) + sum(o.requisition.values()) for o in gw.orders if o.guild == gid and isinstance(o, Deploy))
         self.army_units = sum(len(a.units) for a in self.armies) + raising
         self.upkeep = self.army_units * cfg.army_upkeep_solars
         self.reserve = 2 * self.upkeep + 20
         # two years of the domains' solar yield: what the score counts at face value (docs/scoring.md)
-        self.hoard = 2 * cfg.seasons_per_year * cfg.domain_solars * len(wf.owned_domains(gw, gid))
+        self.hoard = 2 * cfg.seasons_per_year * cfg.domain_solars * len(st.own_domains)
         pend = wf.committed(world, gid)
         self.pending = pend
-        self.pool = sum(max(0, n - pend.pool.get(k, 0)) for k, n in self.guild.pool.items())
-        self.free_seals = [
-            s for s in self.guild.seals if s in gw.seals and gw.seals[s].kind == "military" and gw.seals[s].army is None and s not in pend.seals
-        ]
         self.solars = self.guild.solars - pend.recruit_cost
-        self.own_domains = wf.owned_domains(gw, gid)
-        self._targets: dict[str, tuple[int, float] | None] = {}
-        self._defence: dict[str, int] = {}
-        self._danger: int | None = None
-        self._strength: dict[str, int] = {}  # army id → army_strength (armies of gw.armies only)
-        self._hostile: dict[str, bool] = {}
-        self._stays: dict[str, tuple[str, float, str, str] | None] = {}  # army id → why it should not move
+        self.own_domains = st.own_domains
+        self._targets = st.targets
+        self._defence = st.defence
+        self._strength = st.strength
+        self._hostile = st.hostile
+        self._stays = st.stays
 
     @property
     def danger(self) -> int:
         """How much hostile strength within reach exceeds the defence of its most exposed domain."""
-        if self._danger is None:
-            self._danger = max((threat_to(self, d) - self.defence(d) for d in self.own_domains), default=0)
-            self._danger = max(0, self._danger)
-        return self._danger
+        st = self._static
+        if st.danger is None:
+            danger = max((threat_to(self, d) - self.defence(d) for d in self.own_domains), default=0)
+            st.danger = max(0, danger)
+        return st.danger
 
     def defence(self, d: Domain) -> int:
         """``defending_strength`` of a domain, once per decision (every army's targets ask it)."""
@@ -491,7 +520,7 @@ def _score(sit: _Situation, o: Any) -> float:
 
 def rank(obs: GuildView, legal: Sequence[Any]) -> list[Terms]:
     """Every legal order's terms (same order as ``legal``): the candidate ranking a look-ahead uses."""
-    sit = _Situation(obs.world, obs.guild)
+    sit = _Situation(obs.world, obs.guild, obs.memo)
     return [score_order(sit, o) for o in legal]
 
 
@@ -514,5 +543,6 @@ class GuildHeuristic(Policy):
             reason = "nothing left worth ordering this season"
         else:
             reason = "; ".join(x.en for x in terms[pick].items[:2])
-        return explained(legal, terms, pick, label=order_label, reason=reason, tie_how="drawn by the policy's stream",
-                         scored_shown=SHOWN)
+        # what explained(legal, terms, …) does, with the totals already summed
+        return explained_totals(legal, totals, terms.__getitem__, pick, label=order_label, reason=reason,
+                                tie_how="drawn by the policy's stream", scored_shown=SHOWN)

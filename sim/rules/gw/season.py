@@ -271,9 +271,11 @@ def give_orders(world: World, guild_id: str, decider: Decider, ledger: Ledger) -
     every order legal *given the orders already given* plus :data:`END`, until it answers ``END``
     (at most :data:`MAX_ORDERS` orders). Returns the orders given."""
     given: list[AnyOrder] = []
+    # one memo for the call: the decider's policy may keep there what giving orders does not change
+    context = {**_ORDER_CONTEXT, "memo": {}}
     for _ in range(MAX_ORDERS):
         legal: list[Any] = [*legal_orders(world, guild_id), END]
-        choice = decider.decide(f"guild:{guild_id}", "order", legal, _ORDER_CONTEXT)
+        choice = decider.decide(f"guild:{guild_id}", "order", legal, context)
         if choice is END:
             break
         give_order(world, choice, ledger)
