@@ -7,9 +7,10 @@ from collections.abc import Iterable
 from sim.errors import RulesError
 from sim.rules.gw.core import (
     OCCUPIED_ALLOWED,
+    SPELL_PLACES,
     WORKS,
-    _counts,
     armies_at,
+    army_involves,
     domains_at,
     gw_of,
     is_restricted,
@@ -17,7 +18,7 @@ from sim.rules.gw.core import (
     owned_domains,
     reachable,
 )
-from sim.rules.gw.legality import _CHECKS, _Pending, _pending, expected_hex
+from sim.rules.gw.legality import _CHECKS, _garrison_counts, _Pending, _pending, expected_hex
 from sim.state.gw import (
     Annex,
     AnyOrder,
@@ -28,6 +29,7 @@ from sim.state.gw import (
     DomainAction,
     GwWorld,
     LendSeals,
+    Loot,
     Move,
     PickUpLoot,
     Recruit,
@@ -112,7 +114,10 @@ def _candidates(world: World, gw: GwWorld, g: str, pend: _Pending | None = None)
             yield Disband(guild=g, army=aid)
     for d in mine:
         if is_restricted(d):
+            spells = any(p in d.places for p in SPELL_PLACES)
             for act in OCCUPIED_ALLOWED:
+                if act == "cast_spell" and not spells:
+                    continue  # GW-OCC-02: check refuses it (no parish, no arcane place)
                 if (d.id, act) not in pend.domain_actions:
                     yield DomainAction(guild=g, domain=d.id, action=act)
         else:
@@ -134,27 +139,52 @@ def _candidates(world: World, gw: GwWorld, g: str, pend: _Pending | None = None)
         if aid not in pend.actions:
             where = expected_hex(world, a, pend)
             for d in domains_at(gw, where):
-                yield Siege(guild=g, army=aid, domain=d.id)
-                yield AttackDomain(guild=g, army=aid, domain=d.id)
-                if d.buildings:
+                # check refuses a siege or an attack of one's own domain or of one its guild
+                # already occupies (SC-GW-09, GW-ATK-04), and a sack by an army not occupying it (SC-GW-13)
+                if d.owner_guild != g and not any(gw.armies[x].owner == g for x in d.occupied_by if x in gw.armies):
+                    yield Siege(guild=g, army=aid, domain=d.id)
+                    yield AttackDomain(guild=g, army=aid, domain=d.id)
+                if d.buildings and a.occupying == d.id:
                     yield Sack(guild=g, army=aid, domain=d.id)
             for t in armies_at(gw, where):
                 if t.owner != g:
                     yield AttackArmy(guild=g, army=aid, target=t.id)
     # (6) annexations, titles, loot
     political = [s for s in guild.seals if s in gw.seals and gw.seals[s].kind == "political"]
-    for did in sorted(gw.domains):
-        dom = gw.domains[did]
-        if dom.owner_guild == g or not dom.occupied_by:
-            continue
-        for s in political:
-            yield Annex(guild=g, domain=did, seal=s)
+    # check refuses every annexation while the chest cannot pay the compensation (RES-GW-23)
+    if political and guild.solars >= cfg.annex_compensation_solars:
+        for did in sorted(gw.domains):
+            dom = gw.domains[did]
+            if dom.owner_guild == g or not dom.occupied_by:
+                continue
+            # …and one already ordered (RES-GW-28), of a frozen domain (GW-ANX-06), or with no army of
+            # the guild occupying it since an earlier season (GW-ANX-01)
+            if did in pend.annexed or gw.season <= dom.frozen_until:
+                continue
+            occupiers = [gw.armies[a] for a in dom.occupied_by if a in gw.armies and army_involves(gw, gw.armies[a], g)]
+            if all(a.occupying_since >= gw.season for a in occupiers):  # none, or all taken this season
+                continue
+            for s in political:
+                yield Annex(guild=g, domain=did, seal=s)
     for dep in gw.bank.deposits:
         if dep.former_owner == g:
             yield ReturnTitle(guild=g, domain=dep.domain)
+    first: dict[int, Loot] = {}  # the loot check finds for an id
+    for lt in gw.loot:
+        first.setdefault(lt.id, lt)
+    here: set[int] | None = None  # where the guild's armies stand after movement (a pick-up needs one, GW-LOOT-03)
     for lt in gw.loot:
         if lt.season < gw.season:
-            yield TreasureHunt(guild=g, loot=lt.id, season=lt.season)
+            # check refuses a loot the guild already targets this season with the same order (RES-GW-15)
+            if ("treasure_hunt", lt.id) not in pend.loot:
+                yield TreasureHunt(guild=g, loot=lt.id, season=lt.season)
+            if ("pick_up_loot", lt.id) in pend.loot:
+                continue
+            if first[lt.id] is lt:
+                if here is None:
+                    here = {expected_hex(world, a, pend) for a in gw.armies.values() if a.owner == g and a.deployed < gw.season}
+                if lt.hex not in here:
+                    continue
             yield PickUpLoot(guild=g, loot=lt.id, season=lt.season)
 
 
@@ -202,7 +232,7 @@ def _deploy_candidates(world: World, gw: GwWorld, g: str, pend: _Pending, pool: 
         seal_sets = [own[:1], own]
         if others:
             seal_sets.append(own + others)
-        gar = _counts(dom.garrison)
+        gar = dict(_garrison_counts(dom, pend))
         for k, n in pend.requisitioned.get(did, {}).items():
             gar[k] = gar.get(k, 0) - n
         gar = {k: n for k, n in gar.items() if n > 0}
