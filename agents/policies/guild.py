@@ -65,7 +65,7 @@ class _Static:
     ``give_orders`` call when the rules hand the guild a memo (``GuildView.memo``), else per decision."""
 
     __slots__ = ("world", "gid", "season", "armies", "own_domains", "targets", "defence", "danger", "strength",
-                 "hostile", "stays")
+                 "hostile", "stays", "hostile_armies")
 
     def __init__(self, world: World, gw: GwWorld, gid: str) -> None:
         self.world = world
@@ -79,6 +79,7 @@ class _Static:
         self.strength: dict[str, int] = {}  # army id → army_strength (armies of gw.armies only)
         self.hostile: dict[str, bool] = {}
         self.stays: dict[str, tuple[str, float, str, str] | None] = {}  # army id → why it should not move
+        self.hostile_armies: list[tuple[int, int]] | None = None  # (hex, strength) of the armies threat_to counts
 
 
 _MEMO_KEY = "guild-policy"
@@ -218,14 +219,14 @@ def _dom(sit: _Situation, did: str) -> str:
 
 def threat_to(sit: _Situation, d: Domain) -> int:
     """Strength of the hostile armies within reach of a domain (10 hexes) that could attack it."""
-    w, gw = sit.world, sit.gw
     key = "threat:" + d.id
     got = sit._defence.get(key)
     if got is None:
-        got = sum(
-            sit.strength(a) for a in gw.armies.values()
-            if a.owner != sit.gid and sit.hostile(a.owner) and w.map.distance(a.hex, d.hex) <= 10
-        )
+        st = sit._static
+        if st.hostile_armies is None:
+            st.hostile_armies = [(a.hex, sit.strength(a)) for a in sit.gw.armies.values() if a.owner != sit.gid and sit.hostile(a.owner)]
+        distance = sit.world.map.distance
+        got = sum(s for h, s in st.hostile_armies if distance(h, d.hex) <= 10)
         sit._defence[key] = got
     return got
 

@@ -129,7 +129,10 @@ class _Pending:
 
 
 def _recruit_cost_of(costs: dict[str, int], units: dict[str, int]) -> int:
-    return sum(costs.get(k, 0) * n for k, n in units.items())
+    total = 0  # integers: the order of the additions does not matter
+    for k, n in units.items():
+        total += costs.get(k, 0) * n
+    return total
 
 
 def _pending(gw: GwWorld, guild: str, costs: dict[str, int] | None = None) -> _Pending:

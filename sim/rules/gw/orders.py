@@ -188,14 +188,19 @@ def _candidates(world: World, gw: GwWorld, g: str, pend: _Pending | None = None)
             yield PickUpLoot(guild=g, loot=lt.id, season=lt.season)
 
 
-def _fill(avail: dict[str, int], room: int, world: World) -> dict[str, int]:
-    """Take up to ``room`` units from ``avail``, strongest type first (then by name)."""
+def _ranked(avail: dict[str, int], world: World) -> list[tuple[str, int]]:
+    """``avail``'s unit types and counts, strongest type first (then by name): the order ``_fill`` takes them."""
     units = world.config.gw.units
+    return [(k, avail[k]) for k in sorted(avail, key=lambda k: (-units[k].cs if k in units else 0, k))]
+
+
+def _fill(ranked: list[tuple[str, int]], room: int) -> dict[str, int]:
+    """Take up to ``room`` units from ``ranked`` (``_ranked``), strongest type first (then by name)."""
     out: dict[str, int] = {}
-    for k in sorted(avail, key=lambda k: (-units[k].cs if k in units else 0, k)):
+    for k, have in ranked:
         if room <= 0:
             break
-        n = min(avail[k], room)
+        n = min(have, room)
         if n > 0:
             out[k] = n
             room -= n
@@ -218,6 +223,7 @@ def _deploy_candidates(world: World, gw: GwWorld, g: str, pend: _Pending, pool: 
         and lends_seals(gw, gw.seals[s].guild, g)
         and gw.guilds[gw.seals[s].guild].nation is None  # LINK-06: a nation does not lend its seals
     ]
+    pool_ranked = _ranked(pool, world)
     for did in sorted(gw.domains):
         dom = gw.domains[did]
         if is_restricted(dom):
@@ -229,20 +235,21 @@ def _deploy_candidates(world: World, gw: GwWorld, g: str, pend: _Pending, pool: 
         if not own:
             continue
         others = [s for s in lent if gw.seals[s].region == dom.region][: len(own)]
-        seal_sets = [own[:1], own]
+        seal_sets = [own[:1], own] if len(own) > 1 else [own]  # one own seal: the two sets are one
         if others:
             seal_sets.append(own + others)
         gar = dict(_garrison_counts(dom, pend))
         for k, n in pend.requisitioned.get(did, {}).items():
             gar[k] = gar.get(k, 0) - n
         gar = {k: n for k, n in gar.items() if n > 0}
+        gar_ranked = _ranked(gar, world)
         seen: set[tuple[tuple[str, ...], tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]] = set()
         for seals in seal_sets:
             cap = cfg.units_per_seal * len(seals) + guild.capacity_bonus
-            hand = _fill(pool, cap, world)
-            req = _fill(gar, cap, world)
-            both_hand = _fill(pool, cap, world)
-            both_req = _fill(gar, cap - sum(both_hand.values()), world)
+            hand = _fill(pool_ranked, cap)
+            req = _fill(gar_ranked, cap)
+            both_hand = dict(hand)  # the same fill of the pool, its own dict
+            both_req = _fill(gar_ranked, cap - sum(both_hand.values()))
             for units, requisition in ((hand, {}), ({}, req), (both_hand, both_req)):
                 if not units and not requisition:
                     continue
