@@ -58,25 +58,35 @@ class GuildRandom(Policy):
         return Decision(legal[rng.randrange(len(legal))], [], "uniform over legal orders")
 
 
-class _Static:
+class _Shared:
     """What the heuristic knows about the world that the orders of a season do not change: giving
     an order changes only the season's orders, the guild's chest (an annexation's compensation) and
-    its consents to lend seals, never an army, a domain, a garrison or an alliance. Kept for a whole
-    ``give_orders`` call when the rules hand the guild a memo (``GuildView.memo``), else per decision."""
+    its consents to lend seals, never an army, a domain, a garrison or an alliance. Kept for the
+    season's orders when the rules hand a memo (``GuildView.memo``), else per decision."""
 
-    __slots__ = ("world", "gid", "season", "armies", "own_domains", "targets", "defence", "danger", "strength",
-                 "hostile", "stays", "hostile_armies")
+    __slots__ = ("world", "season", "defence", "strength")
 
-    def __init__(self, world: World, gw: GwWorld, gid: str) -> None:
+    def __init__(self, world: World, season: int) -> None:
         self.world = world
+        self.season = season
+        self.defence: dict[str, int] = {}  # domain id → defending_strength
+        self.strength: dict[str, int] = {}  # army id → army_strength (armies of gw.armies only)
+
+
+class _Static:
+    """What the orders of a season do not change, as seen by one guild (see :class:`_Shared`)."""
+
+    __slots__ = ("shared", "gid", "armies", "own_domains", "targets", "threats", "danger", "hostile", "stays",
+                 "hostile_armies")
+
+    def __init__(self, shared: _Shared, gw: GwWorld, gid: str) -> None:
+        self.shared = shared
         self.gid = gid
-        self.season = gw.season
         self.armies = [gw.armies[a] for a in sorted(gw.armies) if gw.armies[a].owner == gid]
         self.own_domains = wf.owned_domains(gw, gid)
         self.targets: dict[str, tuple[int, float] | None] = {}
-        self.defence: dict[str, int] = {}  # domain id → defending_strength; "threat:" + id → threat_to
+        self.threats: dict[str, int] = {}  # domain id → threat_to
         self.danger: int | None = None
-        self.strength: dict[str, int] = {}  # army id → army_strength (armies of gw.armies only)
         self.hostile: dict[str, bool] = {}
         self.stays: dict[str, tuple[str, float, str, str] | None] = {}  # army id → why it should not move
         self.hostile_armies: list[tuple[int, int]] | None = None  # (hex, strength) of the armies threat_to counts
@@ -85,9 +95,23 @@ class _Static:
 _MEMO_KEY = "guild-policy"
 
 
+def _static(world: World, gw: GwWorld, gid: str, memo: dict[str, Any] | None) -> _Static:
+    """The guild's :class:`_Static`, from the memo when it holds one of this world and season."""
+    if memo is None:
+        return _Static(_Shared(world, gw.season), gw, gid)
+    shared = memo.get(_MEMO_KEY)
+    if not (isinstance(shared, _Shared) and shared.world is world and shared.season == gw.season):
+        shared = memo[_MEMO_KEY] = _Shared(world, gw.season)
+    key = f"{_MEMO_KEY}:{gid}"
+    st = memo.get(key)
+    if not (isinstance(st, _Static) and st.shared is shared):
+        st = memo[key] = _Static(shared, gw, gid)
+    return st
+
+
 class _Situation:
     """What the heuristic needs about its guild, computed once per decision (what the orders do not
-    change: once per ``give_orders`` call, see :class:`_Static`)."""
+    change: once per season's orders, see :class:`_Shared`)."""
 
     def __init__(self, world: World, gid: str, memo: dict[str, Any] | None = None) -> None:
         gw = wf.gw_of(world)
@@ -97,11 +121,7 @@ class _Situation:
         self.guild = gw.guilds[gid]
         cfg = world.config.gw
         self.cfg = cfg
-        st = memo.get(_MEMO_KEY) if memo is not None else None
-        if not (isinstance(st, _Static) and st.world is world and st.gid == gid and st.season == gw.season):
-            st = _Static(world, gw, gid)
-            if memo is not None:
-                memo[_MEMO_KEY] = st
+        st = _static(world, gw, gid, memo)
         self._static = st
         self.armies = st.armies
         raising = sum(sum(o.units.values()) + sum(o.requisition.values()) for o in gw.orders if o.guild == gid and isinstance(o, Deploy))
@@ -115,8 +135,8 @@ class _Situation:
         self.solars = self.guild.solars - pend.recruit_cost
         self.own_domains = st.own_domains
         self._targets = st.targets
-        self._defence = st.defence
-        self._strength = st.strength
+        self._defence = st.shared.defence
+        self._strength = st.shared.strength
         self._hostile = st.hostile
         self._stays = st.stays
 
@@ -130,7 +150,7 @@ class _Situation:
         return st.danger
 
     def defence(self, d: Domain) -> int:
-        """``defending_strength`` of a domain, once per decision (every army's targets ask it)."""
+        """``defending_strength`` of a domain, once per season's orders (every army's targets ask it)."""
         got = self._defence.get(d.id)
         if got is None:
             got = self._defence[d.id] = wf.defending_strength(self.world, d)
@@ -143,7 +163,7 @@ class _Situation:
         return got
 
     def strength(self, a: Army) -> int:
-        """``army_strength`` of an army of the world, once per decision."""
+        """``army_strength`` of an army of the world, once per season's orders."""
         got = self._strength.get(a.id)
         if got is None:
             got = self._strength[a.id] = wf.army_strength(self.world, a)
@@ -219,15 +239,13 @@ def _dom(sit: _Situation, did: str) -> str:
 
 def threat_to(sit: _Situation, d: Domain) -> int:
     """Strength of the hostile armies within reach of a domain (10 hexes) that could attack it."""
-    key = "threat:" + d.id
-    got = sit._defence.get(key)
+    st = sit._static
+    got = st.threats.get(d.id)
     if got is None:
-        st = sit._static
         if st.hostile_armies is None:
             st.hostile_armies = [(a.hex, sit.strength(a)) for a in sit.gw.armies.values() if a.owner != sit.gid and sit.hostile(a.owner)]
         distance = sit.world.map.distance
-        got = sum(s for h, s in st.hostile_armies if distance(h, d.hex) <= 10)
-        sit._defence[key] = got
+        got = st.threats[d.id] = sum(s for h, s in st.hostile_armies if distance(h, d.hex) <= 10)
     return got
 
 
