@@ -139,7 +139,7 @@ def _pending(gw: GwWorld, guild: str, costs: dict[str, int] | None = None) -> _P
     p = _Pending()
     gw_costs = costs or {}
     for o in gw.orders:
-        if o.guild != guild:
+        if o.guild != guild or type(o) is LendSeals:  # a consent commits nothing here (the most frequent order)
             continue
         if isinstance(o, Deploy):
             for k, n in o.units.items():
