@@ -64,20 +64,21 @@ class _Shared:
     its consents to lend seals, never an army, a domain, a garrison or an alliance. Kept for the
     season's orders when the rules hand a memo (``GuildView.memo``), else per decision."""
 
-    __slots__ = ("world", "season", "defence", "strength")
+    __slots__ = ("world", "season", "defence", "strength", "names")
 
     def __init__(self, world: World, season: int) -> None:
         self.world = world
         self.season = season
         self.defence: dict[str, int] = {}  # domain id → defending_strength
         self.strength: dict[str, int] = {}  # army id → army_strength (armies of gw.armies only)
+        self.names: dict[str, str] = {}  # domain id → _dom
 
 
 class _Static:
     """What the orders of a season do not change, as seen by one guild (see :class:`_Shared`)."""
 
     __slots__ = ("shared", "gid", "armies", "own_domains", "targets", "threats", "danger", "hostile", "stays",
-                 "hostile_armies")
+                 "hostile_armies", "deploy_targets", "scores")
 
     def __init__(self, shared: _Shared, gw: GwWorld, gid: str) -> None:
         self.shared = shared
@@ -90,6 +91,9 @@ class _Static:
         self.hostile: dict[str, bool] = {}
         self.stays: dict[str, tuple[str, float, str, str] | None] = {}  # army id → why it should not move
         self.hostile_armies: list[tuple[int, int]] | None = None  # (hex, strength) of the armies threat_to counts
+        self.deploy_targets: dict[tuple[int, int], str | None] = {}  # (origin, strength) → _deploy_target
+        # the terms of the orders whose score reads only what the orders do not change, by what it reads
+        self.scores: dict[tuple[object, ...], tuple[tuple[str, float, str, str], ...]] = {}
 
 
 _MEMO_KEY = "guild-policy"
@@ -145,8 +149,12 @@ class _Situation:
         """How much hostile strength within reach exceeds the defence of its most exposed domain."""
         st = self._static
         if st.danger is None:
-            danger = max((threat_to(self, d) - self.defence(d) for d in self.own_domains), default=0)
-            st.danger = max(0, danger)
+            worst = 0
+            for d in self.own_domains:
+                threat = threat_to(self, d)
+                if threat:  # no threat: a margin of -defence at most, never above 0
+                    worst = max(worst, threat - self.defence(d))
+            st.danger = worst
         return st.danger
 
     def defence(self, d: Domain) -> int:
@@ -232,9 +240,13 @@ class _Situation:
 
 def _dom(sit: _Situation, did: str) -> str:
     """A domain as a game master names it: ``Valbonne [4,6]``."""
-    d = sit.gw.domains[did]
-    col, row = sit.world.map.coords(d.hex)
-    return f"{d.name} [{col},{row}]"
+    names = sit._static.shared.names
+    got = names.get(did)
+    if got is None:
+        d = sit.gw.domains[did]
+        col, row = sit.world.map.coords(d.hex)
+        got = names[did] = f"{d.name} [{col},{row}]"
+    return got
 
 
 def threat_to(sit: _Situation, d: Domain) -> int:
@@ -252,6 +264,14 @@ def threat_to(sit: _Situation, d: Domain) -> int:
 def _deploy_target(sit: _Situation, origin: int, strength: int) -> str | None:
     """The hostile domain an army of ``strength`` raised at ``origin`` could take: reachable, not
     already ours to occupy, defended by less (a keep: one it can besiege); the nearest, then by id."""
+    kept = sit._static.deploy_targets
+    key = (origin, strength)
+    if key not in kept:
+        kept[key] = _find_deploy_target(sit, origin, strength)
+    return kept[key]
+
+
+def _find_deploy_target(sit: _Situation, origin: int, strength: int) -> str | None:
     w, gw = sit.world, sit.gw
     best: tuple[int, str] | None = None
     for d in sit.own_domains:  # an occupied domain of ours comes first
@@ -295,8 +315,7 @@ def _score_return_title(sit: _Situation, o: ReturnTitle, t: Terms) -> Terms:
 
 
 def _score_lend(sit: _Situation, o: LendSeals, t: Terms) -> Terms:  # lend to allies, to nobody else
-    gw = sit.gw
-    if o.lend == wf.allied(gw, sit.gid, o.to):
+    if o.lend == (not sit.hostile(o.to)):
         t.add("ally", 95.0, "seals follow the alliances", "les sceaux suivent les alliances")
     else:
         t.add("not_ally", -1.0, "seals go to allies only", "sceaux réservés aux alliés")
@@ -396,10 +415,21 @@ def _score_recruit(sit: _Situation, o: Recruit, t: Terms) -> Terms:
 
 
 def _score_reinforce(sit: _Situation, o: Reinforce, t: Terms) -> Terms:
+    n = sum(o.units.values())
+    key = ("reinforce", o.domain, n)
+    kept = sit._static.scores.get(key)
+    if kept is not None:
+        t.extend(kept)
+        return t
+    _score_reinforce_once(sit, o, n, t)
+    sit._static.scores[key] = tuple(t.raw)
+    return t
+
+
+def _score_reinforce_once(sit: _Situation, o: Reinforce, n: int, t: Terms) -> Terms:
     w = sit.world
     gw = sit.gw
     d = gw.domains[o.domain]
-    n = sum(o.units.values())
     threat = threat_to(sit, d)
     defence = sit.defence(d)
     t.add("garrison", (3.0 if threat else 1.0) * n, f"{n} units into the garrison of {_dom(sit, o.domain)}",
@@ -485,6 +515,17 @@ def _score_siege(sit: _Situation, o: Siege, t: Terms) -> Terms:
 
 
 def _score_sack(sit: _Situation, o: Sack, t: Terms) -> Terms:
+    key = ("sack", o.army, o.domain)
+    kept = sit._static.scores.get(key)
+    if kept is not None:
+        t.extend(kept)
+        return t
+    _score_sack_once(sit, o, t)
+    sit._static.scores[key] = tuple(t.raw)
+    return t
+
+
+def _score_sack_once(sit: _Situation, o: Sack, t: Terms) -> Terms:
     gw = sit.gw
     cfg = sit.cfg
     d = gw.domains[o.domain]
