@@ -16,7 +16,6 @@ from sim.rules.gw.core import (
     is_restricted,
     lends_seals,
     owned_domains,
-    reachable,
 )
 from sim.rules.gw.legality import _CHECKS, _garrison_counts, _Pending, _pending, expected_hex
 from sim.state.gw import (
@@ -128,13 +127,15 @@ def _candidates(world: World, gw: GwWorld, g: str, pend: _Pending | None = None)
     interesting = sorted(
         {d.hex for d in gw.domains.values()} | {a.hex for a in gw.armies.values()} | {lt.hex for lt in gw.loot if lt.season < gw.season}
     )
+    comp = gw.land_component  # reachable(world, a.hex, h), inlined
     for aid in sorted(gw.armies):
         a = gw.armies[aid]
         if a.owner != g or a.deployed >= gw.season or aid in pend.disbanded:
             continue
-        if aid not in pend.moves and aid not in pend.actions:
+        if aid not in pend.moves and aid not in pend.actions and 0 <= a.hex < len(comp) and comp[a.hex] >= 0:
+            area = comp[a.hex]
             for h in interesting:
-                if h != a.hex and reachable(world, a.hex, h):
+                if h != a.hex and 0 <= h < len(comp) and comp[h] == area:
                     yield Move(guild=g, army=aid, to=h)
         if aid not in pend.actions:
             where = expected_hex(world, a, pend)
