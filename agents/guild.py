@@ -12,7 +12,7 @@ agent's own random stream.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agents.base import RealmAgent
@@ -28,10 +28,13 @@ __all__ = ["END", "GuildAgent", "GuildView", "order_label"]
 
 @dataclass(frozen=True)
 class GuildView:
-    """What a guild's policy sees: the world (public in this game) and which guild it plays."""
+    """What a guild's policy sees: the world (public in this game) and which guild it plays.
+    ``memo``: a dict the rules hand every decision of one ``give_orders`` call (the guild's orders of
+    a season), where a policy may keep what giving orders does not change; None: nothing is kept."""
 
     world: World
     guild: str
+    memo: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
 
 class GuildAgent(RealmAgent):
@@ -43,4 +46,4 @@ class GuildAgent(RealmAgent):
         self.guild_id = guild_id
 
     def observe(self, decision: str, context: Mapping[str, Any]) -> GuildView:
-        return GuildView(self.realm.world, self.guild_id)
+        return GuildView(self.realm.world, self.guild_id, context.get("memo"))

@@ -197,23 +197,28 @@ class BonusRule(msgspec.Struct, omit_defaults=True):
 # ---- orders (SC-GW-09, SC-GW-15, GW-OCC-02) -----------------------------------------------------
 
 
+_EMPTY: tuple[object, ...] = (None, [], {}, False)  # field values an order's text leaves out (never changed)
+_LAYOUTS: dict[type, tuple[str, tuple[str, ...]]] = {}  # order type → its tag and the fields its text shows
+
+
 class Order(msgspec.Struct, tag_field="order", kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """An order of one guild for the current season (RES-GW-27)."""
 
     guild: str
 
     def __str__(self) -> str:
-        parts = [str(self.__struct_config__.tag)]
-        for f in self.__struct_fields__:
-            if f == "guild":
-                continue
+        layout = _LAYOUTS.get(type(self))
+        if layout is None:
+            layout = _LAYOUTS[type(self)] = (str(self.__struct_config__.tag), tuple(f for f in self.__struct_fields__ if f != "guild"))
+        parts = [layout[0]]
+        for f in layout[1]:
             v = getattr(self, f)
-            if v in (None, [], {}, False):
+            if not v and v in _EMPTY:  # None, [], {}, False (and 0): left out
                 continue
             if isinstance(v, dict):
-                v = ",".join(f"{k}:{n}" for k, n in sorted(v.items()))
+                v = ",".join([f"{k}:{n}" for k, n in sorted(v.items())])
             elif isinstance(v, list):
-                v = ",".join(str(x) for x in v)
+                v = ",".join([str(x) for x in v])
             parts.append(f"{f}={v}")
         return " ".join(parts)
 

@@ -141,11 +141,13 @@ def army_involves(gw: GwWorld, army: Army, guild: str) -> bool:
 
 
 def domains_at(gw: GwWorld, hex_: int) -> list[Domain]:
-    return [gw.domains[k] for k in sorted(gw.domains) if gw.domains[k].hex == hex_]
+    doms = gw.domains
+    return [doms[k] for k in sorted([k for k, d in doms.items() if d.hex == hex_])]
 
 
 def armies_at(gw: GwWorld, hex_: int) -> list[Army]:
-    return [gw.armies[k] for k in sorted(gw.armies) if gw.armies[k].hex == hex_]
+    armies = gw.armies
+    return [armies[k] for k in sorted([k for k, a in armies.items() if a.hex == hex_])]
 
 
 def is_restricted(dom: Domain) -> bool:
@@ -154,7 +156,8 @@ def is_restricted(dom: Domain) -> bool:
 
 
 def owned_domains(gw: GwWorld, guild: str) -> list[Domain]:
-    return [gw.domains[k] for k in sorted(gw.domains) if gw.domains[k].owner_guild == guild]
+    doms = gw.domains
+    return [doms[k] for k in sorted([k for k, d in doms.items() if d.owner_guild == guild])]
 
 
 # ---- strength (GW-CMB, RES-GW-07/08) ------------------------------------------------------------
@@ -178,7 +181,19 @@ def effective_cs(u: Unit, cfg: GwConfig, fort: int = 0, bonus: bool = True) -> i
 
 
 def units_strength(units: Iterable[Unit], cfg: GwConfig, fort: int = 0, bonus: bool = True) -> int:
-    return sum(effective_cs(u, cfg, fort, bonus) for u in units)
+    """Σ ``effective_cs`` of the units (inlined: the policies ask it for every army and garrison)."""
+    kinds = cfg.units
+    cap = cfg.bonus_cap
+    none = min(0, cap)  # the capped bonus of a unit without bonuses
+    total = 0
+    for u in units:
+        v = kinds[u.kind].cs + fort - u.damage
+        if bonus:
+            bs = u.bonuses
+            v += min(sum(b.value for b in bs), cap) if bs else none
+        if v > 0:
+            total += v
+    return total
 
 
 def army_strength(world: World, army: Army) -> int:

@@ -98,9 +98,10 @@ def _fail(clause: str, reason: str, order: AnyOrder) -> IllegalOrderError:
 
 
 def _kinds(world: World, units: dict[str, int], order: AnyOrder) -> None:
+    catalogue = world.config.gw.units
     for k, n in units.items():
-        if k not in world.config.gw.units:
-            known = ", ".join(sorted(world.config.gw.units))
+        if k not in catalogue:
+            known = ", ".join(sorted(catalogue))
             raise InvalidOrderError(f"unknown unit type {k!r} (known: {known})")
         if n < 1:
             raise InvalidOrderError(f"unit count for {k!r} must be at least 1, found {n}")
@@ -123,18 +124,22 @@ class _Pending:
     loot: set[tuple[str, int]] = field(default_factory=set)
     domain_actions: set[tuple[str, str]] = field(default_factory=set)
     where: dict[str, int] = field(default_factory=dict)  # army → hex after its pending Move (cache)
+    garrisons: dict[str, dict[str, int]] = field(default_factory=dict)  # domain → its garrison's _counts (cache; read-only)
     free_domains: int = -1  # the guild's unoccupied domains (cache; -1: not counted yet)
 
 
 def _recruit_cost_of(costs: dict[str, int], units: dict[str, int]) -> int:
-    return sum(costs.get(k, 0) * n for k, n in units.items())
+    total = 0  # integers: the order of the additions does not matter
+    for k, n in units.items():
+        total += costs.get(k, 0) * n
+    return total
 
 
 def _pending(gw: GwWorld, guild: str, costs: dict[str, int] | None = None) -> _Pending:
     p = _Pending()
     gw_costs = costs or {}
     for o in gw.orders:
-        if o.guild != guild:
+        if o.guild != guild or type(o) is LendSeals:  # a consent commits nothing here (the most frequent order)
             continue
         if isinstance(o, Deploy):
             for k, n in o.units.items():
@@ -165,6 +170,17 @@ def _pending(gw: GwWorld, guild: str, costs: dict[str, int] | None = None) -> _P
         elif isinstance(o, DomainAction):
             p.domain_actions.add((o.domain, o.action))
     return p
+
+
+def _garrison_counts(dom: Domain, pend: _Pending | None) -> dict[str, int]:
+    """``_counts(dom.garrison)``, once per ``_Pending`` (legal_orders checks every Deploy candidate
+    with one; the world does not change meanwhile). Do not change the dict it returns."""
+    if pend is None:
+        return _counts(dom.garrison)
+    got = pend.garrisons.get(dom.id)
+    if got is None:
+        got = pend.garrisons[dom.id] = _counts(dom.garrison)
+    return got
 
 
 def _recruit_cost(world: World, units: dict[str, int]) -> int:
@@ -290,7 +306,7 @@ def _check_deploy(world: World, gw: GwWorld, o: Deploy, pend: _Pending | None) -
     if o.requisition:
         if dom.owner != guild.leader and not o.proxy:
             raise _fail("RES-GW-04", f"requisitioning units of {dom.id} needs a proxy from its owner {dom.owner}", o)
-        gar = _counts(dom.garrison)
+        gar = _garrison_counts(dom, pend)
         taken = pend.requisitioned.get(dom.id, {}) if pend else {}
         for k, n in sorted(o.requisition.items()):
             have = gar.get(k, 0) - taken.get(k, 0)
@@ -348,7 +364,7 @@ def _check_recruit(world: World, gw: GwWorld, o: Recruit, pend: _Pending | None)
             f"{n} recruits (+{done} already ordered) exceed {cfg.recruit_per_domain} per unoccupied domain × {free} = {cap} this season",
             o,
         )
-    cost = _recruit_cost(world, o.units)
+    cost = _recruit_cost_of(cfg.unit_cost_solars, o.units)
     committed = pend.recruit_cost if pend else 0
     if cost + committed > guild.solars:
         raise _fail("SC-GW-15", f"the chest holds {guild.solars} solars; these recruits cost {cost} (+{committed} already ordered)", o)

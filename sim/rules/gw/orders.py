@@ -7,17 +7,17 @@ from collections.abc import Iterable
 from sim.errors import RulesError
 from sim.rules.gw.core import (
     OCCUPIED_ALLOWED,
+    SPELL_PLACES,
     WORKS,
-    _counts,
     armies_at,
+    army_involves,
     domains_at,
     gw_of,
     is_restricted,
     lends_seals,
     owned_domains,
-    reachable,
 )
-from sim.rules.gw.legality import _check_order, _Pending, _pending, expected_hex
+from sim.rules.gw.legality import _CHECKS, _garrison_counts, _Pending, _pending, expected_hex
 from sim.state.gw import (
     Annex,
     AnyOrder,
@@ -28,6 +28,7 @@ from sim.state.gw import (
     DomainAction,
     GwWorld,
     LendSeals,
+    Loot,
     Move,
     PickUpLoot,
     Recruit,
@@ -64,9 +65,10 @@ def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
         return []
     out: list[AnyOrder] = []
     pend = _pending(gw, guild_id, world.config.gw.unit_cost_solars)  # candidates share one view of the committed orders
+    checks = _CHECKS  # what _check_order(world, cand, stage="give", _pend=pend) runs: the guild is known
     for cand in _candidates(world, gw, guild_id, pend):
         try:
-            _check_order(world, cand, stage="give", _pend=pend)
+            checks[type(cand)](world, gw, cand, pend)
         except RulesError:
             continue
         out.append(cand)
@@ -111,7 +113,10 @@ def _candidates(world: World, gw: GwWorld, g: str, pend: _Pending | None = None)
             yield Disband(guild=g, army=aid)
     for d in mine:
         if is_restricted(d):
+            spells = any(p in d.places for p in SPELL_PLACES)
             for act in OCCUPIED_ALLOWED:
+                if act == "cast_spell" and not spells:
+                    continue  # GW-OCC-02: check refuses it (no parish, no arcane place)
                 if (d.id, act) not in pend.domain_actions:
                     yield DomainAction(guild=g, domain=d.id, action=act)
         else:
@@ -122,49 +127,81 @@ def _candidates(world: World, gw: GwWorld, g: str, pend: _Pending | None = None)
     interesting = sorted(
         {d.hex for d in gw.domains.values()} | {a.hex for a in gw.armies.values()} | {lt.hex for lt in gw.loot if lt.season < gw.season}
     )
+    comp = gw.land_component  # reachable(world, a.hex, h), inlined
     for aid in sorted(gw.armies):
         a = gw.armies[aid]
         if a.owner != g or a.deployed >= gw.season or aid in pend.disbanded:
             continue
-        if aid not in pend.moves and aid not in pend.actions:
+        if aid not in pend.moves and aid not in pend.actions and 0 <= a.hex < len(comp) and comp[a.hex] >= 0:
+            area = comp[a.hex]
             for h in interesting:
-                if h != a.hex and reachable(world, a.hex, h):
+                if h != a.hex and 0 <= h < len(comp) and comp[h] == area:
                     yield Move(guild=g, army=aid, to=h)
         if aid not in pend.actions:
             where = expected_hex(world, a, pend)
             for d in domains_at(gw, where):
-                yield Siege(guild=g, army=aid, domain=d.id)
-                yield AttackDomain(guild=g, army=aid, domain=d.id)
-                if d.buildings:
+                # check refuses a siege or an attack of one's own domain or of one its guild
+                # already occupies (SC-GW-09, GW-ATK-04), and a sack by an army not occupying it (SC-GW-13)
+                if d.owner_guild != g and not any(gw.armies[x].owner == g for x in d.occupied_by if x in gw.armies):
+                    yield Siege(guild=g, army=aid, domain=d.id)
+                    yield AttackDomain(guild=g, army=aid, domain=d.id)
+                if d.buildings and a.occupying == d.id:
                     yield Sack(guild=g, army=aid, domain=d.id)
             for t in armies_at(gw, where):
                 if t.owner != g:
                     yield AttackArmy(guild=g, army=aid, target=t.id)
     # (6) annexations, titles, loot
     political = [s for s in guild.seals if s in gw.seals and gw.seals[s].kind == "political"]
-    for did in sorted(gw.domains):
-        dom = gw.domains[did]
-        if dom.owner_guild == g or not dom.occupied_by:
-            continue
-        for s in political:
-            yield Annex(guild=g, domain=did, seal=s)
+    # check refuses every annexation while the chest cannot pay the compensation (RES-GW-23)
+    if political and guild.solars >= cfg.annex_compensation_solars:
+        for did in sorted(gw.domains):
+            dom = gw.domains[did]
+            if dom.owner_guild == g or not dom.occupied_by:
+                continue
+            # …and one already ordered (RES-GW-28), of a frozen domain (GW-ANX-06), or with no army of
+            # the guild occupying it since an earlier season (GW-ANX-01)
+            if did in pend.annexed or gw.season <= dom.frozen_until:
+                continue
+            occupiers = [gw.armies[a] for a in dom.occupied_by if a in gw.armies and army_involves(gw, gw.armies[a], g)]
+            if all(a.occupying_since >= gw.season for a in occupiers):  # none, or all taken this season
+                continue
+            for s in political:
+                yield Annex(guild=g, domain=did, seal=s)
     for dep in gw.bank.deposits:
         if dep.former_owner == g:
             yield ReturnTitle(guild=g, domain=dep.domain)
+    first: dict[int, Loot] = {}  # the loot check finds for an id
+    for lt in gw.loot:
+        first.setdefault(lt.id, lt)
+    here: set[int] | None = None  # where the guild's armies stand after movement (a pick-up needs one, GW-LOOT-03)
     for lt in gw.loot:
         if lt.season < gw.season:
-            yield TreasureHunt(guild=g, loot=lt.id, season=lt.season)
+            # check refuses a loot the guild already targets this season with the same order (RES-GW-15)
+            if ("treasure_hunt", lt.id) not in pend.loot:
+                yield TreasureHunt(guild=g, loot=lt.id, season=lt.season)
+            if ("pick_up_loot", lt.id) in pend.loot:
+                continue
+            if first[lt.id] is lt:
+                if here is None:
+                    here = {expected_hex(world, a, pend) for a in gw.armies.values() if a.owner == g and a.deployed < gw.season}
+                if lt.hex not in here:
+                    continue
             yield PickUpLoot(guild=g, loot=lt.id, season=lt.season)
 
 
-def _fill(avail: dict[str, int], room: int, world: World) -> dict[str, int]:
-    """Take up to ``room`` units from ``avail``, strongest type first (then by name)."""
+def _ranked(avail: dict[str, int], world: World) -> list[tuple[str, int]]:
+    """``avail``'s unit types and counts, strongest type first (then by name): the order ``_fill`` takes them."""
     units = world.config.gw.units
+    return [(k, avail[k]) for k in sorted(avail, key=lambda k: (-units[k].cs if k in units else 0, k))]
+
+
+def _fill(ranked: list[tuple[str, int]], room: int) -> dict[str, int]:
+    """Take up to ``room`` units from ``ranked`` (``_ranked``), strongest type first (then by name)."""
     out: dict[str, int] = {}
-    for k in sorted(avail, key=lambda k: (-units[k].cs if k in units else 0, k)):
+    for k, have in ranked:
         if room <= 0:
             break
-        n = min(avail[k], room)
+        n = min(have, room)
         if n > 0:
             out[k] = n
             room -= n
@@ -187,6 +224,7 @@ def _deploy_candidates(world: World, gw: GwWorld, g: str, pend: _Pending, pool: 
         and lends_seals(gw, gw.seals[s].guild, g)
         and gw.guilds[gw.seals[s].guild].nation is None  # LINK-06: a nation does not lend its seals
     ]
+    pool_ranked = _ranked(pool, world)
     for did in sorted(gw.domains):
         dom = gw.domains[did]
         if is_restricted(dom):
@@ -198,25 +236,27 @@ def _deploy_candidates(world: World, gw: GwWorld, g: str, pend: _Pending, pool: 
         if not own:
             continue
         others = [s for s in lent if gw.seals[s].region == dom.region][: len(own)]
-        seal_sets = [own[:1], own]
+        seal_sets = [own[:1], own] if len(own) > 1 else [own]  # one own seal: the two sets are one
         if others:
             seal_sets.append(own + others)
-        gar = _counts(dom.garrison)
+        gar = dict(_garrison_counts(dom, pend))
         for k, n in pend.requisitioned.get(did, {}).items():
             gar[k] = gar.get(k, 0) - n
         gar = {k: n for k, n in gar.items() if n > 0}
-        seen: set[str] = set()
+        gar_ranked = _ranked(gar, world)
+        seen: set[tuple[tuple[str, ...], tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]] = set()
         for seals in seal_sets:
             cap = cfg.units_per_seal * len(seals) + guild.capacity_bonus
-            hand = _fill(pool, cap, world)
-            req = _fill(gar, cap, world)
-            both_hand = _fill(pool, cap, world)
-            both_req = _fill(gar, cap - sum(both_hand.values()), world)
+            hand = _fill(pool_ranked, cap)
+            req = _fill(gar_ranked, cap)
+            both_hand = dict(hand)  # the same fill of the pool, its own dict
+            both_req = _fill(gar_ranked, cap - sum(both_hand.values()))
             for units, requisition in ((hand, {}), ({}, req), (both_hand, both_req)):
                 if not units and not requisition:
                     continue
-                d = Deploy(guild=g, domain=did, seals=list(seals), units=units, requisition=requisition, proxy=proxy)
-                key = str(d)
+                # what str(Deploy) would tell apart within one domain: the seals, the units and the
+                # requisition, each dict in sorted order
+                key = (tuple(seals), tuple(sorted(units.items())), tuple(sorted(requisition.items())))
                 if key not in seen:
                     seen.add(key)
-                    yield d
+                    yield Deploy(guild=g, domain=did, seals=list(seals), units=units, requisition=requisition, proxy=proxy)

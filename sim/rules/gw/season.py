@@ -260,20 +260,27 @@ def resolve_season(
     begin_season(world, ledger)
     if hooks.season_begun is not None:  # --- LINK-06 hook: nations pay their armies' upkeep into their guild's chest
         hooks.season_begun(world, ledger)
+    memo: dict[str, Any] = {}  # the orders of the season change no army, domain or alliance (see give_orders)
     for gid in sorted(gw.guilds):
         if plays is None or plays(gid):
-            give_orders(world, gid, decider, ledger)
+            give_orders(world, gid, decider, ledger, memo=memo)
     run_phases(world, dice, ledger, hooks=hooks)
 
 
-def give_orders(world: World, guild_id: str, decider: Decider, ledger: Ledger) -> list[AnyOrder]:
+def give_orders(world: World, guild_id: str, decider: Decider, ledger: Ledger, *, memo: dict[str, Any] | None = None) -> list[AnyOrder]:
     """One guild's orders for the season, one question at a time (RES-GW-27): the decider sees
     every order legal *given the orders already given* plus :data:`END`, until it answers ``END``
-    (at most :data:`MAX_ORDERS` orders). Returns the orders given."""
+    (at most :data:`MAX_ORDERS` orders). Returns the orders given.
+
+    ``context["memo"]`` is a dict where the guild's policy may keep what giving orders does not
+    change: an order changes only the season's orders, the guild's chest (an annexation's
+    compensation) and its consents to lend seals, never an army, a domain or an alliance. ``memo``:
+    that dict, shared by the guilds of one season (default: a new one for this call)."""
     given: list[AnyOrder] = []
+    context = {**_ORDER_CONTEXT, "memo": {} if memo is None else memo}
     for _ in range(MAX_ORDERS):
         legal: list[Any] = [*legal_orders(world, guild_id), END]
-        choice = decider.decide(f"guild:{guild_id}", "order", legal, _ORDER_CONTEXT)
+        choice = decider.decide(f"guild:{guild_id}", "order", legal, context)
         if choice is END:
             break
         give_order(world, choice, ledger)
