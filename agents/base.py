@@ -42,6 +42,8 @@ class RealmAgent(mesa.Agent):
     def decide(self, obs: Any, legal: Sequence[Any], *, clauses: Sequence[str] = (), label: Any = str) -> Decision:
         """Ask the policy, then record the decision and the alternatives it scored in the ledger."""
         d = self.policy.decide(obs, legal, self.policy_rng.rng)
+        if not self.realm.record_decisions:
+            return d
         extra: dict[str, Any] = {}
         if d.alternatives:  # recorded only when the policy explains itself (ledgers without stay as they were)
             extra["alternatives"] = [

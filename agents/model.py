@@ -86,6 +86,8 @@ class RealmModel(mesa.Model):
         if check_invariants is None:
             check_invariants = os.environ.get("REALMSIM_CHECK_INVARIANTS") == "1"
         self.check_invariants = check_invariants
+        # False in a look-ahead rollout: its ledger is never read, so decisions are not recorded
+        self.record_decisions = True
         for d in self.drivers:
             d.setup(self)
         self.env.process(self._season_snapshots())

@@ -74,6 +74,10 @@ class Policy(abc.ABC):
 
     name: str = ""
     kinds: tuple[str, ...] = ()
+    # False: only the choice is wanted (a look-ahead rollout, whose ledger nobody reads): the built-in
+    # heuristics then skip their explanation (alternatives, terms in words, reasons); the choice is
+    # the same either way
+    explain: bool = True
 
     @abc.abstractmethod
     def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision: ...

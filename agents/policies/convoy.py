@@ -56,12 +56,16 @@ class HeuristicConvoyPolicy(Policy):
             dt = DayTerms(obs)
             totals = dt.totals(legal)
             pick = _pick_best(totals, rng)
+            if not self.explain:
+                return Decision(legal[pick])
             return explained_totals(legal, totals, lambda i: dt.terms(legal[i]), pick, label=_label,
                                     reason=dt.reason(), tie_how="drawn by the policy's stream",
                                     scored_shown=TOP_SCORED)
         terms, reason = rank_with_reason(obs, legal)
         totals = [t.total for t in terms]
         pick = _pick_best(totals, rng)
+        if not self.explain:
+            return Decision(legal[pick])
         return explained(legal, terms, pick, label=_label, reason=reason, tie_how="drawn by the policy's stream",
                          scored_shown=TOP_SCORED)
 

@@ -599,6 +599,8 @@ class GuildHeuristic(Policy):
         best = [i for i, s in enumerate(totals) if s == top]
         pick = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
         chosen = legal[pick]
+        if not self.explain:
+            return Decision(chosen)
         if chosen is END:
             reason = "nothing left worth ordering this season"
         else:

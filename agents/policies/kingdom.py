@@ -131,6 +131,8 @@ class KingdomHeuristic(Policy):
         terms = rank(obs, legal, c)
         totals = [t.total for t in terms]
         best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+        if not self.explain:
+            return Decision(legal[best])
         why = "; ".join(x.en for x in sorted(terms[best].items, key=lambda x: -abs(x.value))[:2]) or "nothing to gain or lose"
         if c.emergency:
             why = f"emergency (Upkeep success {c.p_up:.0%}, Unrest {c.k.unrest}): " + why

@@ -256,6 +256,9 @@ class _Seat(Policy):
                 self.after = make_policy(kind, "heuristic")
             except ValueError:
                 self.after = own
+        for p in (own, getattr(own, "heuristic", None), self.after):  # (a lookahead seat plays its heuristic here)
+            if isinstance(p, Policy):
+                p.explain = False  # the rollout wants choices, not explanations
 
     def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
         ro = self.ro
@@ -295,6 +298,7 @@ def play(cp: Checkpoint, decider: str, legal: list[Any], forced: int, seed: int,
     ro = _Rollout(decider, legal, forced, seed, {k: list(v) for k, v in cp.logs.items()}, dice)
     ro.logs.setdefault(decider, [])
     model = new_model(world, dice, ledger)
+    model.record_decisions = False  # only the choices matter here: nothing of a rollout is recorded
     for agent in list(model.by_key.values()):
         if isinstance(agent, RealmAgent):
             agent.policy = _Seat(agent.key, agent.kind, agent.policy, ro)

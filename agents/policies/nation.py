@@ -176,6 +176,8 @@ class NationHeuristic(Policy):
         # ties are broken by the policy's stream (a draw per alternative, as ever), then the first listed
         keys = [(x, rng.random() * 1e-9, -i) for i, x in enumerate(totals)]
         pick = -max(keys)[2]  # the keys are distinct (-i): the same pick as max(range(len(legal)), key=keys.__getitem__)
+        if not self.explain:
+            return Decision(legal[pick])
         why = "; ".join(x.en for x in sorted(terms[pick].items, key=lambda x: -abs(x.value))[:2]) or "nothing worth its cost"
         return explained_totals(legal, totals, terms.__getitem__, pick, label=lambda o: _label(obs, o), reason=why,
                                 tie_how="drawn by the policy's stream", shown=6, scored_shown=SHOWN)
