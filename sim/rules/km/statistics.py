@@ -50,7 +50,6 @@ __all__ = [
     "k_surplus",
     "kingdom_check",
     "linked_mines",
-    "road_levels",
     "ruler_vacant",
     "settlement",
     "settlement_mods",
@@ -130,8 +129,7 @@ def settlement_mods(world: World, k: Kingdom, s: Settlement) -> dict[str, int]:
     """RES-KM-38: Σ buildings + government (+ scenario extras, + SC-KM-30 size modifiers when on)."""
     # implements: SC-KM-29
     out = dict.fromkeys(SETTLEMENT_MODS, 0)
-    for kind in sorted(s.buildings):
-        n = s.buildings[kind]
+    for kind, n in s.buildings.items():  # (whole numbers: the order of the sums does not matter)
         for m, v in BUILDINGS[kind].settlement.items():
             out[m] += v * n
     for m, v in GOVERNMENT_MODS.get(k.government, {}).items():
@@ -192,9 +190,8 @@ def improvement_counts(k: Kingdom) -> dict[str, int]:
     """``count_improvements`` of every kind at once: how many hexes hold each improvement."""
     held = k.improvements.values()
     out = Counter([imps[0] for imps in held if len(imps) == 1])  # most hexes hold one improvement
-    for imps in held:
-        if len(imps) > 1:
-            out.update(set(imps))
+    for imps in [imps for imps in held if len(imps) > 1]:
+        out.update(set(imps))
     return dict(out)
 
 
@@ -213,10 +210,13 @@ def linked_mines(world: World, k: Kingdom) -> int:
     return min(foundries, mines)
 
 
-def road_levels(world: World) -> list[int]:
-    """Every hex's road level (``ROAD_LEVEL``), kept for the map until a road changes."""
+def _road_flags(world: World) -> tuple[list[int], list[int]]:
+    """Per hex, 1 where a Road or Highway runs (else 0), and 1 where a Highway does: Size counts of
+    SC-KM-32's Road and Highway lines are sums over the kingdom's hexes. Kept until a road changes."""
     hexes = world.map.hexes
-    return hex_values(world.map, "road-level", lambda i: ROAD_LEVEL[hexes[i].road])
+    road, highway = ROAD_LEVEL["road"], ROAD_LEVEL["highway"]
+    return (hex_values(world.map, "on-road", lambda i: int(ROAD_LEVEL[hexes[i].road] >= road)),
+            hex_values(world.map, "on-highway", lambda i: int(ROAD_LEVEL[hexes[i].road] >= highway)))
 
 
 def stockyard_reach(world: World, k: Kingdom) -> set[int]:
@@ -233,6 +233,10 @@ def farm_reduction(world: World, k: Kingdom, h: int, reach: set[int] | None = No
     """SC-KM-32 Farm: Consumption −2, −3 in or next to a settlement with a Stockyard (SC-KM-31).
     ``reach``: ``stockyard_reach(world, k)``, when the caller asks for many farms."""
     return 3 if h in (stockyard_reach(world, k) if reach is None else reach) else 2
+
+
+# each building's kingdom lines (SC-KM-31): Economy, Loyalty, Stability, Fame
+_LINES = {kind: (b.economy, b.loyalty, b.stability, b.fame) for kind, b in BUILDINGS.items()}
 
 
 def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
@@ -255,11 +259,11 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     be = bl = bs = bf = 0
     for s in k.settlements:
         for kind, n in s.buildings.items():
-            b = BUILDINGS[kind]
-            be += b.economy * n
-            bl += b.loyalty * n
-            bs += b.stability * n
-            bf += b.fame * n
+            ec, lo, st_, f = _LINES[kind]
+            be += ec * n
+            bl += lo * n
+            bs += st_ * n
+            bf += f * n
     add("economy", "buildings", be)
     add("loyalty", "buildings", bl)
     add("stability", "buildings", bs)
@@ -281,15 +285,9 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     sawmills = held.get("sawmill", 0)
     add("economy", "Mines", mines)
     add("stability", "Quarries and Sawmills", quarries + sawmills)
-    roads = highways = 0
-    road, highway = ROAD_LEVEL["road"], ROAD_LEVEL["highway"]
-    levels = road_levels(world)
-    for h in k.hexes:
-        lvl = levels[h]
-        if lvl >= road:
-            roads += 1
-            if lvl >= highway:
-                highways += 1
+    on_road, on_highway = _road_flags(world)
+    roads = sum(map(on_road.__getitem__, k.hexes))
+    highways = sum(map(on_highway.__getitem__, k.hexes))
     add("economy", "Roads", roads // 4 + highways // 4)
     add("stability", "Roads", roads // 8 + highways // 8)
     add("economy", "Foundry-linked Mines", linked_mines(world, k))
@@ -338,11 +336,8 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     size = size_of(k)
     add("consumption", "Size", size)
     add("consumption", "other", k.consumption_mod)
-    farms = 0
     reach = stockyard_reach(world, k)
-    for h, imps in k.improvements.items():
-        if "farm" in imps:
-            farms += farm_reduction(world, k, h, reach)
+    farms = sum([farm_reduction(world, k, h, reach) for h, imps in k.improvements.items() if "farm" in imps])
     add("consumption", "Farms", -farms)
     add("consumption", "Fisheries", -held.get("fishery", 0))
     # implements: SC-KM-06, RES-KM-32
