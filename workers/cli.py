@@ -408,10 +408,8 @@ def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) 
     import os
     import subprocess
 
-    from workers.queue import URL_ENV, RedisQueue, incomplete_message, redact, wait_batch
+    from workers.options import URL_ENV
 
-    q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca, max_job_bytes=args.max_job_bytes)
-    q.check_size(plan)
     procs: list[subprocess.Popen[bytes]] = []
     cmd = [sys.executable, "-m", "workers.worker", "--queue", args.queue, "--log-level", "warning",
            "--min-idle", str(args.min_idle), "--max-deliveries", str(args.max_deliveries),
@@ -425,8 +423,17 @@ def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) 
     env = dict(os.environ)
     env[URL_ENV] = args.redis  # not on the command line, where ps would show its password
     try:
-        for i in range(args.workers or 0):
-            procs.append(subprocess.Popen([*cmd, "--name", f"{plan.id}-w{i}"], stdin=subprocess.DEVNULL, env=env))
+        # the workers start first: their job processes import the engine while this process imports
+        # the Redis client and submits (a fixed cost of every batch --redis, issue 12)
+        from urllib.parse import urlsplit
+
+        if urlsplit(args.redis).scheme in ("redis", "rediss", "unix"):  # (else the URL's error below, and no worker)
+            for i in range(args.workers or 0):
+                procs.append(subprocess.Popen([*cmd, "--name", f"{plan.id}-w{i}"], stdin=subprocess.DEVNULL, env=env))
+        from workers.queue import RedisQueue, incomplete_message, redact, wait_batch
+
+        q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca, max_job_bytes=args.max_job_bytes)
+        q.check_size(plan)
         added = q.submit(plan)
         if not procs:
             _say(f"batch {plan.id}: {len(plan)} job(s) submitted to {redact(args.redis)}; waiting for workers "
