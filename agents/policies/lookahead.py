@@ -285,12 +285,23 @@ def in_rollout(model: Any) -> bool:
     return isinstance(getattr(model, "dice", None), RolloutDice)
 
 
+def solo_convoy(world: World, decider: str) -> None:
+    """In a world of convoys alone (the CV system only), a convoy's rollout plays that convoy alone:
+    convoys there share nothing (each has its own dice stream, purse, stores and road; no rule reads
+    another convoy), so the others' days would cost time and change nothing of the decider's."""
+    kind, _, ident = decider.partition(":")
+    cv = world.cv
+    if kind == "convoy" and cv is not None and list(world.systems) == ["cv"]:
+        cv.convoys = [c for c in cv.convoys if c.id == ident]
+
+
 def play(cp: Checkpoint, decider: str, legal: list[Any], forced: int, seed: int, until: int) -> float | None:
     """One rollout: the deciding faction's score at ``until``, or None if the replay did not reach
     the decision (it always does unless a restart from the world is not exact: a bug, counted)."""
     from agents.base import RealmAgent
 
     world = decode_world(cp.world)
+    solo_convoy(world, decider)
     dice = RolloutDice(world.seed)
     dice.setstate(cp.dice)
     ledger = Ledger(keep=False, now=world.now)
