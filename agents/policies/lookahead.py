@@ -5,8 +5,10 @@ docs/scoring.md).
 At a decision it asks the kind's ``heuristic`` for its scores. When the heuristic's best ``K``
 alternatives (``candidates``) lie within ``gap`` score points of its best, each of them is played
 forward ``rollouts`` times over ``horizon`` hours (a season for a guild, three months for a kingdom,
-one turn for a nation, three days for a convoy) and the one with the best mean score of the deciding
-faction at the horizon (:mod:`sim.scoring`) is chosen; otherwise the heuristic's choice stands.
+one turn for a nation) and the one with the best mean score of the deciding faction at the horizon
+(:mod:`sim.scoring`) is chosen; otherwise the heuristic's choice stands. A convoy
+(:class:`ConvoyLookahead`) plays candidates of different kinds of day ten days ahead, and one of them
+replaces the heuristic's choice only when it scores more on most of the same dice (docs/policies.md).
 
 How a rollout forks the world exactly at the decision: processes of the engine can restart from the
 world alone at any hour before anything of that hour has run (``agents.systems``). So while a
@@ -15,8 +17,8 @@ campaign has a lookahead faction, its model keeps a *checkpoint* at the first wa
 lookahead factions chose. A rollout decodes the checkpoint into a new model (its own dice box, its own
 ledger that is never kept), replays the hour up to the decision — the same dice, the same orders —
 plays the candidate, then switches every rules stream to the rollout's own seed and lets the
-heuristic play every faction up to the horizon. Nothing of a rollout reaches the real world, ledger
-or dice.
+heuristic play every faction up to the horizon (a convoy's rollout in a world of convoys alone plays
+that convoy alone: :func:`solo_convoy`). Nothing of a rollout reaches the real world, ledger or dice.
 
 Common random numbers: rollout ``j`` of every candidate uses the same seed, derived from one 63-bit
 number drawn from the agent's policy stream (never the rules' dice); a rollout is a pure function of
