@@ -17,7 +17,7 @@ import pytest
 
 from agents.campaign import run_campaign
 from agents.policies import Decision, known_policies
-from agents.policies.lookahead import ConvoyLookahead, budget_for
+from agents.policies.lookahead import ConvoyLookahead, budget_for, net_needed, plan_kind
 from agents.variants import to_toml, variant
 from scenarios.loader import load_scenario_text
 from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH
@@ -86,7 +86,7 @@ def test_figures_of_a_decision_looked_ahead() -> None:
     res = lookahead_run("convoy")
     e = looked_ahead(res, "convoy:amber")[0]
     ro = e.data["rollouts"]
-    assert ro["n"] == 2 and ro["horizon_hours"] == 3 * HOURS_PER_DAY and ro["unit"] == "points"
+    assert 1 <= ro["n"] <= 4 and 0 < ro["horizon_hours"] <= 10 * HOURS_PER_DAY and ro["unit"] == "points"
     assert 2 <= len(ro["candidates"]) <= 3
     assert ro["candidates"][0]["order"] == e.outcome  # the chosen one first
     assert sum(c["wins"] for c in ro["candidates"]) == ro["n"]
@@ -138,6 +138,43 @@ def test_lookahead_overturns_a_clearly_worse_choice(monkeypatch: pytest.MonkeyPa
     assert "look-ahead" in first.data["reason"]
 
 
+# ---- a convoy's look-ahead: kinds of day, the paired sign rule, convoys played alone -----------------
+
+def test_a_kind_of_day_leaves_out_the_small_differences() -> None:
+    travel = plan_kind(DayPlan())
+    assert plan_kind(DayPlan(forage=True)) == travel
+    assert plan_kind(DayPlan(extra=3)) == plan_kind(DayPlan(extra=6)) != travel
+    assert plan_kind(DayPlan(buy="stores:4")) == plan_kind(DayPlan(buy="stores:9")) != travel
+    for other in (DayPlan(move="rest"), DayPlan(halt=True), DayPlan(night=True), DayPlan(double=True),
+                  DayPlan(gift="trade_goods"), DayPlan(buy="axles"), DayPlan(abandon="supply")):
+        assert plan_kind(other) != travel
+
+
+def test_a_convoy_candidate_must_beat_the_heuristic_on_most_dice() -> None:
+    la = ConvoyLookahead()
+    assert [net_needed(n) for n in (1, 2, 3, 4, 5, 6)] == [1, 1, 2, 2, 3, 3]
+    # candidate 1: a far better mean from one lucky rollout, worse on three of four; candidate 2: better on
+    # three, tied on one
+    results: list[list[float | None]] = [[100.0, 100.0, 100.0, 100.0], [300.0, 99.0, 99.0, 99.0],
+                                         [101.0, 101.0, 100.0, 102.0]]
+    pick, why = la._choose(1, [100.0, 149.25, 101.0], results, 4)
+    assert pick == 2 and "3 of 4" in why
+    pick, why = la._choose(1, [100.0, 149.25], results[:2], 4)
+    assert pick == 0 and "no other kind of day" in why  # a tie or a lone lucky rollout keeps the heuristic's
+    # after two rounds, a candidate that lost both can no longer get 2 more wins than losses in 4
+    assert la._still_open([[1.0, 1.0], [0.0, 0.0], [2.0, 1.0]], 4) == [0, 2]
+
+
+@pytest.mark.slow
+def test_a_convoy_rollout_played_alone_chooses_as_with_every_convoy(monkeypatch: pytest.MonkeyPatch) -> None:
+    import agents.policies.lookahead as L
+
+    alone = lookahead_run("convoy", seed=2)
+    assert looked_ahead(alone, "convoy:amber")
+    monkeypatch.setattr(L, "solo_convoy", lambda world, decider: None)
+    assert lookahead_run("convoy", seed=2).ledger_sha256 == alone.ledger_sha256
+
+
 # ---- policy_options in the scenario file -------------------------------------------------------------
 
 def with_options(policy: str, options: dict[str, Any]) -> str:
@@ -153,7 +190,7 @@ def test_policy_options_reach_the_budget() -> None:
     res = run_campaign(loaded, 1, until=1, collect=False)
     b = res.model.by_key["convoy:amber"].policy.budget
     assert (b.candidates, b.rollouts, b.horizon, b.gap, b.decisions, b.max_ms) == (2, 5, 48, 0.5, 3, 0)
-    assert budget_for("convoy", res.world, None).horizon == 3 * HOURS_PER_DAY
+    assert budget_for("convoy", res.world, None).horizon == 10 * HOURS_PER_DAY
 
 
 @pytest.mark.parametrize(

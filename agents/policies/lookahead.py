@@ -5,8 +5,10 @@ docs/scoring.md).
 At a decision it asks the kind's ``heuristic`` for its scores. When the heuristic's best ``K``
 alternatives (``candidates``) lie within ``gap`` score points of its best, each of them is played
 forward ``rollouts`` times over ``horizon`` hours (a season for a guild, three months for a kingdom,
-one turn for a nation, three days for a convoy) and the one with the best mean score of the deciding
-faction at the horizon (:mod:`sim.scoring`) is chosen; otherwise the heuristic's choice stands.
+one turn for a nation) and the one with the best mean score of the deciding faction at the horizon
+(:mod:`sim.scoring`) is chosen; otherwise the heuristic's choice stands. A convoy
+(:class:`ConvoyLookahead`) plays candidates of different kinds of day ten days ahead, and one of them
+replaces the heuristic's choice only when it scores more on most of the same dice (docs/policies.md).
 
 How a rollout forks the world exactly at the decision: processes of the engine can restart from the
 world alone at any hour before anything of that hour has run (``agents.systems``). So while a
@@ -15,8 +17,8 @@ campaign has a lookahead faction, its model keeps a *checkpoint* at the first wa
 lookahead factions chose. A rollout decodes the checkpoint into a new model (its own dice box, its own
 ledger that is never kept), replays the hour up to the decision — the same dice, the same orders —
 plays the candidate, then switches every rules stream to the rollout's own seed and lets the
-heuristic play every faction up to the horizon. Nothing of a rollout reaches the real world, ledger
-or dice.
+heuristic play every faction up to the horizon (a convoy's rollout in a world of convoys alone plays
+that convoy alone: :func:`solo_convoy`). Nothing of a rollout reaches the real world, ledger or dice.
 
 Common random numbers: rollout ``j`` of every candidate uses the same seed, derived from one 63-bit
 number drawn from the agent's policy stream (never the rules' dice); a rollout is a pure function of
@@ -53,7 +55,9 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "kingdom": {"candidates": 2, "rollouts": 2, "gap": 3.0, "horizon": 3 * HOURS_PER_MONTH, "decisions": 1},
     "nation": {"candidates": 3, "rollouts": 2, "gap": 20.0, "horizon": None, "decisions": 1},  # one MN turn
     "guild": {"candidates": 3, "rollouts": 2, "gap": 5.0, "horizon": None, "decisions": 1},  # one GW season
-    "convoy": {"candidates": 3, "rollouts": 2, "gap": 3.0, "horizon": 3 * HOURS_PER_DAY, "decisions": 1},
+    # a convoy: its heuristic's choice and its best plans of 2 other kinds of day within 8 points, 4 rollouts
+    # each to 10 days ahead (ConvoyLookahead: a candidate must beat the heuristic's choice on most dice)
+    "convoy": {"candidates": 3, "rollouts": 4, "gap": 8.0, "horizon": 10 * HOURS_PER_DAY, "decisions": 1},
 }
 # the decisions worth a look-ahead (by the observation's slot; None: every decision of the kind):
 # a kingdom's claims, buildings, taxes and special edict shape its next year; its other choices are
@@ -62,7 +66,7 @@ SLOTS: dict[str, frozenset[str] | None] = {
     "kingdom": frozenset({"claim", "building", "taxation", "special"}),
     "nation": None,
     "guild": None,
-    "convoy": None,
+    "convoy": frozenset({"day", "route"}),  # not a combat's target
 }
 
 
@@ -285,12 +289,23 @@ def in_rollout(model: Any) -> bool:
     return isinstance(getattr(model, "dice", None), RolloutDice)
 
 
+def solo_convoy(world: World, decider: str) -> None:
+    """In a world of convoys alone (the CV system only), a convoy's rollout plays that convoy alone:
+    convoys there share nothing (each has its own dice stream, purse, stores and road; no rule reads
+    another convoy), so the others' days would cost time and change nothing of the decider's."""
+    kind, _, ident = decider.partition(":")
+    cv = world.cv
+    if kind == "convoy" and cv is not None and list(world.systems) == ["cv"]:
+        cv.convoys = [c for c in cv.convoys if c.id == ident]
+
+
 def play(cp: Checkpoint, decider: str, legal: list[Any], forced: int, seed: int, until: int) -> float | None:
     """One rollout: the deciding faction's score at ``until``, or None if the replay did not reach
     the decision (it always does unless a restart from the world is not exact: a bug, counted)."""
     from agents.base import RealmAgent
 
     world = decode_world(cp.world)
+    solo_convoy(world, decider)
     dice = RolloutDice(world.seed)
     dice.setstate(cp.dice)
     ledger = Ledger(keep=False, now=world.now)
@@ -344,7 +359,7 @@ class Lookahead(Policy):
         wanted = SLOTS[self.kind] is None or slot_of(obs) in SLOTS[self.kind]  # type: ignore[operator]
         cands = [chosen]
         if cp is not None and wanted and cp.looked.get(key, 0) < self.budget.decisions:
-            cands = self._candidates(h, legal, chosen)
+            cands = self._candidates(h, legal, chosen, obs)
         d = h
         if len(cands) >= 2 and cp is not None:
             cp.looked[key] = cp.looked.get(key, 0) + 1
@@ -353,7 +368,7 @@ class Lookahead(Policy):
             cp.logs.setdefault(self.agent.key, []).append(index_of(legal, d.chosen))
         return d
 
-    def _candidates(self, h: Decision, legal: Sequence[Any], chosen: int) -> list[int]:
+    def _candidates(self, h: Decision, legal: Sequence[Any], chosen: int, obs: Any = None) -> list[int]:
         assert self.budget is not None
         b = self.budget
         if not h.scored or b.candidates < 2:
@@ -387,22 +402,26 @@ class Lookahead(Policy):
         t0 = time.perf_counter()
         cut = False
         legal_l = list(legal)
+        alive = list(range(len(cands)))
         for j, seed in enumerate(seeds):
-            for ci, idx in enumerate(cands):
-                results[ci].append(play(cp, key, legal_l, idx, seed, until))
+            for ci in alive:
+                results[ci].append(play(cp, key, legal_l, cands[ci], seed, until))
+            alive = self._still_open(results, len(seeds))
+            if len(alive) < 2:
+                break
             if b.max_ms and (time.perf_counter() - t0) * 1000 > b.max_ms and j + 1 < len(seeds):
                 cut = True
                 break
         n = len(results[0])
         self.stats["looked_ahead"] += 1
-        self.stats["rollouts"] += n * len(cands)
+        self.stats["rollouts"] += sum(len(r) for r in results)
         self.stats["cut"] += cut
         diverged = sum(1 for r in results for x in r if x is None)
         self.stats["diverged"] += diverged
         base = faction_score(model.world, key)
         wins = [0] * len(cands)
         for j in range(n):
-            row = [(results[ci][j], ci) for ci in range(len(cands)) if results[ci][j] is not None]
+            row = [(r[j], ci) for ci, r in enumerate(results) if j < len(r) and r[j] is not None]
             if row:
                 top = max(x for x, _ in row)  # type: ignore[type-var]
                 wins[next(ci for x, ci in row if x == top)] += 1
@@ -415,7 +434,7 @@ class Lookahead(Policy):
             return h
         top_mean = max(means[ci] for ci in valid)  # type: ignore[type-var]
         tied = [ci for ci in valid if means[ci] == top_mean]
-        pick = tied[0]  # ties: the heuristic's order (its best first)
+        pick, why = self._choose(tied[0], means, results, len(seeds))  # ties: the heuristic's order (its best first)
         name = labeler(self.kind)
         hscore = {str(lab): float(sc) for lab, sc in h.scored}
         unit = _unit(self.kind)
@@ -424,10 +443,10 @@ class Lookahead(Policy):
         for ci in [pick, *[c for c in range(len(cands)) if c != pick]]:
             lab = name(legal[cands[ci]])
             m = means[ci]
-            cand_rows.append({"order": lab, "mean": m, "wins": wins[ci], "n": n, "heuristic": hscore.get(lab)})
+            cand_rows.append({"order": lab, "mean": m, "wins": wins[ci], "n": len(results[ci]), "heuristic": hscore.get(lab)})
             terms = [Term("rollouts", m if m is not None else 0.0, unit,
-                          f"mean score change {_signed(m)} {unit} after {_hours_en(b.horizon)} ({wins[ci]} of {n} rollouts won)",
-                          f"variation moyenne du score {_signed(m)} {_unit_fr(unit)} après {_hours_fr(b.horizon)} ({wins[ci]} parties gagnées sur {n})")]
+                          f"mean score change {_signed(m)} {unit} after {_hours_en(b.horizon)} ({wins[ci]} of {len(results[ci])} rollouts won)",
+                          f"variation moyenne du score {_signed(m)} {_unit_fr(unit)} après {_hours_fr(b.horizon)} ({wins[ci]} parties gagnées sur {len(results[ci])})")]
             old = next((a for a in h.alternatives if a.order == lab), None)
             if old is not None:
                 terms += old.terms
@@ -441,14 +460,31 @@ class Lookahead(Policy):
         if diverged:
             figures["diverged"] = diverged
         tie = ""
-        if len(tied) > 1:
+        if why:
+            tie = h.tie  # (the kind's own rule chose: no tie of means was broken)
+        elif len(tied) > 1:
             tie = (f"{len(tied)} candidates tied at mean {_signed(top_mean)} {unit}; kept the heuristic's preferred one")
         elif h.tie:
             tie = h.tie
         label = name(legal[cands[pick]])
         reason = (f"look-ahead: {label} had the best mean score over {n} rollout(s) of {_hours_en(b.horizon)} "
                   f"among the heuristic's {len(cands)} best")
+        if why:
+            reason = f"look-ahead over {_hours_en(b.horizon)} among {len(cands)} candidates: {label} — {why}"
         return Decision(legal[cands[pick]], list(h.scored), reason, alts, tie, figures)
+
+
+    def _still_open(self, results: list[list[float | None]], rounds: int) -> list[int]:
+        """The candidates still worth playing after a round (candidate 0, the heuristic's choice,
+        always is): every one, unless a kind's rule says otherwise."""
+        return list(range(len(results)))
+
+    def _choose(self, best_mean: int, means: list[float | None], results: list[list[float | None]],
+                rounds: int) -> tuple[int, str]:
+        """The candidate to play and why (empty: the default words), given ``best_mean``, the
+        candidate with the best mean (the heuristic's preferred one on a tie); candidate 0 is the
+        heuristic's choice. By default the best mean wins."""
+        return best_mean, ""
 
 
 def _unit(kind: str) -> str:
@@ -498,10 +534,106 @@ class GuildLookahead(Lookahead):
     kinds = ("guild",)
 
 
+def plan_kind(p: Any) -> tuple[Any, ...]:
+    """What kind of day a convoy's plan is: its movement (travel by day, by night, with a forced march,
+    halting at the next settlement; rest; repair), crew care, kinds of purchase, job change and
+    abandoned wagon — not the small differences (forage or scout, how many forced-march hours, how
+    many stores). A route or a target is a kind of its own."""
+    from sim.state.cv import DayPlan
+
+    if not isinstance(p, DayPlan):
+        return (str(p),)
+    buys = tuple(b.partition(":")[0] if b.startswith(("stores", "repair")) else b for b in p.purchases)
+    return (p.move, p.night, p.extra > 0, p.halt, p.double, p.gifts, buys, bool(p.assign), p.abandon)
+
+
+def paired(results: list[list[float | None]], ci: int) -> tuple[int, int]:
+    """(won, lost): the rollouts in which candidate ``ci`` scored more, and less, than candidate 0
+    (the heuristic's choice) on the same dice."""
+    won = lost = 0
+    for x, y in zip(results[ci], results[0], strict=False):
+        if x is not None and y is not None:
+            won += x > y
+            lost += x < y
+    return won, lost
+
+
+def net_needed(rollouts: int) -> int:
+    """How many more rollouts a convoy's candidate must win than lose against the heuristic's choice
+    to be played instead: half the rollouts (rounded up), at least one."""
+    return max(1, (rollouts + 1) // 2)
+
+
 @register("convoy", NAME)
 class ConvoyLookahead(Lookahead):
+    """``lookahead`` for a convoy. Its day plans come by the hundred and the heuristic's best few are
+    near-copies of each other (forage or scout, one more forced-march hour), whose rollouts differ by
+    the dice alone; so the candidates are the heuristic's choice and its best plan of each other
+    *kind* of day (:func:`plan_kind`) within ``gap`` points, played to ``horizon`` (ten days: most of
+    a journey, so that arrival, HP, cargo and Unrest show). A candidate is played instead of the
+    heuristic's choice only when, on the same dice, it scores more in at least :func:`net_needed`
+    more rollouts than it scores less (a paired sign test: a one-off disaster in one rollout does not
+    carry the decision, and a tie keeps the heuristic's choice); a candidate that can no longer get
+    there is not played further."""
+
     kind = "convoy"
     kinds = ("convoy",)
+
+    def _candidates(self, h: Decision, legal: Sequence[Any], chosen: int, obs: Any = None) -> list[int]:
+        assert self.budget is not None
+        b = self.budget
+        if b.candidates < 2:
+            return [chosen]
+        from agents.policies.convoy import DayTerms, HeuristicConvoyPolicy
+
+        if slot_of(obs) == "day" and isinstance(self.heuristic, HeuristicConvoyPolicy) and isinstance(obs, dict):
+            totals = DayTerms(obs).totals(legal)  # every plan's score (the decision shows the best few)
+            scored = [(i, totals[i]) for i in sorted(range(len(legal)), key=lambda i: (-totals[i], i))]
+        else:
+            name = labeler(self.kind)
+            first: dict[str, int] = {}
+            for i, a in enumerate(legal):
+                first.setdefault(name(a), i)
+            scored = [(first[str(lab)], float(sc)) for lab, sc in h.scored if str(lab) in first]
+        if not scored:
+            return [chosen]
+        best = max(sc for _, sc in scored)
+        seen = {plan_kind(legal[chosen])}
+        out = [chosen]
+        for i, sc in scored:
+            if len(out) >= b.candidates or best - sc > b.gap:
+                break
+            k = plan_kind(legal[i])
+            if k not in seen:
+                seen.add(k)
+                out.append(i)
+        return out
+
+    def _still_open(self, results: list[list[float | None]], rounds: int) -> list[int]:
+        left = rounds - len(results[0])
+        need = net_needed(rounds)
+        out = [0]
+        for ci in range(1, len(results)):
+            if len(results[ci]) == len(results[0]):  # (not dropped already)
+                won, lost = paired(results, ci)
+                if won - lost + left >= need:
+                    out.append(ci)
+        return out
+
+    def _choose(self, best_mean: int, means: list[float | None], results: list[list[float | None]],
+                rounds: int) -> tuple[int, str]:
+        need = net_needed(rounds)
+        pick, top = 0, 0.0
+        for ci in range(1, len(results)):
+            won, lost = paired(results, ci)
+            share = (won - lost) / max(1, len(results[ci]))
+            if won - lost >= need and share > top:
+                pick, top = ci, share
+        if pick == 0:
+            return 0, (f"no other kind of day beat the heuristic's choice in {need} more paired rollout(s) "
+                       f"than it lost")
+        won, lost = paired(results, pick)
+        return pick, f"beat the heuristic's choice in {won} of {len(results[pick])} paired rollouts (lost {lost})"
 
 
 __all__ = ["Budget", "Checkpointer", "Lookahead", "RolloutDice", "budget_for", "faction_score", "play"]
