@@ -79,3 +79,21 @@ def hours(*, years: int = 0, seasons: int = 0, months: int = 0, days: int = 0, h
 def priority(phase: Phase, index: int = 0) -> int:
     """SimPy priority for something of ``phase`` done by the ``index``-th faction (ascending id)."""
     return 10 + int(phase) * 1_000_000 + index
+
+
+def span_words(span: int, lang: str = "en") -> str:
+    """A span of hours in words, exact: whole months ("3 months", "3 mois"), else days and hours
+    ("7 days 18 hours", "7 jours 18 heures"); under a day, hours."""
+    fr = lang == "fr"
+
+    def unit(n: int, en: str, fr_word: str) -> str:
+        word = fr_word if fr else en
+        if n > 1 and not word.endswith("s"):
+            word += "s"
+        return f"{n} {word}"
+
+    if span >= HOURS_PER_MONTH and span % HOURS_PER_MONTH == 0:
+        return unit(span // HOURS_PER_MONTH, "month", "mois")
+    d, h = divmod(max(0, span), HOURS_PER_DAY)
+    parts = ([unit(d, "day", "jour")] if d else []) + ([unit(h, "hour", "heure")] if h or not d else [])
+    return " ".join(parts)

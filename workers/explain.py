@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, TextIO
 
-from sim.calendar import date_of
+from sim.calendar import date_of, span_words
 from sim.events import Event
 from sim.hexmap import HexMap
 
@@ -81,14 +81,6 @@ def _unit(u: str, lang: str) -> str:
     return _UNIT_FR.get(u, u) if lang == "fr" else u
 
 
-def _horizon(hours: int, lang: str) -> str:
-    if hours >= 720 and hours % 720 == 0:
-        n = hours // 720
-        return f"{n} mois" if lang == "fr" else f"{n} month{'s' if n > 1 else ''}"
-    n = max(1, hours // 24)
-    return (f"{n} jour{'s' if n > 1 else ''}") if lang == "fr" else f"{n} day{'s' if n > 1 else ''}"
-
-
 def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, names: dict[str, str] | None = None) -> list[str]:
     """The lines that explain one ``DecisionMade`` event (without its date)."""
     w = _WORDS[lang]
@@ -132,7 +124,7 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
         cands = ro["candidates"]
         best = cands[0]
         others = ", ".join(_num(cd.get("mean")) for cd in cands[1:])
-        line = (f"    {w['rollouts']} ({w['horizon'].format(h=_horizon(int(ro.get('horizon_hours', 0)), lang))}){c} "
+        line = (f"    {w['rollouts']} ({w['horizon'].format(h=span_words(int(ro.get('horizon_hours', 0)), lang))}){c} "
                 f"{nm(best.get('order'))} {w['won'].format(w=best.get('wins', 0), n=best.get('n', ro.get('n', 0)))}, "
                 f"{w['mean'].format(m=_num(best.get('mean')), u=unit)}")
         if others:

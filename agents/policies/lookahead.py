@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agents.policies import Alternative, Decision, Policy, Term, make_policy, register
-from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_YEAR
+from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_YEAR, span_words
 from sim.dice import DiceBox, derive_seed
 from sim.events import Ledger
 from sim.world import World, decode_world, encode_world
@@ -445,8 +445,8 @@ class Lookahead(Policy):
             m = means[ci]
             cand_rows.append({"order": lab, "mean": m, "wins": wins[ci], "n": len(results[ci]), "heuristic": hscore.get(lab)})
             terms = [Term("rollouts", m if m is not None else 0.0, unit,
-                          f"mean score change {_signed(m)} {unit} after {_hours_en(b.horizon)} ({wins[ci]} of {len(results[ci])} rollouts won)",
-                          f"variation moyenne du score {_signed(m)} {_unit_fr(unit)} après {_hours_fr(b.horizon)} ({wins[ci]} parties gagnées sur {len(results[ci])})")]
+                          f"mean score change {_signed(m)} {unit} after {span_words(until - now)} ({wins[ci]} of {len(results[ci])} rollouts won)",
+                          f"variation moyenne du score {_signed(m)} {_unit_fr(unit)} après {span_words(until - now, "fr")} ({wins[ci]} parties gagnées sur {len(results[ci])})")]
             old = next((a for a in h.alternatives if a.order == lab), None)
             if old is not None:
                 terms += old.terms
@@ -459,18 +459,17 @@ class Lookahead(Policy):
             figures["cut"] = True
         if diverged:
             figures["diverged"] = diverged
-        tie = ""
-        if why:
-            tie = h.tie  # (the kind's own rule chose: no tie of means was broken)
-        elif len(tied) > 1:
-            tie = (f"{len(tied)} candidates tied at mean {_signed(top_mean)} {unit}; kept the heuristic's preferred one")
-        elif h.tie:
+        level = [ci for ci in valid if means[ci] == means[pick]]  # the chosen one and those level with it
+        if len(level) > 1:
+            tie = (f"{len(level)} candidates tied at mean {_signed(means[pick])} {unit}; "
+                   + (f"chose {name(legal[cands[pick]])}: {why}" if why else "kept the heuristic's preferred one"))
+        else:
             tie = h.tie
         label = name(legal[cands[pick]])
-        reason = (f"look-ahead: {label} had the best mean score over {n} rollout(s) of {_hours_en(b.horizon)} "
+        reason = (f"look-ahead: {label} had the best mean score over {n} rollout(s) of {span_words(until - now)} "
                   f"among the heuristic's {len(cands)} best")
         if why:
-            reason = f"look-ahead over {_hours_en(b.horizon)} among {len(cands)} candidates: {label} — {why}"
+            reason = f"look-ahead over {span_words(until - now)} among {len(cands)} candidates: {label} — {why}"
         return Decision(legal[cands[pick]], list(h.scored), reason, alts, tie, figures)
 
 
@@ -499,21 +498,6 @@ def _unit_fr(unit: str) -> str:
 
 def _signed(x: float | None) -> str:
     return "n/a" if x is None else f"{x:+.1f}"
-
-
-def _hours_en(h: int) -> str:
-    if h % HOURS_PER_MONTH == 0 and h >= HOURS_PER_MONTH:
-        m = h // HOURS_PER_MONTH
-        return f"{m} month{'s' if m > 1 else ''}"
-    d = max(1, h // HOURS_PER_DAY)
-    return f"{d} day{'s' if d > 1 else ''}"
-
-
-def _hours_fr(h: int) -> str:
-    if h % HOURS_PER_MONTH == 0 and h >= HOURS_PER_MONTH:
-        return f"{h // HOURS_PER_MONTH} mois"
-    d = max(1, h // HOURS_PER_DAY)
-    return f"{d} jour{'s' if d > 1 else ''}"
 
 
 @register("kingdom", NAME)

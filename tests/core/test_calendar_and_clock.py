@@ -48,3 +48,14 @@ def test_tie_order_is_km_mn_gw_cv_then_faction_rank_whatever_the_creation_order(
         env.process(wake(name, phase, rank))
     env.run()
     assert log == ["km0", "km2", "mn0", "gw0", "gw1", "cv0"]
+
+
+def test_a_span_is_told_exactly_in_english_and_french() -> None:
+    from sim.calendar import span_words
+
+    assert span_words(3 * 720) == "3 months" and span_words(3 * 720, "fr") == "3 mois"
+    assert span_words(720) == "1 month"
+    assert span_words(186) == "7 days 18 hours" and span_words(186, "fr") == "7 jours 18 heures"
+    assert span_words(240) == "10 days" and span_words(24, "fr") == "1 jour"
+    assert span_words(5) == "5 hours" and span_words(1) == "1 hour"
+    assert span_words(750) == "31 days 6 hours"  # not a whole number of months

@@ -106,9 +106,14 @@ def test_a_lookahead_run_explains_its_rollouts() -> None:
                        collect=False)
     ev = next(e for e in res.ledger.events if e.kind == "DecisionMade" and "rollouts" in e.data)
     text = "\n".join(explain_decision(ev, "en", res.world.map))
-    n = ev.data["rollouts"]["n"]
-    assert re.search(rf"look-ahead \(over 3 days\): .+ won \d of {n} rollouts, mean score change [+-]\d+\.\d points against", text)
-    assert "mean score change" in text and "rollouts won)" in text  # the chosen alternative's rollout term
+    ro = ev.data["rollouts"]
+    # the convoy default horizon is ten days, cut short by the campaign's end (8 days from hour 0)
+    assert ro["horizon_hours"] == min(10 * HOURS_PER_DAY, 8 * HOURS_PER_DAY - ev.t)
+    d, h = divmod(ro["horizon_hours"], HOURS_PER_DAY)
+    span = f"{d} days" + (f" {h} hours" if h else "")
+    assert re.search(rf"look-ahead \(over {span}\): .+ won \d of {ro['n']} rollouts, mean score change [+-]\d+\.\d points against", text)
+    assert f"after {span} (" in text and "rollouts won)" in text  # the chosen alternative's rollout term, same horizon
+    assert "did not say how it chose" not in text  # a tie of means is told with the rule that broke it
 
 
 def test_place_names_a_settlement_or_a_terrain() -> None:
