@@ -1,7 +1,8 @@
 """A plain progress bar on stderr: done/total, rate, ETA. No dependency.
 
 On a terminal it redraws one line (at most ten times a second). When the stream is not a terminal
-(a log file, a pipe, a test) it stays quiet until :meth:`Progress.close` prints one final line.
+(a log file, a pipe, a test) it writes the same line at most once a minute, so a long tournament run
+into a log file says how far it is, and :meth:`Progress.close` prints one final line.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ def _clock(seconds: float) -> str:
 
 class Progress:
     WIDTH = 24
+    LOG_EVERY = 60.0  # seconds between lines off a terminal
 
     def __init__(self, total: int, label: str = "batch", stream: TextIO | None = None, *, tty: bool | None = None,
                  clock: object = None) -> None:
@@ -32,6 +34,7 @@ class Progress:
         self.done = 0
         self.dead = 0
         self._last_draw = -1.0
+        self._last_log = self.start
         self._closed = False
 
     def _isatty(self) -> bool:
@@ -43,9 +46,15 @@ class Progress:
     # ------------------------------------------------------------------------------------------
     def update(self, done: int, dead: int = 0, *, force: bool = False) -> None:
         self.done, self.dead = done, dead
-        if not self.tty or self._closed:
+        if self._closed:
             return
         now = self._now()
+        if not self.tty:
+            if now - self._last_log >= self.LOG_EVERY and done + dead < self.total:
+                self._last_log = now
+                self.stream.write(self.line(now) + "\n")
+                self.stream.flush()
+            return
         if not force and now - self._last_draw < 0.1 and done + dead < self.total:
             return
         self._last_draw = now

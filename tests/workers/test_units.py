@@ -174,6 +174,20 @@ def test_progress_is_quiet_off_a_terminal_except_the_final_line() -> None:
     assert buf.getvalue() == "batch tiny: 10/10 jobs in 0:05 (2.0 jobs/s)\n"
 
 
+def test_progress_off_a_terminal_logs_a_line_a_minute_on_long_work() -> None:
+    buf, clock = io.StringIO(), Clock()
+    p = Progress(300, label="tournament x", stream=buf, clock=clock)
+    for i in range(1, 301):
+        clock.t += 1.0  # a job a second: five minutes
+        p.update(i)
+    lines = buf.getvalue().splitlines()
+    assert len(lines) == 4  # at 1, 2, 3 and 4 minutes; not at the end (close says it)
+    assert lines[0].startswith("tournament x [") and "60/300" in lines[0] and "ETA 4:00" in lines[0]
+    assert "\r" not in buf.getvalue()
+    p.close()
+    assert buf.getvalue().splitlines()[-1] == "tournament x: 300/300 jobs in 5:00 (1.0 jobs/s)"
+
+
 def test_progress_on_a_terminal_shows_done_total_rate_and_eta() -> None:
     buf, clock = io.StringIO(), Clock()
     p = Progress(100, label="batch", stream=buf, tty=True, clock=clock)
