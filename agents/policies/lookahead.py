@@ -53,7 +53,9 @@ UNSCORED = -1000.0  # the score of a faction that no longer exists at a rollout'
 # config), decisions looked ahead per hour (the rest of the hour's decisions are the heuristic's)
 DEFAULTS: dict[str, dict[str, Any]] = {
     "kingdom": {"candidates": 2, "rollouts": 2, "gap": 3.0, "horizon": 3 * HOURS_PER_MONTH, "decisions": 1},
-    "nation": {"candidates": 3, "rollouts": 2, "gap": 20.0, "horizon": None, "decisions": 1},  # one MN turn
+    # a nation: a year of MN turns (a mission launched now arrives and is tested within it; one turn
+    # ahead saw only its fee and the ambassador's price, and lost to the heuristic in 0.28 of pairs)
+    "nation": {"candidates": 3, "rollouts": 2, "gap": 20.0, "horizon": None, "decisions": 1},
     "guild": {"candidates": 3, "rollouts": 2, "gap": 5.0, "horizon": None, "decisions": 1},  # one GW season
     # a convoy: its heuristic's choice and its best plans of 2 other kinds of day within 8 points, 4 rollouts
     # each to 10 days ahead (ConvoyLookahead: a candidate must beat the heuristic's choice on most dice)
@@ -88,8 +90,8 @@ def budget_for(kind: str, world: World, options: dict[str, Any] | None) -> Budge
     horizon = d["horizon"]
     if o.get("horizon_days"):
         horizon = int(o["horizon_days"]) * HOURS_PER_DAY
-    elif horizon is None and kind == "nation":
-        horizon = world.mn.turn_hours if world.mn is not None else HOURS_PER_YEAR // 4
+    elif horizon is None and kind == "nation":  # a year of MN turns
+        horizon = world.mn.turn_hours * world.config.mn.turns_per_year if world.mn is not None else HOURS_PER_YEAR
     elif horizon is None:
         horizon = HOURS_PER_YEAR // max(1, int(world.config.gw.seasons_per_year))
     gap = o.get("gap")

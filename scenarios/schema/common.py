@@ -25,7 +25,7 @@ class PolicyOptions(Spec):
     | kind | candidates | rollouts | decisions per hour | horizon | gap |
     | --- | --- | --- | --- | --- | --- |
     | kingdom | 2 | 2 | 1 (claims, buildings, taxes, special edicts) | 3 months | 3 |
-    | nation | 3 | 2 | 1 | one MN turn | 20 |
+    | nation | 3 | 2 | 1 | a year of MN turns | 20 |
     | guild | 3 | 2 | 1 | one GW season | 5 |
     | convoy | 3 (kinds of day) | 4 | 1 (day plans, routes) | 10 days | 8 |
 
