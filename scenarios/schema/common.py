@@ -26,7 +26,7 @@ class PolicyOptions(Spec):
     | --- | --- | --- | --- | --- | --- |
     | kingdom | 2 | 2 | 1 (claims, buildings, taxes, special edicts) | 3 months | 3 |
     | nation | 3 | 2 | 1 | a year of MN turns | 20 |
-    | guild | 3 | 2 | 1 | one GW season | 5 |
+    | guild | 3 | 2 | 1 | a year of GW seasons | 5 |
     | convoy | 3 (kinds of day) | 4 | 1 (day plans, routes) | 10 days | 8 |
 
     For a given budget, the same scenario and seed give the same campaign, except with ``max_ms``
