@@ -180,10 +180,18 @@ def execute(runs: list[Run], workers: int, progress: Callable[[int, int, float],
     return errors
 
 
+_LOGGED = [0.0]  # elapsed seconds at the last line written off a terminal
+
+
 def stderr_progress(done: int, total: int, elapsed: float) -> None:
+    """On a terminal, one line redrawn; into a log file, a line a minute and the last one."""
     eta = elapsed / done * (total - done) if done else 0.0
-    end = "\n" if done == total else ""
-    print(f"\r  {done}/{total} campaigns, {elapsed:.0f} s, about {eta:.0f} s left   ", end=end, file=sys.stderr, flush=True)
+    text = f"  {done}/{total} campaigns, {elapsed:.0f} s, about {eta:.0f} s left"
+    if sys.stderr.isatty():
+        print(f"\r{text}   ", end="\n" if done == total else "", file=sys.stderr, flush=True)
+    elif done == total or elapsed - _LOGGED[0] >= 60:
+        _LOGGED[0] = elapsed
+        print(text, file=sys.stderr, flush=True)
 
 
 # ---- figures -------------------------------------------------------------------------------------
