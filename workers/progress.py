@@ -19,6 +19,13 @@ def _clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
+def _rate(per_second: float) -> str:
+    """Jobs per second, or seconds per job when jobs are slow ("21.3 s/job", not "0.0 jobs/s")."""
+    if 0 < per_second < 0.1:
+        return f"{1 / per_second:,.1f} s/job"
+    return f"{per_second:,.1f} jobs/s"
+
+
 class Progress:
     WIDTH = 24
     LOG_EVERY = 60.0  # seconds between lines off a terminal
@@ -78,7 +85,7 @@ class Progress:
             eta = "ETA --:--"
         dead = f", {self.dead} dead" if self.dead else ""
         return (f"{self.label} [{bar}] {finished}/{self.total} ({frac * 100:5.1f}%{dead}) "
-                f"{rate:,.1f} jobs/s  {eta}")
+                f"{_rate(rate)}  {eta}")
 
     def close(self, message: str | None = None) -> None:
         """Finish the line (terminal) or print the one final line (not a terminal)."""
@@ -90,7 +97,7 @@ class Progress:
         finished = self.done + self.dead
         rate = finished / elapsed if elapsed > 0 else 0.0
         final = message or (f"{self.label}: {finished}/{self.total} jobs in {_clock(elapsed)} "
-                            f"({rate:,.1f} jobs/s{f', {self.dead} dead' if self.dead else ''})")
+                            f"({_rate(rate)}{f', {self.dead} dead' if self.dead else ''})")
         if self.tty:
             self.stream.write("\r" + self.line(now) + "\x1b[K\n")
         self.stream.write(final + "\n")

@@ -188,6 +188,15 @@ def test_progress_off_a_terminal_logs_a_line_a_minute_on_long_work() -> None:
     assert buf.getvalue().splitlines()[-1] == "tournament x: 300/300 jobs in 5:00 (1.0 jobs/s)"
 
 
+def test_progress_of_slow_jobs_says_seconds_per_job() -> None:
+    buf, clock = io.StringIO(), Clock()
+    p = Progress(300, label="tournament y", stream=buf, clock=clock)
+    clock.t += 6383
+    p.update(300)
+    p.close()
+    assert buf.getvalue() == "tournament y: 300/300 jobs in 1:46:23 (21.3 s/job)\n"
+
+
 def test_progress_on_a_terminal_shows_done_total_rate_and_eta() -> None:
     buf, clock = io.StringIO(), Clock()
     p = Progress(100, label="batch", stream=buf, tty=True, clock=clock)
