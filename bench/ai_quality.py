@@ -180,20 +180,6 @@ def execute(runs: list[Run], workers: int, progress: Callable[[int, int, float],
     return errors
 
 
-_LOGGED = [0.0]  # elapsed seconds at the last line written off a terminal
-
-
-def stderr_progress(done: int, total: int, elapsed: float) -> None:
-    """On a terminal, one line redrawn; into a log file, a line a minute and the last one."""
-    eta = elapsed / done * (total - done) if done else 0.0
-    text = f"  {done}/{total} campaigns, {elapsed:.0f} s, about {eta:.0f} s left"
-    if sys.stderr.isatty():
-        print(f"\r{text}   ", end="\n" if done == total else "", file=sys.stderr, flush=True)
-    elif done == total or elapsed - _LOGGED[0] >= 60:
-        _LOGGED[0] = elapsed
-        print(text, file=sys.stderr, flush=True)
-
-
 # ---- figures -------------------------------------------------------------------------------------
 
 def fmt(x: float, nd: int = 2) -> str:
@@ -397,7 +383,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ai_quality: {len(runs)} campaigns ({len(seeds)} seeds per kind, {len(realm_seeds)} realm seeds, "
           f"design {args.design}, background {args.background}) on {args.workers} processes", file=sys.stderr)
     t0 = time.perf_counter()
-    errors = execute(runs, args.workers, stderr_progress)
+    from workers.progress import Progress
+
+    progress = Progress(len(runs), label="ai_quality campaigns")
+    errors = execute(runs, args.workers, lambda done, _total, _elapsed: progress.update(done))
+    progress.close()
     wall = time.perf_counter() - t0
     for e in errors:
         print(f"  failed: {e}", file=sys.stderr)

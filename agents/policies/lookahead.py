@@ -4,8 +4,8 @@ docs/scoring.md).
 
 At a decision it asks the kind's ``heuristic`` for its scores. When the heuristic's best ``K``
 alternatives (``candidates``) lie within ``gap`` score points of its best, each of them is played
-forward ``rollouts`` times over ``horizon`` hours (a season for a guild, three months for a kingdom,
-one turn for a nation) and the one with the best mean score of the deciding faction at the horizon
+forward ``rollouts`` times over ``horizon`` hours (three months for a kingdom, a year for a nation
+or a guild) and the one with the best mean score of the deciding faction at the horizon
 (:mod:`sim.scoring`) is chosen; otherwise the heuristic's choice stands. A convoy
 (:class:`ConvoyLookahead`) plays candidates of different kinds of day ten days ahead, and one of them
 replaces the heuristic's choice only when it scores more on most of the same dice (docs/policies.md).
@@ -49,16 +49,16 @@ if TYPE_CHECKING:
 NAME = "lookahead"
 UNSCORED = -1000.0  # the score of a faction that no longer exists at a rollout's horizon
 
-# per kind: candidates K, rollouts N, gap (heuristic score points), horizon (hours; None: from the
-# config), decisions looked ahead per hour (the rest of the hour's decisions are the heuristic's)
+# per kind: candidates K, rollouts N, gap (heuristic score points), horizon (hours), decisions looked
+# ahead per hour (the rest of the hour's decisions are the heuristic's)
 DEFAULTS: dict[str, dict[str, Any]] = {
     "kingdom": {"candidates": 2, "rollouts": 2, "gap": 3.0, "horizon": 3 * HOURS_PER_MONTH, "decisions": 1},
     # a nation: a year of MN turns (a mission launched now arrives and is tested within it; one turn
     # ahead saw only its fee and the ambassador's price, and lost to the heuristic in 0.28 of pairs)
-    "nation": {"candidates": 3, "rollouts": 2, "gap": 20.0, "horizon": None, "decisions": 1},
+    "nation": {"candidates": 3, "rollouts": 2, "gap": 20.0, "horizon": HOURS_PER_YEAR, "decisions": 1},
     # a guild: a year of GW seasons (a siege, an annexation or a garrison pays off over seasons: on
     # guild-war seeds 1-20 one season ahead won 0.565 of 100 pairs, two 0.63, a year 0.715)
-    "guild": {"candidates": 3, "rollouts": 2, "gap": 5.0, "horizon": None, "decisions": 1},
+    "guild": {"candidates": 3, "rollouts": 2, "gap": 5.0, "horizon": HOURS_PER_YEAR, "decisions": 1},
     # a convoy: its heuristic's choice and its best plans of 2 other kinds of day within 8 points, 4 rollouts
     # each to 10 days ahead (ConvoyLookahead: a candidate must beat the heuristic's choice on most dice)
     "convoy": {"candidates": 3, "rollouts": 4, "gap": 8.0, "horizon": 10 * HOURS_PER_DAY, "decisions": 1},
@@ -92,10 +92,6 @@ def budget_for(kind: str, world: World, options: dict[str, Any] | None) -> Budge
     horizon = d["horizon"]
     if o.get("horizon_days"):
         horizon = int(o["horizon_days"]) * HOURS_PER_DAY
-    elif horizon is None and kind == "nation":  # a year of MN turns
-        horizon = world.mn.turn_hours * world.config.mn.turns_per_year if world.mn is not None else HOURS_PER_YEAR
-    elif horizon is None:  # a guild: a year of GW seasons
-        horizon = HOURS_PER_YEAR
     gap = o.get("gap")
     return Budget(
         candidates=int(o.get("candidates", d["candidates"])),
