@@ -24,7 +24,7 @@ from agents.policies.convoy import RandomConvoyPolicy
 from sim.calendar import Phase
 from sim.errors import RealmsimError, RulesError
 from sim.rules import cv as cr
-from sim.state.cv import Convoy, ticks_to_miles
+from sim.state.cv import SUSPENDED_FOREVER, Convoy, ticks_to_miles
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
@@ -179,4 +179,28 @@ class ConvoyAgent(RealmAgent):
             could_move=cr.can_move(c, w.now)[0], wagons=len(c.wagons), drivers=cr.drivers(c, w.now),
             rested=w.now - c.moved_until,
         )
+        if obs["drivers"] < len(c.wagons) and len(c.wagons) > 1:
+            # a wagon may be abandoned today (the menu offers it for want of drivers): what each kind
+            # would leave behind, and whether waiting brings the drivers back
+            obs["abandon_losses"] = {k: (*cr.left_behind(c, k, cfg), *_hp_without(c, k, cfg))
+                                     for k in sorted({x.kind for x in c.wagons})}
+            obs["drivers_back_hours"] = _drivers_back_hours(c, w.now)
         return obs
+
+
+def _hp_without(c: Convoy, kind: str, cfg: Any) -> tuple[int, int]:
+    """The convoy's hit points and maximum once the last wagon of ``kind`` is lost (RES-CV-23)."""
+    w = [x for x in c.wagons if x.kind == kind][-1]
+    hp = cr.wagon_type(w.kind, cfg).hp + cr.TOUGHNESS_HP * w.toughness
+    return max(0, c.hp - hp), c.max_hp - hp
+
+
+def _drivers_back_hours(c: Convoy, now: int) -> int | None:
+    """Hours until enough drivers are back from a suspension to drive every wagon; None when the
+    suspended ones (if any) are too few or are gone for good."""
+    need = len(c.wagons) - cr.drivers(c, now)
+    back = sorted(t.suspended_until for t in c.travelers
+                  if t.job == "driver" and now < t.suspended_until < SUSPENDED_FOREVER)
+    if need <= 0:
+        return 0
+    return back[need - 1] - now if len(back) >= need else None

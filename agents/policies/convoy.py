@@ -167,6 +167,19 @@ class DayTerms:
             self._calm[village] = got
         return got
 
+    def mutiny_cost(self) -> float:
+        """What setting out costs a mutinous crew (CV-MUT-03, RES-CV-18): the daily Resolve check
+        against the unrest DC halves the day's speed on a failure; failed by 5 or more, the crew
+        refuses to move one time in two (or drags the caravan off its road), and a refusal is a
+        blocked period that risks one more point of Unrest (CV-UNR-04 (d))."""
+        o = self.o
+        u, m, r = o["unrest"], o["morale"], o["resolve"]
+        p_ok = p_success(r, 20 + u)
+        p_bad = min(1.0, max(0.0, (15 + u - r) / 20))  # 1d20 + Resolve <= DC - 5
+        lost = 10.0 * ((1 - p_ok) * 0.5 + p_bad * 0.25)
+        rise = p_bad * 0.5 * (1 - p_ok)
+        return 1.0 + lost + rise * (6.0 + 2.0 * (u + 1 - m))
+
     def move(self, p: DayPlan) -> float:
         """The movement's term (memoised by the movement)."""
         key = (p.move, p.night, p.extra, p.halt)
@@ -184,7 +197,7 @@ class DayTerms:
         if move == "travel":
             v = 10.0 - o["risk_today"] * self.risk_w * 0.5
             if o["margin"] > 0:
-                v -= 3.0  # a mutinous crew may drag or refuse
+                v -= self.mutiny_cost()
             if night:
                 v -= 5.0
             if halt:
@@ -300,7 +313,28 @@ class DayTerms:
         if p.assign:
             v += 15.0
         if p.abandon:
-            v += 12.0 - ABANDON_COST.get(p.abandon, 5.0)
+            v += self.abandon_value(p.abandon)
+        return v
+
+    def abandon_value(self, kind: str) -> float:
+        """Leaving a wagon of ``kind`` behind for want of drivers (CV-UNR-04 (a), SC-CV-09): worth
+        getting moving again when the drivers will not come back soon; it costs the wagon's role,
+        the cargo, stores and travelers that no longer fit, and the Resolve check's risk of one more
+        point of Unrest."""
+        o = self.o
+        back = o.get("drivers_back_hours", None)
+        # drivers back within two days: tomorrow's march needs no wagon left behind (a day lost, at most
+        # two, against the day's progress); none coming back: the only way to move again
+        v = -10.0 + 2.5 * back / 24 if back is not None and back <= 48 else 12.0
+        v -= ABANDON_COST.get(kind, 5.0)
+        cargo, food, people, hp, max_hp = o.get("abandon_losses", {}).get(kind, (0, 0, 0, o["hp"], o["max_hp"]))
+        v -= 2.0 * cargo + 4.0 * people
+        if max_hp > 0:  # the wagon's hit points go with it: a battered caravan may be left at 0
+            v -= 20.0 * max(0.0, self.hp_frac - hp / max_hp) + (40.0 if hp == 0 else 0.0)
+        v -= 0.5 * min(food, max(0.0, self.food_need - (o["provisions"] - food))) + 0.05 * food
+        u, m = o["unrest"], o["morale"]
+        worth = 0.5 if u + 1 < m else (2.5 if u + 1 == m else 6.0 + 2.0 * (u + 1 - m))
+        v -= (1 - p_success(o["resolve"], 20 + u)) * worth
         return v
 
 

@@ -189,6 +189,23 @@ def test_losing_a_wagon_leaves_what_no_longer_fits_and_its_toughness() -> None:
     assert c.wagons[-1].toughness == 1 and (c.max_hp, c.hp) == (90, 90)
 
 
+@pytest.mark.rule("SC-CV-09", "RES-CV-23")
+@pytest.mark.parametrize("kind", ["supply", "covered", "fortune_teller"])
+def test_left_behind_foresees_what_losing_a_wagon_leaves(kind: str) -> None:
+    """What a policy weighs before abandoning a wagon (``left_behind``) is what losing it leaves."""
+    hm = line_map(4, villages={0: "Millbrook"})
+    crew = travelers(3, "passenger", "passenger", "guard", "entertainer", "scout")
+    c = convoy(["supply", "covered", "fortune_teller"], crew, hm=hm, provisions=95,
+               cargo={"other": 1, "trade_goods": 6, "repair": 1, "treasure": 2}, gp=1000)
+    w = world_of(c, hm)
+    want = cr.left_behind(c, kind, w.config.cv)
+    cargo, food, people = sum(c.cargo.values()), c.provisions, len(c.travelers)
+    led = ledger_at()
+    cr.lose_wagon(w, c, [x for x in c.wagons if x.kind == kind][-1], ScriptedDice(["d20=20"]), led, "test", ("RES-CV-06",))
+    assert want == (cargo - sum(c.cargo.values()), food - c.provisions, people - len(c.travelers))
+    assert want != (0, 0, 0)  # each of these wagons carries something that will not fit without it
+
+
 @pytest.mark.rule("SC-CV-10", "RES-CV-23")
 def test_zero_hp_from_damage_immobilises_until_repaired() -> None:
     hm = line_map(10)

@@ -7,6 +7,8 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from agents.policies import known_policies, make_policy
 from sim.state.cv import DayPlan, RouteChoice
 
@@ -66,6 +68,34 @@ def test_heuristic_calms_the_crew_before_and_during_a_mutiny() -> None:
     assert p.decide(obs(unrest=3, morale=2, margin=1), gifts, random.Random(1)).chosen == DayPlan(gift="treasure")
     # in mutiny, in a village: a rest day (a calming check with +5) rather than a dragging march
     d = p.decide(obs(unrest=5, morale=2, margin=3, village=True, cargo={}), [DayPlan(), DayPlan(move="rest")], random.Random(1))
+    assert d.chosen == DayPlan(move="rest")
+
+
+@pytest.mark.rule("CV-UNR-04", "SC-CV-09")
+def test_heuristic_waits_for_a_driver_rather_than_abandon_a_laden_wagon() -> None:
+    p = make_policy("convoy", "heuristic")
+    legal = [DayPlan(move="rest"), DayPlan(abandon="supply"), DayPlan(abandon="covered")]
+    # (cargo units, provisions, travelers left behind, HP after, max HP after) per wagon kind
+    losses = {"supply": (3, 37, 1, 35, 60), "covered": (0, 0, 0, 60, 60)}
+    seen = obs(unrest=1, morale=1, resolve=2, hp=80, max_hp=100, wagons=3, drivers=2, abandon_losses=losses)
+    # a suspended driver is back tomorrow: rest a day rather than leave a wagon behind
+    assert p.decide({**seen, "drivers_back_hours": 24}, legal, random.Random(1)).chosen == DayPlan(move="rest")
+    # no driver will come back: abandon, and the wagon whose loss leaves nothing behind
+    assert p.decide({**seen, "drivers_back_hours": None}, legal, random.Random(1)).chosen == DayPlan(abandon="covered")
+
+
+@pytest.mark.rule("CV-MUT-03", "RES-CV-18", "CV-UNR-04")
+def test_heuristic_prices_a_mutinous_march_by_its_refusal_odds() -> None:
+    from agents.policies.convoy import DayTerms
+
+    calm = DayTerms(obs(unrest=3, morale=2, margin=1, resolve=22))  # the crew's check cannot fail
+    hopeless = DayTerms(obs(unrest=6, morale=2, margin=4, resolve=-2))  # 1d20 - 2 never reaches 26 - 5
+    assert calm.mutiny_cost() == pytest.approx(1.0)
+    # fails always (−5 of the day's progress) and by 5 or more always (−2.5); refuses one day in two
+    # and then fails the CV-UNR-04 (d) check: +0.5 Unrest, worth 6 + 2 × (7 − 2) = 16
+    assert hopeless.mutiny_cost() == pytest.approx(1.0 + 7.5 + 0.5 * 16)
+    p = make_policy("convoy", "heuristic")
+    d = p.decide(obs(unrest=6, morale=2, margin=4, resolve=-2), [DayPlan(), DayPlan(move="rest")], random.Random(1))
     assert d.chosen == DayPlan(move="rest")
 
 

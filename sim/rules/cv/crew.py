@@ -14,6 +14,7 @@ from sim.rules.cv.stats import (
     TOUGHNESS_HP,
     UNREST_DC_BASE,
     VILLAGE_BONUS,
+    WAGON_TYPES,
     _emit,
     _roll_check,
     bonuses_of,
@@ -33,6 +34,7 @@ __all__ = [
     "destroy",
     "heal",
     "kill_traveler",
+    "left_behind",
     "lose_wagon",
     "set_unrest",
     "unrest_check",
@@ -213,6 +215,32 @@ def lose_wagon(world: World, c: Convoy, w: Wagon, dice: Dice, ledger: Ledger, wh
         _emit(ledger, "ConvoyImmobilized", c, ("SC-CV-10", "RES-CV-23"), outcome="0 hp", cause="wagon lost")
     _quarter_line(world, c, dice, ledger)
     _enforce_capacity(world, c, ledger)
+
+
+def left_behind(c: Convoy, kind: str, cfg: CvConfig) -> tuple[int, int, int]:
+    """What losing the last wagon of ``kind`` would leave behind (SC-CV-09, as :func:`_enforce_capacity`
+    does it): ``(cargo units, provisions, travelers)``. Reads the convoy, changes nothing (what a
+    policy weighs before it abandons a wagon)."""
+    gone = [x for x in c.wagons if x.kind == kind]
+    if not gone:
+        return 0, 0, 0
+    w = gone[-1]
+    spec = WAGON_TYPES[w.kind]
+    cap = cargo_capacity(c, cfg) - spec.cargo
+    over = cargo_used(c) - cap
+    cargo_lost = 0
+    for k in ("other", "trade_goods", "repair", "treasure"):
+        if over <= 0:
+            break
+        n = min(over, c.cargo.get(k, 0))
+        cargo_lost += n
+        over -= n
+    food_lost = 0
+    if over > 0:
+        keep = max(0, (cap - (sum(c.cargo.values()) - cargo_lost)) * PROVISIONS_PER_STORES)
+        food_lost = max(0, c.provisions - keep)
+    people_lost = max(0, len(c.travelers) - (traveler_capacity(c, cfg) - spec.travelers))
+    return cargo_lost, food_lost, people_lost
 
 
 # resolution: ENG-CV-10
