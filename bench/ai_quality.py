@@ -313,10 +313,12 @@ def figure_d(runs: list[Run]) -> dict[str, Any]:
     return out
 
 
-def figure_e(runs: list[Run], kinds: list[str], lookahead: dict[str, str]) -> dict[str, Any]:
+def figure_e(runs: list[Run], kinds: list[str], lookahead: dict[str, str], skipped: bool = False) -> dict[str, Any]:
     print("\n(e) lookahead beats heuristic: share of pairs, Wilson 95% CI; target >= 0.60, lower bound > 0.50, <= 20x the time")
     out: dict[str, Any] = {}
-    if not lookahead:
+    if skipped:
+        print("  not run (--no-lookahead)")
+    elif not lookahead:
         print("  not available yet: no policy named 'lookahead' is registered for " + ", ".join(kinds)
               + " (agents.policies.known_policies)")
     for kind, spec in lookahead.items():
@@ -365,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--background", default="heuristic", help="policy of the other seats in the seat design (default heuristic)")
     ap.add_argument("--kinds", default=",".join(KINDS), help="faction kinds to pair (default: all four)")
     ap.add_argument("--json", dest="json_out", default=None, help="also write every figure to this JSON file")
+    ap.add_argument("--no-lookahead", action="store_true",
+                    help="skip figure (e) and its look-ahead campaigns (the costly part: 10-20x a heuristic campaign each)")
     args = ap.parse_args(argv)
     try:
         seeds = seed_list(args.seeds)
@@ -378,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ai_quality: --kinds {args.kinds!r}: expected some of {', '.join(KINDS)}; --workers >= 1", file=sys.stderr)
         return 2
 
-    lookahead = lookahead_policies(kinds)
+    lookahead = {} if args.no_lookahead else lookahead_policies(kinds)
     runs = plan(kinds, seeds, realm_seeds, args.background, args.design, lookahead)
     print(f"ai_quality: {len(runs)} campaigns ({len(seeds)} seeds per kind, {len(realm_seeds)} realm seeds, "
           f"design {args.design}, background {args.background}) on {args.workers} processes", file=sys.stderr)
@@ -400,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     figures["b"] = figure_b(runs)
     figures["c"] = figure_c(runs)
     figures["d"] = figure_d(runs)
-    figures["e"] = figure_e(runs, kinds, lookahead)
+    figures["e"] = figure_e(runs, kinds, lookahead, skipped=args.no_lookahead)
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(figures, indent=1, default=str) + "\n", encoding="utf-8")
         print(f"\nfigures written to {args.json_out}")

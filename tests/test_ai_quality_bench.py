@@ -54,3 +54,12 @@ def test_a_registered_lookahead_is_paired_against_the_heuristic(bench, monkeypat
     assert "(e) lookahead beats heuristic" in text
     line = next(x for x in text.splitlines() if x.startswith("  convoy") and "x the all-heuristic campaign" in x)
     assert "6 pairs  share 0.50" in line  # the same play under another name: six ties
+
+
+def test_no_lookahead_skips_figure_e_and_its_campaigns(bench, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: ANN001
+    assert bench.main(["--seeds", "1", "--realm-seeds", "0", "--kinds", "convoy", "--workers", "1", "--no-lookahead"]) == 0
+    captured = capsys.readouterr()
+    e = captured.out.split("(e)")[1].split("\n", 1)[1]  # below its heading
+    assert "not run (--no-lookahead)" in e and "pairs" not in e
+    # one all-heuristic campaign and 6 seats x 1 random seat-swap: no look-ahead campaign was planned
+    assert "7 campaigns" in captured.err
