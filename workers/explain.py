@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, TextIO
 
+from agents.chronicle_tables.cv import order_fr as cv_order_fr
 from sim.calendar import date_of, span_words
 from sim.events import Event
 from sim.hexmap import HexMap
@@ -87,32 +88,41 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
     d = ev.data
     hexes = ev.system == "km"  # a kingdom's claim or lost hex is labelled by its bare index
 
+    orders_fr = lang == "fr" and ev.system == "cv"  # a convoy's orders have French words (chronicle_tables.cv)
+
     def nm(s: Any) -> str:
         text = str(s)
         if hexes and text.isdigit():
             return place(hexmap, int(text), lang)
         return name_places(text, hexmap, lang)
 
+    def order(s: Any) -> str:
+        return nm(cv_order_fr(str(s)) if orders_fr else s)
+
     c = w["colon"]
     who = (names or {}).get(ev.actor, ev.actor)
-    head = f"{who} {w['chose']}{c} {nm(ev.outcome)}  ({w['policy']} {d.get('policy', '?')}, {d.get('legal', '?')} {w['legal']})"
+    policy = str(d.get("policy", "?"))
+    if lang == "fr":
+        policy = _POLICY_FR.get(policy, policy)
+    head = f"{who} {w['chose']}{c} {order(ev.outcome)}  ({w['policy']} {policy}, {d.get('legal', '?')} {w['legal']})"
     out = [head]
     alts = d.get("alternatives") or []
     if alts:
         for k, a in enumerate(alts[: SHOWN + 1]):
             mark = "*" if k == 0 else "-"
-            out.append(f"    {mark} {nm(a.get('order', '?'))}{c} {w['score']} {_num(a.get('score'))}")
+            out.append(f"    {mark} {order(a.get('order', '?'))}{c} {w['score']} {_num(a.get('score'))}")
             for t in a.get("terms") or []:
                 text = t.get(lang) or t.get("en") or f"{t.get('name', '?')} {_num(t.get('value'))} {_unit(t.get('unit', ''), lang)}".rstrip()
                 out.append(f"        {nm(text)}")
     else:
         scored = d.get("scored") or []
         for k, row in enumerate(scored[: SHOWN + 1]):
-            order, sc = (row[0], row[1]) if isinstance(row, list | tuple) and len(row) >= 2 else (row, None)
-            mark = "*" if k == 0 and str(order) == str(ev.outcome) else "-"
-            out.append(f"    {mark} {nm(order)}{c} {w['score']} {_num(sc)}")
+            label, sc = (row[0], row[1]) if isinstance(row, list | tuple) and len(row) >= 2 else (row, None)
+            mark = "*" if k == 0 and str(label) == str(ev.outcome) else "-"
+            out.append(f"    {mark} {order(label)}{c} {w['score']} {_num(sc)}")
     if d.get("tie"):
-        out.append(f"    {w['tie']}{c} {nm(d['tie'])}")
+        tie = str(d["tie"])
+        out.append(f"    {w['tie']}{c} {nm(tie_fr(tie) if lang == 'fr' else tie)}")
     else:
         tied = _tied(alts, d.get("scored") or [])
         if tied > 1:
@@ -125,13 +135,13 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
         best = cands[0]
         others = ", ".join(_num(cd.get("mean")) for cd in cands[1:])
         line = (f"    {w['rollouts']} ({w['horizon'].format(h=span_words(int(ro.get('horizon_hours', 0)), lang))}){c} "
-                f"{nm(best.get('order'))} {w['won'].format(w=best.get('wins', 0), n=best.get('n', ro.get('n', 0)))}, "
+                f"{order(best.get('order'))} {w['won'].format(w=best.get('wins', 0), n=best.get('n', ro.get('n', 0)))}, "
                 f"{w['mean'].format(m=_num(best.get('mean')), u=unit)}")
         if others:
             line += f" {w['against']} {others}"
         out.append(line)
         for cd in cands[1:]:
-            out.append(f"        {nm(cd.get('order'))}{c} {w['mean'].format(m=_num(cd.get('mean')), u=unit)}, "
+            out.append(f"        {order(cd.get('order'))}{c} {w['mean'].format(m=_num(cd.get('mean')), u=unit)}, "
                        f"{w['won'].format(w=cd.get('wins', 0), n=cd.get('n', 0))}")
         if ro.get("cut"):
             out.append(f"        {w['cut'].format(n=ro.get('n', 0))}")
@@ -140,6 +150,38 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
     if d.get("reason") and not alts:
         out.append(f"    {w['reason']}{c} {nm(d['reason'])}")
     return out
+
+
+_POLICY_FR = {"heuristic": "heuristique", "random": "aléatoire", "scripted": "scriptée", "lookahead": "anticipation"}
+# how the policies say they broke a tie (agents/policies: ``tie_how`` and the look-ahead's words)
+_TIE_HOW_FR = {
+    "drawn by the policy's stream": "tiré au sort par le flux aléatoire de la politique",
+    "the first listed wins (the rules' order of alternatives)": "le premier listé l'emporte (l'ordre des choix dans les règles)",
+    "kept the heuristic's preferred one": "gardé le préféré de l'heuristique",
+}
+_TIED = re.compile(r"^(\d+) alternatives tied at (\S+); (.+)$", re.S)
+_TIED_MEAN = re.compile(r"^(\d+) candidates tied at mean (\S+) ?(\S*); (.+)$", re.S)
+_CHOSE = re.compile(r"^chose (.+): beat the heuristic's choice in (\d+) of (\d+) paired rollouts \(lost (\d+)\)$", re.S)
+
+
+def tie_fr(text: str) -> str:
+    """A policy's tie line (stored in English in the ledger) in French; words it does not know stay
+    as they are."""
+    def how(h: str) -> str:
+        m = _CHOSE.match(h)
+        if m:
+            return (f"choisi {m.group(1)} : a battu le choix de l'heuristique dans {m.group(2)} parties appariées "
+                    f"sur {m.group(3)} (perdu {m.group(4)})")
+        return _TIE_HOW_FR.get(h, h)
+
+    m = _TIED.match(text)
+    if m:
+        return f"{m.group(1)} choix à égalité au score {m.group(2)} ; {how(m.group(3))}"
+    m = _TIED_MEAN.match(text)
+    if m:
+        unit = _unit(m.group(3), "fr")
+        return f"{m.group(1)} candidats à égalité, variation moyenne {m.group(2)}{' ' + unit if unit else ''} ; {how(m.group(4))}"
+    return text
 
 
 def _tied(alts: list[Any], scored: list[Any]) -> int:

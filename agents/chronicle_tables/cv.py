@@ -320,3 +320,54 @@ LINES: dict[str, Any] = {
         else f"{c.name} buys a {_wagon(ev.outcome, lang)} ({ev.total} gp)."),
 }
 LINES.update({kind: _simple(t["en"], t["fr"]) for kind, t in TEMPLATES.items()})
+
+
+# ---- a convoy's orders as a French game master says them (``realmsim run --explain --lang fr``) ----
+_MOVES_FR = {"travel": "voyager", "travel by night": "voyager de nuit", "rest": "se reposer",
+             "repair": "réparer les chariots", "halt at village": "halte au village", "forage": "fourrager",
+             "double rations": "rations doubles"}
+_ROUTE_FR = {"fast": "la route rapide", "safe": "la route sûre"}
+
+
+def _purchase_fr(item: str) -> str:
+    what, _, arg = item.partition(":")
+    if what == "stores":
+        return f"{arg} unité(s) de réserves de nourriture"
+    if what == "repair":
+        return f"{arg} unité(s) de matériel de réparation"
+    if what == "wagon" and arg in cr.WAGON_TYPES:
+        return f"un {_wagon(arg, 'fr')}"
+    if what == "axles":
+        return "des essieux renforcés"
+    return item
+
+
+def _order_part_fr(part: str) -> str:
+    if part in _MOVES_FR:
+        return _MOVES_FR[part]
+    base, plus, extra = part.rpartition(" +")
+    if plus and base in ("travel", "travel by night") and extra.endswith("h"):  # a forced march: travel +3h
+        return f"{_MOVES_FR[base]} +{extra[:-1]} h"
+    head, _, rest = part.partition(" ")
+    if head == "buy":
+        return "acheter " + " et ".join(_purchase_fr(x) for x in rest.split(" and "))
+    if head == "gift":
+        return "offrir " + " et ".join(CARGO["fr"].get(x, x) for x in rest.split(" and "))
+    if head == "assign":
+        return "affecter " + " et ".join(f"{who} comme {_job(job, 'fr')}" for who, _, job in
+                                         (x.rpartition(":") for x in rest.split(" and ")))
+    if head == "abandon" and rest.startswith("a ") and rest.endswith(" wagon"):
+        kind = rest[2:-len(" wagon")]
+        return f"abandonner un {_wagon(kind, 'fr')}" if kind in cr.WAGON_TYPES else part
+    return part
+
+
+def order_fr(label: str) -> str:
+    """A convoy's order label (``DayPlan.label``, ``RouteChoice.label``) in French; what it does not
+    know stays as it is (an enemy's id, a scripted order)."""
+    if label.endswith(")") and " route (" in label:  # fast route (23 hexes, 13.2 days, risk 19.5)
+        kind, _, rest = label.partition(" route (")
+        hexes, days, risk = (x.strip() for x in rest[:-1].split(","))
+        return (f"{_ROUTE_FR.get(kind, kind)} ({hexes.replace('hexes', 'hexagones')}, "
+                f"{days.replace('days', 'jours')}, {risk.replace('risk', 'risque')})")
+    return ", ".join(_order_part_fr(p) for p in label.split(", "))

@@ -93,9 +93,9 @@ def rank_with_reason(obs: Any, legal: Sequence[Any]) -> tuple[list[Terms], str]:
         w = 0.08 + 0.3 * (1 - frac) + (0.15 if obs.get("starving") else 0.0)
         for r in legal:
             t = Terms("points")
-            t.add("days", -float(r.days), f"{r.days:g} days of travel to {r.label() if hasattr(r, 'label') else r}",
-                  f"{r.days:g} jours de voyage")
-            t.add("risk", -w * r.risk, f"hazard risk {r.risk:g}, weighed by the wagons' state", f"risque de péril {r.risk:g}, pesé selon l'état des chariots")
+            days, risk = round(r.days, 2), round(r.risk, 1)
+            t.add("days", -float(r.days), f"{days:g} days of travel", f"{days:g} jours de voyage")
+            t.add("risk", -w * r.risk, f"hazard risk {risk:g}, weighed by the wagons' state", f"risque de péril {risk:g}, pesé selon l'état des chariots")
             out.append(t)
         return out, "fewest travel days, hazard risk weighed by how battered the convoy is"
     if kind == "target":
@@ -274,7 +274,7 @@ class DayTerms:
         mv = self.move(p)
         en, fr = _move_words(p.move, p.extra)
         if self._risk_words is None:
-            r = self.o["risk_today"]
+            r = round(self.o["risk_today"], 2)
             self._risk_words = (f" (hazard risk {r:g} today)", f" (risque de péril {r:g} aujourd'hui)")
         t.add("move", mv, en + self._risk_words[0], fr + self._risk_words[1])
         rest = (mv + self.orders(p)) - mv  # score(p) - mv
@@ -359,4 +359,9 @@ def _order_words(forage: bool, double: bool, gifts: bool, purchases: bool, assig
     bits = [x for x, on in (("forage", forage), ("double rations", double), ("gifts", gifts), ("purchases", purchases),
                             ("assign", assign), ("abandon", abandon)) if on]
     return (("from " + ", ".join(bits) if bits else "from the day's other orders"),
-            ("de " + ", ".join(_FR_BITS[b] for b in bits) if bits else "des autres ordres du jour"))
+            (_de(", ".join(_FR_BITS[b] for b in bits)) if bits else "des autres ordres du jour"))
+
+
+def _de(words: str) -> str:
+    """French "de" before ``words``, elided before a vowel (« d'achats »)."""
+    return ("d'" if words[:1] in "aeiouhéèê" else "de ") + words

@@ -41,7 +41,7 @@ def test_explain_every_faction_in_french_names_hexes(capsys: pytest.CaptureFixtu
     assert code == 0
     heads = [x for x in out.splitlines() if " a choisi : " in x]
     assert {h.split(" a choisi")[0].split("  ", 1)[1] for h in heads} >= {"Restov (kingdom:restov)", "Pitax (kingdom:pitax)"}
-    assert "(politique heuristic," in heads[0] and "ordres légaux)" in heads[0]
+    assert "(politique heuristique," in heads[0] and "ordres légaux)" in heads[0]
     assert not [x for x in out.splitlines() if re.search(r"#\d+", x)]  # no bare hex index left
     claims = [x for x in out.splitlines() if " a choisi : " in x and re.search(r"en \[\d+,\d+\]", x)]
     assert claims, "a claim or an improvement names its hex by terrain and coordinates"
@@ -97,7 +97,7 @@ def test_rollout_figures_are_told() -> None:
     assert "    look-ahead (over 3 days): travel won 14 of 20 rollouts, mean score change +3.1 points against +1.2" in en
     assert "        rest: mean score change +1.2 points, won 6 of 20 rollouts" in en
     fr = explain_decision(ev, "fr")
-    assert "    anticipation (sur 3 jours) : travel 14 parties gagnées sur 20, variation moyenne du score +3.1 points contre +1.2" in fr
+    assert "    anticipation (sur 3 jours) : voyager 14 parties gagnées sur 20, variation moyenne du score +3.1 points contre +1.2" in fr
 
 
 @pytest.mark.slow  # over 0.5 s: left out of make test-fast
@@ -126,3 +126,32 @@ def test_place_names_a_settlement_or_a_terrain() -> None:
     col, row = m.coords(wild)
     assert place(m, wild) == f"the hills at [{col},{row}]"
     assert place(m, wild, "fr") == f"les collines en [{col},{row}]"
+
+
+def test_tie_lines_and_policy_names_read_in_french() -> None:
+    from agents.policies.explain import tie_words
+    from workers.explain import tie_fr
+
+    assert tie_fr(tie_words(2, 8.6815, "drawn by the policy's stream")) == (
+        "2 choix à égalité au score 8.6815 ; tiré au sort par le flux aléatoire de la politique")
+    assert tie_fr("3 alternatives tied at 2; the first listed wins (the rules' order of alternatives)") == (
+        "3 choix à égalité au score 2 ; le premier listé l'emporte (l'ordre des choix dans les règles)")
+    assert tie_fr("2 candidates tied at mean +3.1 BP; kept the heuristic's preferred one") == (
+        "2 candidats à égalité, variation moyenne +3.1 PC ; gardé le préféré de l'heuristique")
+    assert tie_fr("2 candidates tied at mean -0.5 points; chose rest: beat the heuristic's choice in 3 of 4 paired "
+                  "rollouts (lost 1)") == ("2 candidats à égalité, variation moyenne -0.5 points ; choisi rest : a battu "
+                                           "le choix de l'heuristique dans 3 parties appariées sur 4 (perdu 1)")
+    assert tie_fr("something else entirely") == "something else entirely"  # unknown words stay as they are
+
+
+def test_a_french_explanation_names_the_policy_and_the_tie_in_french() -> None:
+    from sim.events import Event
+    from workers.explain import explain_decision
+
+    ev = Event(seq=1, t=0, system="cv", kind="DecisionMade", actor="convoy:a", clauses=(), outcome="travel",
+               data={"policy": "heuristic", "legal": 4, "tie": "2 alternatives tied at 1; drawn by the policy's stream",
+                     "alternatives": [{"order": "travel", "score": 1, "terms": []}, {"order": "rest", "score": 1, "terms": []}]})
+    lines = explain_decision(ev, "fr")
+    assert "(politique heuristique, 4 ordres légaux)" in lines[0]
+    assert lines[-1] == "    égalité : 2 choix à égalité au score 1 ; tiré au sort par le flux aléatoire de la politique"
+    assert "(policy heuristic, 4 legal orders)" in explain_decision(ev, "en")[0]
