@@ -155,3 +155,20 @@ def test_a_french_explanation_names_the_policy_and_the_tie_in_french() -> None:
     assert "(politique heuristique, 4 ordres légaux)" in lines[0]
     assert lines[-1] == "    égalité : 2 choix à égalité au score 1 ; tiré au sort par le flux aléatoire de la politique"
     assert "(policy heuristic, 4 legal orders)" in explain_decision(ev, "en")[0]
+
+
+def test_a_convoys_orders_read_in_french() -> None:
+    from agents.chronicle_tables.cv import order_fr
+    from sim.state.cv import DayPlan, RouteChoice
+
+    assert order_fr(DayPlan(forage=True, buy="stores:4").label()) == (
+        "voyager, fourrager, acheter 4 unité(s) de réserves de nourriture")
+    assert order_fr(DayPlan(night=True, extra=3, halt=True, double=True).label()) == (
+        "voyager de nuit +3 h, halte au village, rations doubles")
+    assert order_fr(DayPlan(move="rest", gift=("trade_goods", "treasure")).label()) == "se reposer, offrir marchandises et Trésor"
+    assert order_fr(DayPlan(assign="Koya:driver", abandon="supply").label()) == (
+        "voyager, affecter Koya comme conducteur, abandonner un chariot de ravitaillement")
+    assert order_fr(DayPlan(move="repair", buy=("repair:2", "axles")).label()) == (
+        "réparer les chariots, acheter 2 unité(s) de matériel de réparation et des essieux renforcés")
+    assert order_fr(str(RouteChoice("safe", (0, 1, 2), 13.24, 19.46))) == "la route sûre (2 hexagones, 13.2 jours, risque 19.5)"
+    assert order_fr("h2") == "h2"  # an enemy's id stays as it is
