@@ -74,6 +74,15 @@ def _p_check(mod: int, dc: int, kingdom: bool) -> float:
     return ok / 20
 
 
+def friction_unrest(p: float) -> float:
+    """The Unrest a subjugation is expected to cost its overlord (KM-VAS-07, RES-KM-30): a Loyalty check
+    a turn at ``p``, Unrest +1d4 (2.5 on average) on each failure, until three successes in a row —
+    1/p + 1/p² + 1/p³ checks on average, a share 1 − p of them failed (capped at 100)."""
+    if p <= 0:
+        return 100.0
+    return min(2.5 * (1 - p) * (1 / p + 1 / p**2 + 1 / p**3), 100.0)
+
+
 def p_at_least(p: float, n: int, need: int) -> float:
     """Chance of at least ``need`` successes in ``n`` independent tries of chance ``p``."""
     from math import comb
@@ -449,8 +458,14 @@ class KingdomHeuristic(Policy):
             tk = c.km.kingdoms[o.target]
             dc = c.st.control_dc + K.size_of(tk) // 5
             p = p_check(c.st.loyalty - k.unrest, dc, kingdom=True)
-            t.add("subjugation", 6.0 + 1.5 * K.size_of(tk) * p - 2.5 * (1 - p) * 3, f"{o.target} subjugated ({p:.0%} a check)",
+            t.add("subjugation", 6.0 + 1.5 * K.size_of(tk) * p, f"{o.target} subjugated ({p:.0%} a check)",
                   f"{o.target} assujetti ({p:.0%} par test)")
+            unrest = friction_unrest(p)
+            t.add("friction", -unrest * c.unrest_value, f"friction until equilibrium: about {unrest:.0f} Unrest",
+                  f"frictions jusqu'à l'équilibre : environ {unrest:.0f} d'Insatisfaction")
+            if any(x.subjugation is not None and x.subjugation.overlord == k.id and not x.subjugation.finished
+                   for x in c.km.kingdoms.values()):
+                t.add("already", -50.0, "a subjugation is already under way", "un assujettissement est déjà en cours")
             t.add("cost", -grant * 0.3 - 2.5, "the edict's cost and grant", "de coût de l'édit et de dotation")
             return
         # a new vassal or colony: only if it can stand (its Upkeep check) and it relieves the overlord

@@ -219,3 +219,24 @@ def test_overlord_consort_mitigates_in_one_kingdom_per_turn() -> None:
     K.upkeep(w, "ov", ScriptedDice(["d20=10"]), led)  # …and cannot also stand in for the overlord this turn
     ev = [e for e in led.events if e.kind == "VacancyUnrestRose" and e.data["role"] == "ruler"]
     assert ev and ev[0].total == 4
+
+
+@pytest.mark.rule("KM-VAS-07", "RES-KM-30")
+def test_the_heuristic_prices_subjugation_friction_until_equilibrium() -> None:
+    from agents.policies.kingdom import friction_unrest
+
+    assert friction_unrest(1.0) == 0.0  # three successes at once, no failure
+    assert friction_unrest(0.5) == pytest.approx(2.5 * 0.5 * (2 + 4 + 8))  # 14 checks on average, half failed
+    assert friction_unrest(0.8) == pytest.approx(2.5 * 0.2 * (1.25 + 1.5625 + 1.953125))
+    assert friction_unrest(0.1) == friction_unrest(0.0) == 100.0  # past the cap: never worth it
+
+
+@pytest.mark.slow
+def test_no_realm_kingdom_subjugates_itself_into_ruin() -> None:
+    """realm seed 9: Sylvara subjugated Avalon at a Loyalty check it failed nine times in ten, reached
+    Unrest 94 and lost every hex (issue 13 (d): idle for 99 months). Priced by its friction, it no longer does."""
+    from agents.campaign import run_campaign
+
+    res = run_campaign("realm", 9, keep_ledger=False, collect=False)
+    sizes = {k: f["metrics"]["size"] for k, f in res.factions().items() if f["kind"] == "kingdom"}
+    assert sizes and min(sizes.values()) > 0, sizes
