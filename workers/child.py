@@ -5,8 +5,9 @@ A job is untrusted: it may raise anything, exit, abort, fork or never return. So
 stays warm between jobs, and the parent only waits on a pipe: a job past its time limit is killed
 with its whole process group (the child runs in a session of its own) and reported as timed out; a
 child that dies takes only its current job with it. Several jobs can be handed over in one write
-(the child answers each as it finishes), so a short job costs one pipe message each way, not a round
-trip; the time limit of each runs from the moment the previous one was answered.
+(the child answers each as it finishes, a run of short jobs' answers in one write held at most 0.1 s,
+:data:`workers.local_child.HOLD_S`), so a short job costs a fraction of a pipe message each way, not a
+round trip; the time limit of each runs from the moment the previous one was answered.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ import os
 import select
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections import deque
@@ -39,6 +40,9 @@ def _die_with_parent() -> None:
         pass
 
 
+HOLD_S = 0.1  # how long a job's answer may wait for the next ones' (never while no job waits)
+
+
 def main() -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _die_with_parent()
@@ -54,9 +58,47 @@ def main() -> int:
     pending: deque[Any] = deque()
     closed = False
 
+    held: list[bytes] = []  # answers not yet written (see ``answer``)
+    held_since = [0.0]
+    lock = threading.Lock()
+    flusher: list[threading.Thread] = []
+
+    def flush() -> None:
+        with lock:
+            if held:
+                out.write(b"".join(held))
+                out.flush()
+                held.clear()
+
     def send(msg: list[Any]) -> None:
-        out.write(msgpack.packb(msg, use_bin_type=True))
-        out.flush()
+        with lock:
+            held.append(msgpack.packb(msg, use_bin_type=True))
+        flush()
+
+    def keep_flushing() -> None:
+        """Writes what was held ``HOLD_S`` ago while the next job runs: a long job never holds back
+        the answer of the short one before it (the worker would count that one as running)."""
+        while True:
+            time.sleep(HOLD_S / 2)
+            with lock:
+                old = held and time.monotonic() - held_since[0] >= HOLD_S
+            if old:
+                flush()
+
+    def answer(msg: list[Any]) -> None:
+        """A job's answer: written at once when no other job waits, else held with the next ones for
+        at most ``HOLD_S`` (one write and one wake-up of the worker for a run of short jobs)."""
+        packed = msgpack.packb(msg, use_bin_type=True)
+        with lock:
+            if not held:
+                held_since[0] = time.monotonic()
+            held.append(packed)
+        if not pending:
+            flush()
+            return
+        if not flusher:
+            flusher.append(threading.Thread(target=keep_flushing, name="realmsim-answers", daemon=True))
+            flusher[0].start()
 
     def take(chunk: bytes) -> None:
         unpacker.feed(chunk)
@@ -71,6 +113,7 @@ def main() -> int:
     send(["ready", me, version, error])
     while True:
         if not pending:
+            flush()  # (nothing held back while we wait)
             if closed:
                 return 0
             chunk = os.read(fd, 1 << 16)  # whatever has arrived: a job is never held back for a full buffer
@@ -96,7 +139,7 @@ def main() -> int:
         if os.getpid() != me:
             os._exit(0)
         reply[5] = time.process_time() - cpu
-        send(reply)
+        answer(reply)
 
 
 if __name__ == "__main__":

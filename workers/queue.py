@@ -174,7 +174,7 @@ for i = 0, n - 1 do
 end
 if stored > 0 then redis.call('HINCRBY', KEYS[2], 'stored', stored) end
 if dup > 0 then redis.call('HINCRBY', KEYS[2], 'duplicates', dup) end
-return {stored, dup, orphan}
+return {stored, dup, orphan, redis.call('XLEN', KEYS[1])}
 """
 
 

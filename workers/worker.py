@@ -19,9 +19,12 @@ then acknowledge and delete its entry, in one Lua script (atomic).
   retried until that happened more than ``--max-deaths`` times. Then it goes to the dead-letter stream
   with its reason (``failed``, ``timed-out``, ``crashed`` or ``died``) and its traceback.
 - How many entries one read takes adapts to the jobs' length (about ``window`` s of work per read, at
-  most ``max_count``), so no-op jobs go by the hundred and campaign jobs a few at a time. The jobs of
-  one read are handed to the child in one write, and their results stored in one transaction when
-  the read is done (a read that takes more than a second stores on the way).
+  most ``max_count``), so no-op jobs go by the hundred and campaign jobs a few at a time — and never
+  more than a quarter of the stream's backlog at the last store (the store script reports it), so
+  near the end of a batch the reads shrink and no worker sits on jobs another could run. The jobs
+  of one read are handed to the child in one write, the child writes their answers a run at a time
+  (held at most 0.1 s), and their results are stored in one script when the read is done (a read
+  that takes more than a second stores on the way).
 - While it holds entries, a heartbeat thread re-claims them (XCLAIM JUSTID, which resets their idle
   time without counting a delivery), so a long job is never taken for a stale one — but not past
   ``--job-timeout`` without progress, so a stuck worker does not hold a job for ever.
@@ -94,6 +97,7 @@ TRANSIENT = (
 )
 DEFAULT_MAX_DEATHS = 10
 DEFAULT_FORGET_IDLE = 3600.0
+BACKLOG_SHARE = 4  # a read takes at most this share of the stream's backlog (1/4: two workers or more share the tail)
 _BATCH_ID = re.compile(rb"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 _JOB_KEY = re.compile(rb"^[0-9a-f]{32}$")
 
@@ -184,7 +188,7 @@ class Worker:
         max_count: int = 500,
         max_jobs: int | None = None,
         ttl: int = DEFAULT_TTL,
-        window: float = 0.1,
+        window: float = 0.5,
         job_timeout: float = DEFAULT_JOB_TIMEOUT,
         max_job_bytes: int = MAX_JOB_BYTES,
         forget_idle: float = DEFAULT_FORGET_IDLE,
@@ -232,6 +236,7 @@ class Worker:
             # redis-py 8 sets a 5 s socket timeout by default; a blocking XREADGROUP needs more.
             self.r: Any = connect(url, socket_timeout=block + 10.0, ca=ca)  # replies are bytes
             self.hb: Any = connect(url, socket_timeout=10.0, check=False, ca=ca)
+            self._store = self.r.register_script(STORE_LUA)
         except BaseException:
             self.runner.close(grace=0)
             raise
@@ -241,7 +246,8 @@ class Worker:
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
         self.processed = 0  # jobs run or found done by this worker
-        self._per_job = window  # moving average of a job's CPU seconds (a guess at first: one job a read)
+        self._backlog: int | None = None  # entries in the stream at our last store (the store script says)
+        self._per_job = 0.0  # moving average of a job's CPU seconds (0: none measured yet, one job a read)
         self._cursor = "0-0"
         # Nothing can turn stale sooner than min_idle after it was last seen: look for stale entries
         # (XAUTOCLAIM) a few times per min_idle (at most every second), not before every read.
@@ -383,7 +389,13 @@ class Worker:
             pass
 
     def _count(self) -> int:
+        if self._per_job <= 0:
+            return 1  # the first read takes one job: how long they take is not known yet
         n = max(1, min(self.max_count, int(self.window / max(self._per_job, 1e-6))))
+        if self._backlog is not None:
+            # never more than a quarter of what the stream held at our last store: near the end of a
+            # batch the reads shrink, so no worker sits on jobs another could run
+            n = min(n, max(1, -(-self._backlog // BACKLOG_SHARE)))
         if self.max_jobs is not None:
             n = max(1, min(n, self.max_jobs - self.processed))
         return n
@@ -631,11 +643,16 @@ class Worker:
             return True
         keys_: list[str] = [self.keys.stream, self.keys.stats]
         args: list[Any] = [GROUP, str(self.ttl)]
-        pipe = self.r.pipeline(transaction=True)
         stored = [o for o in outs if o.kind in ("ok", "skip")]
         for o in stored:
             keys_ += [self.keys.result(o.entry.key), self.keys.done(o.entry.batch)]
             args += [o.entry.id, o.entry.key, o.value]
+        if len(stored) == len(outs):
+            # results only (the usual case): one script, atomic by itself — no transaction around it, and
+            # EVALSHA (the script is loaded once; redis-py loads it again after a SCRIPT FLUSH)
+            res = [self._store(keys=keys_, args=args)]
+            return self._flushed(outs, stored, res, {"failed": 0, "dead": 0, "released": 0})
+        pipe = self.r.pipeline(transaction=True)
         if stored:  # (EVAL, not EVALSHA: a pipeline with a Script object asks SCRIPT EXISTS every time)
             pipe.eval(STORE_LUA, len(keys_), *keys_, *args)
         counts = {"failed": 0, "dead": 0, "released": 0}
@@ -663,11 +680,14 @@ class Worker:
         for name, n in counts.items():
             if n:
                 pipe.hincrby(self.keys.stats, name, n)
-        res = pipe.execute()
+        return self._flushed(outs, stored, pipe.execute(), counts)
+
+    def _flushed(self, outs: list[Outcome], stored: list[Outcome], res: list[Any], counts: dict[str, int]) -> bool:
+        """What :meth:`_flush_all` does once Redis has taken the outcomes: forget them, and log."""
         self._unsaved = []
         self._release([o.entry.id for o in outs])
         if stored:
-            n_stored, n_dup, n_orphan = (int(x) for x in res[0])
+            n_stored, n_dup, n_orphan, self._backlog = (int(x) for x in res[0])
             if n_dup:
                 log.info("worker %s: %d job(s) already had a result (redelivered); not stored again", self.name, n_dup)
             if n_orphan:

@@ -209,3 +209,21 @@ def test_progress_on_a_terminal_shows_done_total_rate_and_eta() -> None:
     assert "ETA 0:23" in line  # 70 left at 3 jobs/s
     p.close()
     assert buf.getvalue().endswith("\x1b[K\nbatch: 30/100 jobs in 0:10 (3.0 jobs/s, 5 dead)\n")
+
+
+def test_a_worker_sizes_its_reads_by_job_length_and_the_streams_backlog() -> None:
+    from types import SimpleNamespace
+
+    from workers.worker import Worker
+
+    def count(per_job: float, backlog: int | None, **kw: object) -> int:
+        w = SimpleNamespace(_per_job=per_job, window=0.5, max_count=500, _backlog=backlog, max_jobs=None, processed=0)
+        w.__dict__.update(kw)
+        return Worker._count(w)  # type: ignore[arg-type]
+
+    assert count(0.0, None) == 1  # nothing measured yet: one job
+    assert count(0.01, None) == 50  # half a second of 10 ms jobs
+    assert count(0.0001, None) == 500  # no-op jobs: at most max_count
+    assert count(0.01, 1000) == 50 and count(0.01, 120) == 30 and count(0.01, 3) == 1  # a quarter of the backlog
+    assert count(0.01, 0) == 1  # an empty stream at the last store: one job, then measure again
+    assert count(0.01, None, max_jobs=10, processed=8) == 2
