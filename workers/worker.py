@@ -97,6 +97,7 @@ TRANSIENT = (
 )
 DEFAULT_MAX_DEATHS = 10
 DEFAULT_FORGET_IDLE = 3600.0
+DEFAULT_WINDOW = 0.5  # seconds of work a read takes (see --read-window)
 BACKLOG_SHARE = 4  # a read takes at most this share of the stream's backlog (1/4: two workers or more share the tail)
 _BATCH_ID = re.compile(rb"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 _JOB_KEY = re.compile(rb"^[0-9a-f]{32}$")
@@ -188,7 +189,7 @@ class Worker:
         max_count: int = 500,
         max_jobs: int | None = None,
         ttl: int = DEFAULT_TTL,
-        window: float = 0.5,
+        window: float = DEFAULT_WINDOW,
         job_timeout: float = DEFAULT_JOB_TIMEOUT,
         max_job_bytes: int = MAX_JOB_BYTES,
         forget_idle: float = DEFAULT_FORGET_IDLE,
@@ -820,6 +821,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--forget-idle", type=float, default=DEFAULT_FORGET_IDLE, metavar="S",
                    help=f"remove consumers idle over S seconds with nothing pending (default {DEFAULT_FORGET_IDLE:g})")
     p.add_argument("--block", type=float, default=1.0, metavar="S", help="XREADGROUP block time (default 1 s)")
+    p.add_argument("--read-window", type=float, default=DEFAULT_WINDOW, metavar="S",
+                   help=f"seconds of work one read takes, by the jobs' measured CPU (default {DEFAULT_WINDOW:g}; "
+                        "never more than a quarter of the stream's backlog)")
     p.add_argument("--max-jobs", type=int, default=None, metavar="N", help="exit after N jobs")
     p.add_argument("--result-ttl", type=int, default=DEFAULT_TTL, metavar="S",
                    help=f"results expire after S seconds, 0 = never (default {DEFAULT_TTL})")
@@ -840,6 +844,7 @@ def worker_from_args(args: argparse.Namespace) -> Worker:
         max_deliveries=args.max_deliveries,
         max_deaths=args.max_deaths,
         block=args.block,
+        window=args.read_window,
         burst=args.burst,
         max_jobs=args.max_jobs,
         ttl=args.result_ttl,

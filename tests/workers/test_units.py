@@ -227,3 +227,14 @@ def test_a_worker_sizes_its_reads_by_job_length_and_the_streams_backlog() -> Non
     assert count(0.01, 1000) == 50 and count(0.01, 120) == 30 and count(0.01, 3) == 1  # a quarter of the backlog
     assert count(0.01, 0) == 1  # an empty stream at the last store: one job, then measure again
     assert count(0.01, None, max_jobs=10, processed=8) == 2
+
+
+def test_the_worker_read_window_is_an_option() -> None:
+    import argparse
+
+    from workers.worker import DEFAULT_WINDOW, add_arguments
+
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    assert p.parse_args([]).read_window == DEFAULT_WINDOW == 0.5
+    assert p.parse_args(["--read-window", "0.1"]).read_window == 0.1
