@@ -17,6 +17,7 @@ import re
 from typing import Any, TextIO
 
 from agents.chronicle_tables.cv import order_fr as cv_order_fr
+from agents.chronicle_tables.km import order_fr as km_order_fr
 from sim.calendar import date_of, span_words
 from sim.events import Event
 from sim.hexmap import HexMap
@@ -88,7 +89,8 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
     d = ev.data
     hexes = ev.system == "km"  # a kingdom's claim or lost hex is labelled by its bare index
 
-    orders_fr = lang == "fr" and ev.system == "cv"  # a convoy's orders have French words (chronicle_tables.cv)
+    # a convoy's and a kingdom's orders have French words (agents/chronicle_tables)
+    translate = _ORDERS_FR.get(ev.system) if lang == "fr" else None
 
     def nm(s: Any) -> str:
         text = str(s)
@@ -97,7 +99,7 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
         return name_places(text, hexmap, lang)
 
     def order(s: Any) -> str:
-        return nm(cv_order_fr(str(s)) if orders_fr else s)
+        return nm(translate(str(s)) if translate is not None else s)
 
     c = w["colon"]
     who = (names or {}).get(ev.actor, ev.actor)
@@ -152,6 +154,7 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
     return out
 
 
+_ORDERS_FR = {"cv": cv_order_fr, "km": km_order_fr}
 _POLICY_FR = {"heuristic": "heuristique", "random": "aléatoire", "scripted": "scriptée", "lookahead": "anticipation"}
 # how the policies say they broke a tie (agents/policies: ``tie_how`` and the look-ahead's words)
 _TIE_HOW_FR = {

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sim.events import Event
@@ -397,3 +399,42 @@ def render(ev: Event, lang: str, km: KmWorld) -> str | None:  # noqa: C901 - one
         }
         return texts[k][0 if fr else 1]
     return None
+
+
+# ---- a kingdom's orders as a French game master says them (``realmsim run --explain --lang fr``) ---
+_LEVEL_FR = {"nothing": "rien", "none": "aucun", "light": "légère", "normal": "normale", "heavy": "lourde",
+             "overwhelming": "écrasante", "token": "symbolique", "standard": "standard", "aggressive": "agressive",
+             "expansionist": "expansionniste", "1": "1 par an", "6": "6 par an", "12": "12 par an", "24": "24 par an"}
+_RELATION_FR = {"close_embassy": "fermer l'ambassade", "renegotiate": "renégocier", "withdraw": "se retirer"}
+_ORDER_PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"^(farm|fishery|mine|quarry|sawmill|road|highway|canal) (?:on|at) (.+)$"),
+     lambda m: f"{IMPROVEMENTS_FR[m[1]]} {'sur' if m[2].startswith('#') else 'en'} {m[2]}"),
+    (re.compile(r"^claim (.+)$"), lambda m: f"revendiquer {m[1]}"),
+    (re.compile(r"^give up (.+)$"), lambda m: f"abandonner {m[1]}"),
+    (re.compile(r"^build (\w+) in (.+)$"),
+     lambda m: f"construire : {K.BUILDINGS[m[1]].french if m[1] in K.BUILDINGS else m[1]} à {m[2]}"),
+    (re.compile(r"^embassy (\w+) in (.+) \((.+)\)$"),
+     lambda m: f"ambassade ({K.BUILDINGS[m[1]].french if m[1] in K.BUILDINGS else m[1]}) à {m[2]} ({m[3]})"),
+    (re.compile(r"^diplomatic (\w+) → (.+?)(?: \(bribe (\d+)\))?$"),
+     lambda m: f"édit diplomatique : {_KIND_FR.get(m[1], m[1])} → {m[2]}" + (f" (pot-de-vin {m[3]} PC)" if m[3] else "")),
+    (re.compile(r"^exploration (\d+) month\(s\), (\d+) hex\(es\) from (.+)$"),
+     lambda m: f"exploration de {m[1]} mois, {m[2]} hexagone(s) depuis {m[3]}"),
+    (re.compile(r"^trade (\w+) (.+) → (.+) \((.+)\), (\d+) BP$"),
+     lambda m: f"commerce ({_TYPE['fr'].get(m[1], m[1]).lower()}) {m[2]} → {m[3]} ({m[4]}), {m[5]} PC"),
+    (re.compile(r"^vassalage (\w+) (.+), viceroy (.+)$"),
+     lambda m: f"vassalité : {_MODE['fr'].get(m[1], m[1])} {m[2].replace('hex(es)', 'hexagone(s)')}, vice-roi {m[3]}"),
+    (re.compile(r"^(close_embassy|renegotiate|withdraw) (treaty|alliance) with (.+)$"),
+     lambda m: f"{_RELATION_FR[m[1]]} ({_KIND_FR.get(m[2], m[2])}) avec {m[3]}"),
+]
+
+
+def order_fr(label: str) -> str:
+    """A kingdom's order label (``sim.rules.km.turn.label``, the heuristic's ``order_label``) in French;
+    what it does not know (a kingdom's id as a target, a scripted order) stays as it is."""
+    if label in _LEVEL_FR:
+        return _LEVEL_FR[label]
+    for pat, fr in _ORDER_PATTERNS:
+        m = pat.match(label)
+        if m:
+            return fr(m)
+    return label

@@ -172,3 +172,18 @@ def test_a_convoys_orders_read_in_french() -> None:
         "réparer les chariots, acheter 2 unité(s) de matériel de réparation et des essieux renforcés")
     assert order_fr(str(RouteChoice("safe", (0, 1, 2), 13.24, 19.46))) == "la route sûre (2 hexagones, 13.2 jours, risque 19.5)"
     assert order_fr("h2") == "h2"  # an enemy's id stays as it is
+
+
+def test_a_kingdoms_orders_read_in_french() -> None:
+    from agents.chronicle_tables.km import order_fr
+    from sim.rules.km.turn import label
+    from sim.state.km import BuildOrder, DiplomaticEdict, ImprovementOrder
+
+    assert order_fr(label(None)) == "rien" and order_fr("heavy") == "lourde" and order_fr("12") == "12 par an"
+    assert order_fr(label(ImprovementOrder(kind="farm", hex=377))) == "ferme sur #377"  # the hex is named next
+    assert order_fr("sawmill at Westwatch [4,6]") == "scierie en Westwatch [4,6]"
+    assert order_fr("claim [9,3]") == "revendiquer [9,3]" and order_fr("give up [9,3]") == "abandonner [9,3]"
+    assert order_fr(label(BuildOrder(kind="guildhall", settlement="Varnhold"))) == "construire : maison de la guilde à Varnhold"
+    assert order_fr(label(DiplomaticEdict(kind="treaty", target="pitax", bribe=10))) == (
+        "édit diplomatique : traité → pitax (pot-de-vin 10 PC)")
+    assert order_fr("pitax") == "pitax"  # a kingdom's id stays as it is
