@@ -92,11 +92,13 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
     # a convoy's and a kingdom's orders have French words (agents/chronicle_tables)
     translate = _ORDERS_FR.get(ev.system) if lang == "fr" else None
 
+    ids = ev.system == "mn"  # Mare Nostrum's "#3" is an embassy, a mission, a treaty: never a hex
+
     def nm(s: Any) -> str:
         text = str(s)
         if hexes and text.isdigit():
             return place(hexmap, int(text), lang)
-        return name_places(text, hexmap, lang)
+        return text if ids else name_places(text, hexmap, lang)
 
     def order(s: Any) -> str:
         return nm(translate(str(s)) if translate is not None else s)

@@ -187,3 +187,15 @@ def test_a_kingdoms_orders_read_in_french() -> None:
     assert order_fr(label(DiplomaticEdict(kind="treaty", target="pitax", bribe=10))) == (
         "édit diplomatique : traité → pitax (pot-de-vin 10 PC)")
     assert order_fr("pitax") == "pitax"  # a kingdom's id stays as it is
+
+
+def test_a_nations_numbered_embassy_or_treaty_is_not_taken_for_a_hex() -> None:
+    from tests.cv.helpers import line_map
+
+    hm = line_map(10)  # a real map: hexes #2 and #3 exist and have names
+    assert place(hm, 3) != "#3"
+    ev = Event(seq=1, t=0, system="mn", kind="DecisionMade", actor="nation:carthage", clauses=(), outcome="renew embassy #3 (gift 40)",
+               data={"policy": "heuristic", "legal": 2, "scored": [["renew embassy #3 (gift 40)", 209.4], ["break treaty #2", -5.0]]})
+    lines = explain_decision(ev, "en", hm)
+    assert "chose: renew embassy #3 (gift 40)" in lines[0]
+    assert lines[2] == "    - break treaty #2: score -5.0"
