@@ -17,7 +17,9 @@ import re
 from typing import Any, TextIO
 
 from agents.chronicle_tables.cv import order_fr as cv_order_fr
+from agents.chronicle_tables.gw import order_fr as gw_order_fr
 from agents.chronicle_tables.km import order_fr as km_order_fr
+from agents.chronicle_tables.mn import order_fr as mn_order_fr
 from sim.calendar import date_of, span_words
 from sim.events import Event
 from sim.hexmap import HexMap
@@ -89,7 +91,7 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
     d = ev.data
     hexes = ev.system == "km"  # a kingdom's claim or lost hex is labelled by its bare index
 
-    # a convoy's and a kingdom's orders have French words (agents/chronicle_tables)
+    # every system's orders have French words (agents/chronicle_tables: order_fr)
     translate = _ORDERS_FR.get(ev.system) if lang == "fr" else None
 
     ids = ev.system == "mn"  # Mare Nostrum's "#3" is an embassy, a mission, a treaty: never a hex
@@ -156,7 +158,7 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
     return out
 
 
-_ORDERS_FR = {"cv": cv_order_fr, "km": km_order_fr}
+_ORDERS_FR = {"cv": cv_order_fr, "km": km_order_fr, "gw": gw_order_fr, "mn": mn_order_fr}
 _POLICY_FR = {"heuristic": "heuristique", "random": "aléatoire", "scripted": "scriptée", "lookahead": "anticipation"}
 # how the policies say they broke a tie (agents/policies: ``tie_how`` and the look-ahead's words)
 _TIE_HOW_FR = {

@@ -315,3 +315,49 @@ LINES: dict[str, Any] = {
     "LootClaimed": _claimed,
     "UpkeepPaid": _upkeep,
 }
+
+
+# ---- a guild's orders as a French game master says them (``realmsim run --explain --lang fr``) ------
+# (the order's own grammar, ``sim.state.gw.Order.__str__``: ``recruit units=knight:15``)
+_VERB_FR = {"recruit": "recruter", "reinforce": "renforcer la garnison", "deploy": "déployer une armée",
+            "lend_seals": "prêter ses sceaux", "refuse_seals": "ne pas prêter ses sceaux", "disband": "dissoudre l'armée", "move": "marcher",
+            "siege": "assiéger", "attack_domain": "attaquer le domaine", "attack_army": "attaquer l'armée",
+            "sack": "piller", "annex": "annexer", "return_title": "rendre le titre de propriété",
+            "treasure_hunt": "chasse au trésor", "pick_up_loot": "ramasser le butin",
+            "domain_action": "action de domaine", "end": "fin des ordres"}
+_KEY_FR = {"domain": "domaine", "army": "armée", "to": "vers", "target": "cible", "seals": "sceaux",
+           "support_seals": "sceaux en support", "units": "unités", "requisition": "réquisition", "seal": "sceau",
+           "loot": "butin", "season": "saison", "action": "action", "lend": "prêt", "proxy": "procuration"}
+
+
+def _units_fr(value: str) -> str:
+    from sim.config import GwConfig
+
+    kinds = GwConfig().units
+    out = []
+    for item in value.split(","):
+        kind, _, n = item.partition(":")
+        out.append(f"{n} × {kinds[kind].french}" if kind in kinds and n else item)
+    return ", ".join(out)
+
+
+def order_fr(label: str) -> str:
+    """A guild's order (``verb key=value …``) in French words; unknown verbs and keys stay as they are.
+    A hex (``to=197``) is written ``#197`` for the explanation to name."""
+    verb, *pairs = label.split(" ")
+    if verb == "lend_seals" and "lend=no" in pairs:
+        verb, pairs = "refuse_seals", [p for p in pairs if p != "lend=no"]
+    words = [_VERB_FR.get(verb, verb)]
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq:
+            return label  # not an order of the grammar
+        if key in ("units", "requisition"):
+            value = _units_fr(value)
+        elif key == "to" and value.isdigit():
+            words.append(f"vers #{value}")
+            continue
+        elif value in ("no", "yes"):
+            value = {"no": "non", "yes": "oui"}[value]
+        words.append(f"{_KEY_FR.get(key, key)} {value}")
+    return words[0] + (" — " + ", ".join(words[1:]) if len(words) > 1 else "")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sim.events import Event
@@ -188,3 +190,41 @@ def render(ev: Event, lang: str, mn: MnWorld) -> str | None:
         what = "repels the invasion from" if k == "RepulseRecorded" else "is invaded from"
         return f"{d['defender']} {what} {d['attacker']}."
     return None
+
+
+# ---- a nation's orders as a French game master says them (``realmsim run --explain --lang fr``) -----
+_TREATY_FR = {"commercial": "accord commercial", "alliance": "alliance militaire", "pact": "pacte d'amitié éternel"}
+_WORD_FR = {"pass": "passer", "buy ambassador": "acheter un ambassadeur", "interfere": "interférer",
+            "abstain": "s'abstenir", "agree": "accepter", "refuse": "refuser"}
+_MN_PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"^buy ambassador at (.+)$"), lambda m: f"acheter un ambassadeur en {m[1]}"),
+    (re.compile(r"^mission (\S+) to (\S+) \((\w+), gift (\d+)\)$"),
+     lambda m: f"mission {m[1]} vers {m[2]} ({_TREATY_FR.get(m[3], m[3])}, cadeau {m[4]} PO)"),
+    (re.compile(r"^renew embassy (#\d+) \(gift (\d+)\)$"), lambda m: f"renouveler l'ambassade {m[1]} (cadeau {m[2]} PO)"),
+    (re.compile(r"^recall (\S+)$"), lambda m: f"rappeler {m[1]}"),
+    (re.compile(r"^accept (#\d+)$"), lambda m: f"recevoir la mission {m[1]}"),
+    (re.compile(r"^dismiss (#\d+)$"), lambda m: f"renvoyer la mission {m[1]}"),
+    (re.compile(r"^imprison (#\d+) ransom (\d+)$"), lambda m: f"emprisonner l'envoyé de la mission {m[1]} (rançon {m[2]} PO)"),
+    (re.compile(r"^execute (#\d+)$"), lambda m: f"exécuter l'envoyé de la mission {m[1]}"),
+    (re.compile(r"^propose (\w+) to (\S+)$"),
+     lambda m: f"proposer {'une' if m[1] == 'alliance' else 'un'} {_TREATY_FR.get(m[1], m[1])} à {m[2]}"),
+    (re.compile(r"^break treaty (#\d+)$"), lambda m: f"rompre le traité {m[1]}"),
+    (re.compile(r"^declare war on (\S+)$"), lambda m: f"déclarer la guerre à {m[1]}"),
+    (re.compile(r"^raise army \(alliance (#\d+)\)$"), lambda m: f"lever une armée (alliance {m[1]})"),
+    (re.compile(r"^honour obligation (#\d+)$"), lambda m: f"honorer l'obligation {m[1]}"),
+    (re.compile(r"^pay ransom of (\S+)$"), lambda m: f"payer la rançon de {m[1]}"),
+    (re.compile(r"^interfere with the (\S+) mission to (\S+) \((\w+)\)$"),
+     lambda m: f"interférer avec la mission de {m[1]} vers {m[2]} ({_TREATY_FR.get(m[3], m[3])})"),
+]
+
+
+def order_fr(label: str) -> str:
+    """A nation's order label (``sim.rules.mn.order_label``, the heuristic's ``_label``) in French;
+    what it does not know stays as it is."""
+    if label in _WORD_FR:
+        return _WORD_FR[label]
+    for pat, fr in _MN_PATTERNS:
+        m = pat.match(label)
+        if m:
+            return fr(m)
+    return label

@@ -199,3 +199,21 @@ def test_a_nations_numbered_embassy_or_treaty_is_not_taken_for_a_hex() -> None:
     lines = explain_decision(ev, "en", hm)
     assert "chose: renew embassy #3 (gift 40)" in lines[0]
     assert lines[2] == "    - break treaty #2: score -5.0"
+
+
+def test_a_guilds_and_a_nations_orders_read_in_french() -> None:
+    from agents.chronicle_tables.gw import order_fr as gw_fr
+    from agents.chronicle_tables.mn import order_fr as mn_fr
+    from sim.rules.mn.orders import DeclareWar, HostChoice, LaunchMission, Pass, RenewTreaty, order_label
+    from sim.state.gw import LendSeals, Move, Recruit
+
+    assert gw_fr(str(Recruit(guild="licorne", units={"knight": 15}))) == "recruter — unités 15 × chevalier"
+    assert gw_fr(str(Move(guild="licorne", army="licorne-4", to=197))) == "marcher — armée licorne-4, vers #197"
+    assert gw_fr(str(LendSeals(guild="licorne", to="hippocampe", lend=False))) == "ne pas prêter ses sceaux — vers hippocampe"
+    assert gw_fr("end") == "fin des ordres" and gw_fr("something odd") == "something odd"
+    assert mn_fr(order_label(Pass())) == "passer"
+    assert mn_fr(order_label(LaunchMission("athens-1", "caere", "commercial", 20))) == (
+        "mission athens-1 vers caere (accord commercial, cadeau 20 PO)")
+    assert mn_fr(order_label(RenewTreaty(3, 40))) == "renouveler l'ambassade #3 (cadeau 40 PO)"
+    assert mn_fr(order_label(HostChoice(5, "imprison", 20))) == "emprisonner l'envoyé de la mission #5 (rançon 20 PO)"
+    assert mn_fr(order_label(DeclareWar("nation:carthage"))) == "déclarer la guerre à nation:carthage"
