@@ -32,6 +32,7 @@ from sim.calendar import HOURS_PER_SEASON
 from sim.errors import Problem, RealmsimError, ScenarioError
 from sim.events import Event, check
 from sim.odds import exact_distribution
+from workers.explain import ORDERS_FR, tie_fr
 
 log = logging.getLogger("realmsim.advise")
 KINDS = ("kingdom", "guild", "nation", "convoy")
@@ -280,7 +281,11 @@ DECISION_NAMES = {"guild": "orders", "convoy": "day"}
 DECISION_FR = {"envoy": "envoyé", "claim": "revendication de case", "improvement": "aménagement", "building": "construction",
                "taxation": "imposition", "holiday": "fêtes", "promotion": "promotion", "relation": "relation",
                "special": "édit spécial", "balance": "équilibre", "lose_hex": "case perdue", "orders": "ordres",
-               "day": "journée", "route": "itinéraire"}
+               "day": "journée", "route": "itinéraire", "target": "cible",
+               # a nation's slots (sim.rules.mn.legality)
+               "buy": "achats", "ambassador": "ambassadeur", "host": "accueil d'un envoyé", "interfere": "interférence",
+               "interference_sign": "sens de l'interférence", "consent": "consentement", "propose": "proposition",
+               "obligation": "obligation", "military": "phase militaire", "ransom": "rançon"}
 
 
 def _watch_slots(model: Any, key: str, slots: list[str]) -> None:
@@ -379,17 +384,23 @@ def advise(loaded: LoadedScenario, faction: str, *, policy: str = "heuristic", s
         if ev.kind == "DecisionMade" and ev.actor == key:
             slot = next(slot_iter, "decision")
             alts = _alternatives(ev, lang)
+            fr_words = ORDERS_FR.get(ev.system) if lang == "fr" else None
+
+            def words(label: str, slot: str = slot, tr: Any = fr_words, mn: bool = ev.system == "mn") -> str:
+                return _words(tr(label) if tr is not None else label, slot, maps[0], names, lang, ids=mn)
+
             for alt in alts:
-                alt.words = _words(alt.order, slot, maps[0], names, lang)
+                alt.words = words(alt.order)
             if not explain:
                 alts = [a for a in alts if a.chosen] + [a for a in alts if not a.chosen][: SHOWN - 1]
             mine = next((a for a in alts if a.chosen), None)
             current = OrderAdvice(
                 decision=DECISION_FR.get(slot, slot) if lang == "fr" else slot, order=ev.outcome,
-                order_words=_words(ev.outcome, slot, maps[0], names, lang), actor=ev.actor, hour=ev.t,
+                order_words=words(str(ev.outcome)), actor=ev.actor, hour=ev.t,
                 clauses=list(ev.clauses), policy=str(ev.data.get("policy", policy)), legal=int(ev.data.get("legal", 0)),
                 score=None if mine is None else mine.score, alternatives=alts, checks=[], reason="",
-                tie=str(ev.data.get("tie", "")), rollouts=ev.data.get("rollouts"))
+                tie=tie_fr(str(ev.data.get("tie", ""))) if lang == "fr" else str(ev.data.get("tie", "")),
+                rollouts=ev.data.get("rollouts"))
             orders.append(current)
         elif current is not None and _is_check(ev) and _concerns(ev, key):
             current.checks.append(check_odds(ev, lang))
@@ -418,9 +429,10 @@ def _concerns(ev: Event, key: str) -> bool:
 _HEX = re.compile(r"#(\d+)\b|\b(to|at|hex)=(\d+)\b")
 
 
-def _words(label: str, slot: str, hm: Any, names: dict[Any, str], lang: str) -> str:
+def _words(label: str, slot: str, hm: Any, names: dict[Any, str], lang: str, *, ids: bool = False) -> str:
     """``label`` with map indexes written as ``[col, row]`` (and the settlement there, if any): what a
-    game master finds on the table's map. A kingdom's hex claim is a bare index."""
+    game master finds on the table's map. A kingdom's hex claim is a bare index; with ``ids`` (Mare
+    Nostrum's orders) a ``#3`` is an embassy, a mission or a treaty, never a hex."""
 
     def place(i: int) -> str:
         if not 0 <= i < hm.width * hm.height:
@@ -436,6 +448,8 @@ def _words(label: str, slot: str, hm: Any, names: dict[Any, str], lang: str) -> 
 
     def sub(m: re.Match[str]) -> str:
         if m.group(1) is not None:
+            if ids:
+                return m.group(0)
             return place(int(m.group(1)))
         return f"{m.group(2)}={place(int(m.group(3)))}"
 

@@ -92,7 +92,7 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
     hexes = ev.system == "km"  # a kingdom's claim or lost hex is labelled by its bare index
 
     # every system's orders have French words (agents/chronicle_tables: order_fr)
-    translate = _ORDERS_FR.get(ev.system) if lang == "fr" else None
+    translate = ORDERS_FR.get(ev.system) if lang == "fr" else None
 
     ids = ev.system == "mn"  # Mare Nostrum's "#3" is an embassy, a mission, a treaty: never a hex
 
@@ -158,7 +158,7 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
     return out
 
 
-_ORDERS_FR = {"cv": cv_order_fr, "km": km_order_fr, "gw": gw_order_fr, "mn": mn_order_fr}
+ORDERS_FR = {"cv": cv_order_fr, "km": km_order_fr, "gw": gw_order_fr, "mn": mn_order_fr}
 _POLICY_FR = {"heuristic": "heuristique", "random": "aléatoire", "scripted": "scriptée", "lookahead": "anticipation"}
 # how the policies say they broke a tie (agents/policies: ``tie_how`` and the look-ahead's words)
 _TIE_HOW_FR = {

@@ -341,9 +341,14 @@ def _units_fr(value: str) -> str:
     return ", ".join(out)
 
 
+_ACTION_FR = {"assign": "affectation", "build": "construction"}
+
+
 def order_fr(label: str) -> str:
     """A guild's order (``verb key=value …``) in French words; unknown verbs and keys stay as they are.
     A hex (``to=197``) is written ``#197`` for the explanation to name."""
+    if label == "end of orders":  # sim.orders.END
+        return "fin des ordres"
     verb, *pairs = label.split(" ")
     if verb == "lend_seals" and "lend=no" in pairs:
         verb, pairs = "refuse_seals", [p for p in pairs if p != "lend=no"]
@@ -357,6 +362,8 @@ def order_fr(label: str) -> str:
         elif key == "to" and value.isdigit():
             words.append(f"vers #{value}")
             continue
+        elif key == "action":
+            value = _ACTION_FR.get(value, value.replace("_", " "))
         elif value in ("no", "yes"):
             value = {"no": "non", "yes": "oui"}[value]
         words.append(f"{_KEY_FR.get(key, key)} {value}")

@@ -392,3 +392,13 @@ def test_a_linked_world_exports_and_is_advised() -> None:
     for faction in ("kingdom:avalon", "nation:tyria"):
         a = advise(loaded, faction)
         assert a.season == 2 and a.orders, faction
+
+
+def test_french_advice_gives_the_orders_in_french_and_keeps_a_nations_numbers() -> None:
+    a = advise(load_scenario("guild-war"), "licorne", lang="fr")
+    assert a.orders[0].order_words == "recruter — unités 15 × chevalier"  # `recruit units=knight:15`
+    assert a.orders[-1].order_words == "fin des ordres"
+    n = advise(load_scenario("mare-nostrum"), "carthage", lang="fr")
+    assert [o.decision for o in n.orders][:2] == ["achats", "ambassadeur"]
+    assert n.orders[1].order_words.startswith("mission carthage-1 vers ")
+    assert "cadeau" in n.orders[1].order_words and "PO)" in n.orders[1].order_words

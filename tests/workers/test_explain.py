@@ -210,7 +210,8 @@ def test_a_guilds_and_a_nations_orders_read_in_french() -> None:
     assert gw_fr(str(Recruit(guild="licorne", units={"knight": 15}))) == "recruter — unités 15 × chevalier"
     assert gw_fr(str(Move(guild="licorne", army="licorne-4", to=197))) == "marcher — armée licorne-4, vers #197"
     assert gw_fr(str(LendSeals(guild="licorne", to="hippocampe", lend=False))) == "ne pas prêter ses sceaux — vers hippocampe"
-    assert gw_fr("end") == "fin des ordres" and gw_fr("something odd") == "something odd"
+    assert gw_fr("end of orders") == "fin des ordres" and gw_fr("something odd") == "something odd"
+    assert gw_fr("domain_action domain=dorval action=assign") == "action de domaine — domaine dorval, action affectation"
     assert mn_fr(order_label(Pass())) == "passer"
     assert mn_fr(order_label(LaunchMission("athens-1", "caere", "commercial", 20))) == (
         "mission athens-1 vers caere (accord commercial, cadeau 20 PO)")
