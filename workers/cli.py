@@ -405,46 +405,54 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 
 def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) -> int:
-    import os
-    import subprocess
+    """``batch --redis``: submit the plan to Redis and, with ``--workers N``, work it here — N Redis
+    workers in this process's threads, each with its own job process (a job never runs in the process
+    that holds the queue) — as ``realmsim worker`` processes elsewhere may too."""
+    import threading
+    import time
 
-    from workers.options import URL_ENV
+    from workers.child import DEFAULT_JOB_TIMEOUT, JobRunner
 
-    procs: list[subprocess.Popen[bytes]] = []
-    cmd = [sys.executable, "-m", "workers.worker", "--queue", args.queue, "--log-level", "warning",
-           "--min-idle", str(args.min_idle), "--max-deliveries", str(args.max_deliveries),
-           "--max-job-bytes", str(args.max_job_bytes)]
-    if args.redis_ca:
-        cmd += ["--redis-ca", args.redis_ca]
-    if args.job_timeout:
-        cmd += ["--job-timeout", str(args.job_timeout)]
-    if args.max_deaths is not None:
-        cmd += ["--max-deaths", str(args.max_deaths)]
-    env = dict(os.environ)
-    env[URL_ENV] = args.redis  # not on the command line, where ps would show its password
+    # the job processes start first: they import the engine while this process imports the Redis client,
+    # connects and submits (the fixed cost of every batch --redis, issue 12)
+    timeout = args.job_timeout or DEFAULT_JOB_TIMEOUT
+    runners = [JobRunner(timeout) for _ in range(args.workers or 0)]
+    workers: list[Any] = []
+    threads: list[threading.Thread] = []
     try:
-        # the workers start first: their job processes import the engine while this process imports
-        # the Redis client and submits (a fixed cost of every batch --redis, issue 12)
-        from urllib.parse import urlsplit
-
-        if urlsplit(args.redis).scheme in ("redis", "rediss", "unix"):  # (else the URL's error below, and no worker)
-            for i in range(args.workers or 0):
-                procs.append(subprocess.Popen([*cmd, "--name", f"{plan.id}-w{i}"], stdin=subprocess.DEVNULL, env=env))
+        for r in runners:
+            r.start()
         from workers.queue import RedisQueue, incomplete_message, redact, wait_batch
+        from workers.worker import Worker
 
         q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca, max_job_bytes=args.max_job_bytes)
         q.check_size(plan)
+        for i, r in enumerate(runners):
+            kw: dict[str, Any] = {} if args.max_deaths is None else {"max_deaths": args.max_deaths}
+            workers.append(Worker(args.redis, prefix=args.queue, name=f"{plan.id}-w{i}", min_idle=args.min_idle,
+                                  max_deliveries=args.max_deliveries, job_timeout=timeout,
+                                  max_job_bytes=args.max_job_bytes, ca=args.redis_ca, runner=r, **kw))
         added = q.submit(plan)
-        if not procs:
+        for w in workers:
+            threads.append(threading.Thread(target=w.run, name=f"realmsim-{w.name}", daemon=True))
+            threads[-1].start()
+        if not workers:
             _say(f"batch {plan.id}: {len(plan)} job(s) submitted to {redact(args.redis)}; waiting for workers "
                  f"(none started here: --workers N starts some)")
         if added < len(plan):
             _say(f"batch {plan.id}: {len(plan) - added} of {len(plan)} job(s) already had a result in Redis")
         st = wait_batch(q, plan, timeout=args.timeout, on_progress=progress.update, say=_say)
     finally:
-        from workers.batch import stop_workers
-
-        stop_workers(procs)  # SIGTERM: they finish their current job and exit
+        for w in workers:
+            w.stop()  # each finishes its current job, puts back what it read and did not start
+        deadline = time.monotonic() + 30.0  # as long as a worker process is given after SIGTERM
+        for w, t in zip(workers, threads):
+            t.join(timeout=max(0.0, deadline - time.monotonic()))
+            if t.is_alive():  # a job still running: killed with its process (its entry is claimed again later)
+                w.runner.close(grace=0)
+                t.join(timeout=5.0)
+        for r in runners[len(workers):]:  # made but never handed to a worker (Redis refused us)
+            r.close(grace=0)
     progress.close()
     return _finish(args, out, list(st.results.values()), st.complete,
                    incomplete_message(st, timeout=args.timeout))

@@ -174,7 +174,9 @@ for i = 0, n - 1 do
 end
 if stored > 0 then redis.call('HINCRBY', KEYS[2], 'stored', stored) end
 if dup > 0 then redis.call('HINCRBY', KEYS[2], 'duplicates', dup) end
-return {stored, dup, orphan, redis.call('XLEN', KEYS[1])}
+-- what is left to read: the stream's entries less those read and not yet acknowledged (anyone's)
+local pending = redis.call('XPENDING', KEYS[1], ARGV[1])[1]
+return {stored, dup, orphan, redis.call('XLEN', KEYS[1]) - pending}
 """
 
 

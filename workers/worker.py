@@ -247,7 +247,7 @@ class Worker:
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
         self.processed = 0  # jobs run or found done by this worker
-        self._backlog: int | None = None  # entries in the stream at our last store (the store script says)
+        self._backlog: int | None = None  # entries left to read at our last store (the store script says)
         self._per_job = 0.0  # moving average of a job's CPU seconds (0: none measured yet, one job a read)
         self._cursor = "0-0"
         # Nothing can turn stale sooner than min_idle after it was last seen: look for stale entries
@@ -394,8 +394,9 @@ class Worker:
             return 1  # the first read takes one job: how long they take is not known yet
         n = max(1, min(self.max_count, int(self.window / max(self._per_job, 1e-6))))
         if self._backlog is not None:
-            # never more than a quarter of what the stream held at our last store: near the end of a
-            # batch the reads shrink, so no worker sits on jobs another could run
+            # never more than a quarter of what was left to read at our last store (the stream less the
+            # entries read and not yet acknowledged): near the end of a batch the reads shrink, so no
+            # worker sits on jobs another could run
             n = min(n, max(1, -(-self._backlog // BACKLOG_SHARE)))
         if self.max_jobs is not None:
             n = max(1, min(n, self.max_jobs - self.processed))

@@ -165,8 +165,9 @@ def test_the_store_script_stores_a_result_only_once_and_acknowledges_both_delive
         keys = [q.keys.stream, q.keys.stats, q.keys.result("k1"), q.keys.done("b")]
         return q.r.eval(STORE_LUA, len(keys), *keys, GROUP, "0", entry_id, "k1", value)
 
-    # (stored, duplicates, orphans, entries left in the stream: what a worker sizes its next read by)
-    assert store(ids[0], b"first") == [1, 0, 0, 1]
+    # (stored, duplicates, orphans, entries left to read — the stream less its pending entries: what a
+    # worker sizes its next read by)
+    assert store(ids[0], b"first") == [1, 0, 0, 0]  # the other entry is read: nothing left to read
     assert store(ids[1], b"second") == [0, 1, 0, 0]
     assert q.r.get(q.keys.result("k1")) == b"first"
     assert q.r.smembers(q.keys.done("b")) == {b"k1"}
@@ -176,8 +177,20 @@ def test_the_store_script_stores_a_result_only_once_and_acknowledges_both_delive
     orphan = q.r.xadd(q.keys.stream, {"job": b"x", "key": "k2", "batch": "b"})
     q.r.xreadgroup(GROUP, "a", {q.keys.stream: ">"}, count=1)
     keys = [q.keys.stream, q.keys.stats, q.keys.result("k2"), q.keys.done("b")]
-    assert q.r.eval(STORE_LUA, len(keys), *keys, GROUP, "0", orphan, "k2", "") == [0, 0, 1, 1]
+    assert q.r.eval(STORE_LUA, len(keys), *keys, GROUP, "0", orphan, "k2", "") == [0, 0, 1, 0]
     assert q.r.xpending(q.keys.stream, GROUP)["pending"] == 1
+
+
+def test_the_store_script_says_how_many_entries_are_left_to_read(redis_server) -> None:
+    q = RedisQueue(redis_server.url, prefix="t")
+    q.ensure_group()
+    ids = [q.r.xadd(q.keys.stream, {"job": b"x", "key": f"k{i}", "batch": "b"}) for i in range(5)]
+    q.r.xreadgroup(GROUP, "a", {q.keys.stream: ">"}, count=2)  # 2 read (pending), 3 left to read
+    keys = [q.keys.stream, q.keys.stats, q.keys.result("k0"), q.keys.done("b")]
+    assert q.r.eval(STORE_LUA, len(keys), *keys, GROUP, "0", ids[0], "k0", b"v")[3] == 3  # not the other pending one
+    q.r.xreadgroup(GROUP, "b", {q.keys.stream: ">"}, count=1)
+    keys = [q.keys.stream, q.keys.stats, q.keys.result("k1"), q.keys.done("b")]
+    assert q.r.eval(STORE_LUA, len(keys), *keys, GROUP, "0", ids[1], "k1", b"v")[3] == 2
 
 
 @pytest.mark.slow  # over 0.5 s: left out of make test-fast
