@@ -32,7 +32,9 @@ from sim.calendar import HOURS_PER_SEASON
 from sim.errors import Problem, RealmsimError, ScenarioError
 from sim.events import Event, check
 from sim.odds import exact_distribution
-from workers.explain import ORDERS_FR, tie_fr
+from workers.explain import ORDERS_FR, REASON_FR, tie_fr
+
+_UNIT_FR = {"BP": "PC"}  # the rest (PO, solars, points) are the same words
 
 log = logging.getLogger("realmsim.advise")
 KINDS = ("kingdom", "guild", "nation", "convoy")
@@ -247,7 +249,9 @@ def _reason(ev: Event, alts: list[AlternativeOut], checks: list[CheckOdds], lang
                 parts.append(f"over “{best.words or best.order}” ({best.score:g}, {gap:+g})")
         terms = [t for t in mine.terms if t.value]
         if terms:
-            words = "; ".join(f"{t.text or t.name} ({t.value:+g}{' ' + t.unit if t.unit else ''})" for t in terms)
+            units = _UNIT_FR if fr else {}
+            words = "; ".join(f"{t.text or t.name} ({t.value:+g}{' ' + units.get(t.unit, t.unit) if t.unit else ''})"
+                              for t in terms)
             parts.append(("parce que : " if fr else "because: ") + words)
     else:
         parts.append(f"« {chosen} »" if fr else f"“{chosen}”")
@@ -255,10 +259,10 @@ def _reason(ev: Event, alts: list[AlternativeOut], checks: list[CheckOdds], lang
             parts.append(f"parmi {legal} possibilités" if fr else f"among {legal} legal alternatives")
     reason = str(ev.data.get("reason") or "")
     if reason and not (mine and mine.terms):
-        parts.append(("raison de la politique : " if fr else "the policy's reason: ") + reason)
+        parts.append(("raison de la politique : " + REASON_FR.get(reason, reason)) if fr else "the policy's reason: " + reason)
     tie = str(ev.data.get("tie") or "")
     if tie:
-        parts.append(("égalité : " if fr else "tie: ") + tie)
+        parts.append(("égalité : " + tie_fr(tie)) if fr else "tie: " + tie)
     if checks:
         parts.append(("tests : " if fr else "checks: ") + "; ".join(c.text for c in checks))
     return ", ".join(parts[:2]) + ("; " + "; ".join(parts[2:]) if len(parts) > 2 else "") + "."

@@ -154,10 +154,15 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
         if ro.get("diverged"):
             out.append(f"        {w['diverged'].format(n=ro['diverged'])}")
     if d.get("reason") and not alts:
-        out.append(f"    {w['reason']}{c} {nm(d['reason'])}")
+        reason = str(d["reason"])
+        out.append(f"    {w['reason']}{c} {nm(REASON_FR.get(reason, reason) if lang == 'fr' else reason)}")
     return out
 
 
+# the policies' reasons when there is no score term to give (agents/policies): the fixed ones
+REASON_FR = {"nothing to gain or lose": "rien à gagner ni à perdre", "nothing worth its cost": "rien qui vaille son coût",
+             "uniform over legal orders": "au hasard parmi les ordres légaux", "steady travel": "voyage sans souci",
+             "replayed": "rejoué", "candidate": "candidat"}
 ORDERS_FR = {"cv": cv_order_fr, "km": km_order_fr, "gw": gw_order_fr, "mn": mn_order_fr}
 _POLICY_FR = {"heuristic": "heuristique", "random": "aléatoire", "scripted": "scriptée", "lookahead": "anticipation"}
 # how the policies say they broke a tie (agents/policies: ``tie_how`` and the look-ahead's words)

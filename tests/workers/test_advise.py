@@ -402,3 +402,11 @@ def test_french_advice_gives_the_orders_in_french_and_keeps_a_nations_numbers() 
     assert [o.decision for o in n.orders][:2] == ["achats", "ambassadeur"]
     assert n.orders[1].order_words.startswith("mission carthage-1 vers ")
     assert "cadeau" in n.orders[1].order_words and "PO)" in n.orders[1].order_words
+
+
+def test_french_advice_says_the_policys_reason_and_units_in_french() -> None:
+    a = advise(load_scenario("mare-nostrum"), "carthage", lang="fr")
+    assert any(o.reason.endswith("raison de la politique : rien qui vaille son coût.") for o in a.orders)
+    k = advise(load_scenario("stolen-lands"), "restov", lang="fr")
+    said = " ".join(o.reason for o in k.orders)
+    assert " PC)" in said and " BP)" not in said  # the kingdom's points of construction, as the seeds say
