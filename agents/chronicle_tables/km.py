@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from agents.chronicle_tables import Patterns, translate
 from sim.events import Event
 from sim.rules import km as K
 from sim.state.km import KmWorld
@@ -406,7 +406,7 @@ _LEVEL_FR = {"nothing": "rien", "none": "aucun", "light": "légère", "normal": 
              "overwhelming": "écrasante", "token": "symbolique", "standard": "standard", "aggressive": "agressive",
              "expansionist": "expansionniste", "1": "1 par an", "6": "6 par an", "12": "12 par an", "24": "24 par an"}
 _RELATION_FR = {"close_embassy": "fermer l'ambassade", "renegotiate": "renégocier", "withdraw": "se retirer"}
-_ORDER_PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+_ORDER_PATTERNS: Patterns = [
     (re.compile(r"^(farm|fishery|mine|quarry|sawmill|road|highway|canal) (?:on|at) (.+)$"),
      lambda m: f"{IMPROVEMENTS_FR[m[1]]} {'sur' if m[2].startswith('#') else 'en'} {m[2]}"),
     (re.compile(r"^claim (.+)$"), lambda m: f"revendiquer {m[1]}"),
@@ -431,10 +431,4 @@ _ORDER_PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = 
 def order_fr(label: str) -> str:
     """A kingdom's order label (``sim.rules.km.turn.label``, the heuristic's ``order_label``) in French;
     what it does not know (a kingdom's id as a target, a scripted order) stays as it is."""
-    if label in _LEVEL_FR:
-        return _LEVEL_FR[label]
-    for pat, fr in _ORDER_PATTERNS:
-        m = pat.match(label)
-        if m:
-            return fr(m)
-    return label
+    return translate(label, _LEVEL_FR, _ORDER_PATTERNS)

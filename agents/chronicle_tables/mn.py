@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from agents.chronicle_tables import Patterns, translate
 from sim.events import Event
 from sim.rules import mn as dip
 from sim.state.mn import MnWorld
@@ -196,7 +196,7 @@ def render(ev: Event, lang: str, mn: MnWorld) -> str | None:
 _TREATY_FR = {"commercial": "accord commercial", "alliance": "alliance militaire", "pact": "pacte d'amitié éternel"}
 _WORD_FR = {"pass": "passer", "buy ambassador": "acheter un ambassadeur", "interfere": "interférer",
             "abstain": "s'abstenir", "agree": "accepter", "refuse": "refuser"}
-_MN_PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+_MN_PATTERNS: Patterns = [
     (re.compile(r"^buy ambassador at (.+)$"), lambda m: f"acheter un ambassadeur en {m[1]}"),
     (re.compile(r"^mission (\S+) to (\S+) \((\w+), gift (\d+)\)$"),
      lambda m: f"mission {m[1]} vers {m[2]} ({_TREATY_FR.get(m[3], m[3])}, cadeau {m[4]} PO)"),
@@ -221,10 +221,4 @@ _MN_PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
 def order_fr(label: str) -> str:
     """A nation's order label (``sim.rules.mn.order_label``, the heuristic's ``_label``) in French;
     what it does not know stays as it is."""
-    if label in _WORD_FR:
-        return _WORD_FR[label]
-    for pat, fr in _MN_PATTERNS:
-        m = pat.match(label)
-        if m:
-            return fr(m)
-    return label
+    return translate(label, _WORD_FR, _MN_PATTERNS)
