@@ -16,15 +16,23 @@ model, summary, encode), against the targets of issue 12:
 - the smallest real job (tests/data/tiny.toml): at most ``TARGET_OVERHEAD_MS`` ms outside the campaign.
 
 CPU time (``time.process_time``), not wall time: the machine may be shared.
+
+``--profile`` then profiles ``caravan-crossing`` jobs (cProfile) and splits their own time as
+``bench/bench_realm.py`` splits a campaign's: the AI policies and the agents' observations, the
+ledger, the job's setup and the rule resolution that is the rest. It prints what a job would cost
+if the policies cost nothing — the floor that work on the policies alone cannot go below.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -76,10 +84,88 @@ def workload(label: str, scenario: dict[str, str], jobs: int, repeat: int) -> tu
     return med_t, med_o
 
 
+POLICY_FILES = ("agents/convoy.py", "agents/kingdom.py", "agents/guild.py", "agents/nation.py",
+                "agents/ambassador.py", "agents/envoy.py")  # the agents' observations (as bench_realm.py)
+
+
+def _category(path: str, fn: str) -> str | None:
+    """Where a function's time goes: ``policies``, ``ledger``, ``engine`` (the rest of realmsim), or
+    None for code outside realmsim (the interpreter's builtins, the standard library, packages)."""
+    path = path.replace("\\", "/")
+    if path.endswith("sim/events.py") and fn == "emit":
+        return "ledger"
+    if "/agents/policies/" in path or path.endswith(POLICY_FILES):
+        return "policies"
+    if str(ROOT) in path and "/.venv/" not in path:
+        return "engine"
+    return None
+
+
+def shares(stats: dict[Any, Any]) -> dict[str, float]:
+    """Own time by category, the time of code outside realmsim given to its callers (in proportion
+    to what each caller spent in it), up to realmsim's code: ``sum`` or ``heapq.nlargest`` called by a
+    policy count for the policy. The ledger takes everything ``Ledger.emit`` calls (encoding, hashing,
+    the listeners)."""
+    memo: dict[Any, dict[str, float]] = {}
+
+    def parts(func: Any, depth: int = 0) -> dict[str, float]:
+        """Where one second of ``func``'s own time goes."""
+        got = memo.get(func)
+        if got is not None:
+            return got
+        cat = _category(func[0], func[2])
+        callers = stats[func][4] if func in stats else {}
+        if cat is not None or not callers or depth > 30:
+            got = {cat or "engine": 1.0}
+        else:
+            got = {}
+            spent = sum(c[2] for c in callers.values()) or 1.0
+            for caller, c in callers.items():
+                for k, v in parts(caller, depth + 1).items():
+                    got[k] = got.get(k, 0.0) + v * c[2] / spent
+        memo[func] = got
+        return got
+
+    out: dict[str, float] = {}
+    emit = [f for f in stats if _category(f[0], f[2]) == "ledger"]
+    inside_emit = sum(stats[f][3] for f in emit)  # what emit and its callees took
+    for func, v in stats.items():
+        for k, w in parts(func).items():
+            out[k] = out.get(k, 0.0) + v[2] * w
+    # the ledger's callees are realmsim's own code too (Event, the listeners): count them for the ledger
+    moved = inside_emit - out.get("ledger", 0.0)
+    out["ledger"] = inside_emit
+    out["engine"] = out.get("engine", 0.0) - moved
+    return out
+
+
+def profile_split(jobs: int, cpu_ms: float) -> None:
+    """cProfile over ``jobs`` caravan-crossing jobs (after a first one): own time by where the code
+    lives; the policies' share gives the floor of a job with free policies."""
+    payloads = [encode(make_job({"name": "caravan-crossing"}, seed)) for seed in range(1, jobs + 2)]
+    run_job(payloads[0])
+    prof = cProfile.Profile()
+    prof.enable()
+    for p in payloads[1:]:
+        run_job(p)
+    prof.disable()
+    stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+    total = sum(v[2] for v in stats.values())
+    where = shares(stats)
+    policies, ledger = where.get("policies", 0.0), where.get("ledger", 0.0)
+    share = policies / total
+    print(f"caravan-crossing profiled ({jobs} jobs, cProfile, {total:.2f} s): the AI policies and agents' "
+          f"observations {100 * share:.1f} %, the ledger (Ledger.emit and what it calls) {100 * ledger / total:.1f} %, "
+          f"the rest (rule resolution, the job's setup) {100 * (1 - share - ledger / total):.1f} %")
+    print(f"  with policies that cost nothing a job would still take about {cpu_ms * (1 - share):.1f} ms of CPU "
+          f"(target ≤ {TARGET_CARAVAN_MS:.0f} ms)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jobs", type=int, default=50, help="seeds per round (default 50)")
     ap.add_argument("--repeat", type=int, default=3, help="rounds (default 3)")
+    ap.add_argument("--profile", action="store_true", help="then split a caravan-crossing job's time (cProfile)")
     a = ap.parse_args()
     version, error = preload()
     if error:
@@ -94,6 +180,8 @@ def main() -> int:
           f"{'met' if cc <= TARGET_CARAVAN_MS else 'NOT met'}")
     print(f"target smallest job's overhead ≤ {TARGET_OVERHEAD_MS:.0f} ms: {over:.2f} ms, "
           f"{'met' if over <= TARGET_OVERHEAD_MS else 'NOT met'}")
+    if a.profile:
+        profile_split(a.jobs, cc)
     return 0
 
 
