@@ -190,8 +190,7 @@ class ConvoyAgent(RealmAgent):
 
 def _hp_without(c: Convoy, kind: str, cfg: Any) -> tuple[int, int]:
     """The convoy's hit points and maximum once the last wagon of ``kind`` is lost (RES-CV-23)."""
-    w = [x for x in c.wagons if x.kind == kind][-1]
-    hp = cr.wagon_type(w.kind, cfg).hp + cr.TOUGHNESS_HP * w.toughness
+    hp = cr.wagon_hp([x for x in c.wagons if x.kind == kind][-1], cfg)
     return max(0, c.hp - hp), c.max_hp - hp
 
 

@@ -463,8 +463,7 @@ class KingdomHeuristic(Policy):
             unrest = friction_unrest(p)
             t.add("friction", -unrest * c.unrest_value, f"friction until equilibrium: about {unrest:.0f} Unrest",
                   f"frictions jusqu'à l'équilibre : environ {unrest:.0f} d'Insatisfaction")
-            if any(x.subjugation is not None and x.subjugation.overlord == k.id and not x.subjugation.finished
-                   for x in c.km.kingdoms.values()):
+            if c.subjugation_under_way:
                 t.add("already", -50.0, "a subjugation is already under way", "un assujettissement est déjà en cours")
             t.add("cost", -grant * 0.3 - 2.5, "the edict's cost and grant", "de coût de l'édit et de dotation")
             return
@@ -520,11 +519,13 @@ class _Ctx:
         budget = k.construction_budget if k.budget_turn == km.turn else 0
         self.funds = k.treasury + budget
         self.unrest_value = 3.0 + k.unrest / 1.5 + (6.0 if k.unrest >= 8 else 0.0)
-        self.subjugating = any(
-            (x.subjugation is not None and x.subjugation.overlord == k.id and not x.subjugation.finished)
-            or (x.conquered_by == k.id and x.overlord is None)
+        # a subjugation of its own under way (KM-VAS-07 friction), or a conquest not yet made a vassal
+        self.subjugation_under_way = any(
+            x.subjugation is not None and x.subjugation.overlord == k.id and not x.subjugation.finished
             for x in km.kingdoms.values()
         )
+        self.subjugating = self.subjugation_under_way or any(
+            x.conquered_by == k.id and x.overlord is None for x in km.kingdoms.values())
         self._claimable: list[int] | None = None
         self._wanted: str | None = None
         self._stats: dict[str, K.Stats] = {}

@@ -22,6 +22,7 @@ from sim.rules.cv.stats import (
     cargo_used,
     stat_mods,
     traveler_capacity,
+    wagon_hp,
     wagon_type,
 )
 from sim.state.cv import Convoy, Traveler, Wagon
@@ -196,7 +197,7 @@ def lose_wagon(world: World, c: Convoy, w: Wagon, dice: Dice, ledger: Ledger, wh
     cfg = world.config.cv
     c.wagons.remove(w)
     c.wagons_lost += 1
-    hp = wagon_type(w.kind, cfg).hp + TOUGHNESS_HP * w.toughness
+    hp = wagon_hp(w, cfg)
     for _ in range(w.toughness):
         c.feats.append(f"caravan_toughness_lost:{w.kind}")
     c.max_hp -= hp
@@ -221,26 +222,30 @@ def left_behind(c: Convoy, kind: str, cfg: CvConfig) -> tuple[int, int, int]:
     """What losing the last wagon of ``kind`` would leave behind (SC-CV-09, as :func:`_enforce_capacity`
     does it): ``(cargo units, provisions, travelers)``. Reads the convoy, changes nothing (what a
     policy weighs before it abandons a wagon)."""
-    gone = [x for x in c.wagons if x.kind == kind]
-    if not gone:
+    if not any(x.kind == kind for x in c.wagons):
         return 0, 0, 0
-    w = gone[-1]
-    spec = WAGON_TYPES[w.kind]
-    cap = cargo_capacity(c, cfg) - spec.cargo
+    spec = WAGON_TYPES[kind]
+    cargo, food = _overflow(c, cargo_capacity(c, cfg) - spec.cargo)
+    people_lost = max(0, len(c.travelers) - (traveler_capacity(c, cfg) - spec.travelers))
+    return sum(n for _, n in cargo), food, people_lost
+
+
+def _overflow(c: Convoy, cap: int) -> tuple[list[tuple[str, int]], int]:
+    """SC-CV-09 at cargo capacity ``cap``: the cargo left behind by kind (other, trade goods, repair
+    materials, treasure, in that order), then the provisions over what the room left holds."""
     over = cargo_used(c) - cap
-    cargo_lost = 0
-    for k in ("other", "trade_goods", "repair", "treasure"):
+    cargo: list[tuple[str, int]] = []
+    for kind in ("other", "trade_goods", "repair", "treasure"):
         if over <= 0:
             break
-        n = min(over, c.cargo.get(k, 0))
-        cargo_lost += n
-        over -= n
-    food_lost = 0
-    if over > 0:
-        keep = max(0, (cap - (sum(c.cargo.values()) - cargo_lost)) * PROVISIONS_PER_STORES)
-        food_lost = max(0, c.provisions - keep)
-    people_lost = max(0, len(c.travelers) - (traveler_capacity(c, cfg) - spec.travelers))
-    return cargo_lost, food_lost, people_lost
+        n = min(over, c.cargo.get(kind, 0))
+        if n:
+            cargo.append((kind, n))
+            over -= n
+    if over <= 0:
+        return cargo, 0
+    keep = max(0, (cap - (sum(c.cargo.values()) - sum(n for _, n in cargo))) * PROVISIONS_PER_STORES)
+    return cargo, max(0, c.provisions - keep)
 
 
 # resolution: ENG-CV-10
@@ -251,21 +256,13 @@ def _enforce_capacity(world: World, c: Convoy, ledger: Ledger) -> None:
     listed first — leaving is not a death)."""
     cfg = world.config.cv
     cap = cargo_capacity(c, cfg)
-    over = cargo_used(c) - cap
-    for kind in ("other", "trade_goods", "repair", "treasure"):
-        if over <= 0:
-            break
-        n = min(over, c.cargo.get(kind, 0))
-        if n:
-            c.cargo[kind] -= n
-            over -= n
-            _emit(ledger, "CargoLeftBehind", c, ("SC-CV-09",), total=n, outcome=kind, capacity=cap)
-    if over > 0:
-        keep = max(0, (cap - sum(c.cargo.values())) * PROVISIONS_PER_STORES)
-        lost = c.provisions - keep
-        if lost > 0:
-            c.provisions = keep
-            _emit(ledger, "CargoLeftBehind", c, ("SC-CV-09",), total=lost, outcome="provisions", capacity=cap)
+    cargo, lost = _overflow(c, cap)
+    for kind, n in cargo:
+        c.cargo[kind] -= n
+        _emit(ledger, "CargoLeftBehind", c, ("SC-CV-09",), total=n, outcome=kind, capacity=cap)
+    if lost > 0:
+        c.provisions -= lost
+        _emit(ledger, "CargoLeftBehind", c, ("SC-CV-09",), total=lost, outcome="provisions", capacity=cap)
     tcap = traveler_capacity(c, cfg)
     while len(c.travelers) > tcap:
         # passengers first, then other non-drivers (player characters last), then drivers

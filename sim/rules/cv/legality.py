@@ -18,7 +18,6 @@ from sim.rules.cv.stats import (
     JOBS,
     MAX_EXTRA_HOURS,
     PROVISIONS_PER_STORES,
-    TOUGHNESS_HP,
     WAGON_NAMES,
     WAGON_TYPES,
     active,
@@ -30,6 +29,7 @@ from sim.rules.cv.stats import (
     max_wagons,
     stores_units,
     traveler_capacity,
+    wagon_hp,
     wagon_type,
 )
 from sim.state.cv import Convoy, DayPlan
@@ -81,7 +81,7 @@ def mobility(c: Convoy, now: int, plan: DayPlan | None = None, cfg: CvConfig | N
             return False, "RES-CV-24", f"no {plan.abandon} wagon to abandon"
         w = ws[-1]
         n_wagons -= 1
-        if c.hp - wagon_type(w.kind, cfg).hp - TOUGHNESS_HP * w.toughness <= 0:
+        if c.hp - wagon_hp(w, cfg) <= 0:
             return False, "SC-CV-10", "abandoning that wagon leaves the caravan at 0 hit points"
         overflow = len(c.travelers) - (traveler_capacity(c, cfg) - wagon_type(w.kind, cfg).travelers)
         non_drivers = sum(1 for t in c.travelers if t.job != "driver")

@@ -12,7 +12,7 @@ from sim.config import CvConfig
 from sim.dice import Dice
 from sim.events import Ledger, check
 from sim.hexmap import HexMap
-from sim.state.cv import TICKS_PER_MILE, Convoy, CvWorld, Traveler
+from sim.state.cv import TICKS_PER_MILE, Convoy, CvWorld, Traveler, Wagon
 
 __all__ = [
     "CALMING_DC",
@@ -68,6 +68,7 @@ __all__ = [
     "terrain_mult4",
     "terrain_multiplier",
     "traveler_capacity",
+    "wagon_hp",
     "wagon_type",
 ]
 
@@ -267,9 +268,14 @@ def cargo_used(c: Convoy) -> int:
     return -(-c.provisions // PROVISIONS_PER_STORES) + sum(c.cargo.values())
 
 
+def wagon_hp(w: Wagon, cfg: CvConfig) -> int:
+    """RES-CV-23: a wagon's HP and the Caravan Toughness HP tied to it (what losing it takes away)."""
+    return wagon_type(w.kind, cfg).hp + TOUGHNESS_HP * w.toughness
+
+
 def max_hp_of(c: Convoy, cfg: CvConfig) -> int:
     """RES-CV-23: Σ wagon HP + Caravan Toughness HP."""
-    return sum(wagon_type(w.kind, cfg).hp + TOUGHNESS_HP * w.toughness for w in c.wagons)
+    return sum(wagon_hp(w, cfg) for w in c.wagons)
 
 
 def active(c: Convoy, job: str, now: int) -> list[Traveler]:
