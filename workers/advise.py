@@ -32,9 +32,7 @@ from sim.calendar import HOURS_PER_SEASON
 from sim.errors import Problem, RealmsimError, ScenarioError
 from sim.events import Event, check
 from sim.odds import exact_distribution
-from workers.explain import ORDERS_FR, REASON_FR, tie_fr
-
-_UNIT_FR = {"BP": "PC"}  # the rest (PO, solars, points) are the same words
+from workers.explain import ORDERS_FR, REASON_FR, tie_fr, unit_word
 
 log = logging.getLogger("realmsim.advise")
 KINDS = ("kingdom", "guild", "nation", "convoy")
@@ -249,8 +247,7 @@ def _reason(ev: Event, alts: list[AlternativeOut], checks: list[CheckOdds], lang
                 parts.append(f"over “{best.words or best.order}” ({best.score:g}, {gap:+g})")
         terms = [t for t in mine.terms if t.value]
         if terms:
-            units = _UNIT_FR if fr else {}
-            words = "; ".join(f"{t.text or t.name} ({t.value:+g}{' ' + units.get(t.unit, t.unit) if t.unit else ''})"
+            words = "; ".join(f"{t.text or t.name} ({t.value:+g}{' ' + unit_word(t.unit, lang) if t.unit else ''})"
                               for t in terms)
             parts.append(("parce que : " if fr else "because: ") + words)
     else:

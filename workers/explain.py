@@ -81,7 +81,8 @@ def _num(x: Any) -> str:
     return f"{v:+.1f}" if abs(v) < 1e5 else f"{v:+.3g}"
 
 
-def _unit(u: str, lang: str) -> str:
+def unit_word(u: str, lang: str) -> str:
+    """A score unit in ``lang`` (BP are PC in French)."""
     return _UNIT_FR.get(u, u) if lang == "fr" else u
 
 
@@ -118,7 +119,7 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
             mark = "*" if k == 0 else "-"
             out.append(f"    {mark} {order(a.get('order', '?'))}{c} {w['score']} {_num(a.get('score'))}")
             for t in a.get("terms") or []:
-                text = t.get(lang) or t.get("en") or f"{t.get('name', '?')} {_num(t.get('value'))} {_unit(t.get('unit', ''), lang)}".rstrip()
+                text = t.get(lang) or t.get("en") or f"{t.get('name', '?')} {_num(t.get('value'))} {unit_word(t.get('unit', ''), lang)}".rstrip()
                 out.append(f"        {nm(text)}")
     else:
         scored = d.get("scored") or []
@@ -136,7 +137,7 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
             out.append(f"    {w['tie']}{c} {w['untold'].format(n=tied, s=_num(top))}")
     ro = d.get("rollouts")
     if isinstance(ro, dict) and ro.get("candidates"):
-        unit = _unit(str(ro.get("unit", "")), lang)
+        unit = unit_word(str(ro.get("unit", "")), lang)
         cands = ro["candidates"]
         best = cands[0]
         others = ", ".join(_num(cd.get("mean")) for cd in cands[1:])
@@ -191,7 +192,7 @@ def tie_fr(text: str) -> str:
         return f"{m.group(1)} choix à égalité au score {m.group(2)} ; {how(m.group(3))}"
     m = _TIED_MEAN.match(text)
     if m:
-        unit = _unit(m.group(3), "fr")
+        unit = unit_word(m.group(3), "fr")
         return f"{m.group(1)} candidats à égalité, variation moyenne {m.group(2)}{' ' + unit if unit else ''} ; {how(m.group(4))}"
     return text
 
