@@ -8,6 +8,7 @@ It is msgpack on the wire and on disk, never pickle.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import secrets
@@ -27,6 +28,14 @@ PLAN_VERSION = 1
 
 class UsageError(RealmsimError):
     """A bad command-line option value (exit status 2)."""
+
+
+def check_seconds(flag: str, value: float, *, zero: bool = False) -> float:
+    """A duration option: a finite number of seconds, > 0 (``>= 0`` with ``zero``); ``nan`` or ``inf``
+    would otherwise end in a traceback where it is turned into milliseconds."""
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+        raise UsageError(f"{flag} {value:g}: expected a number of seconds {'>=' if zero else '>'} 0")
+    return value
 
 
 class ServiceError(RealmsimError):

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import RealmsimError
-from workers.batch import UsageError
+from workers.batch import UsageError, check_seconds
 
 DEFAULT_SCENARIO = "realm"
 
@@ -374,10 +374,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
     out = check_out_path(args.out)
     if args.workers is not None and args.workers < (0 if args.redis else 1):
         raise UsageError(f"--workers {args.workers}: expected an integer >= {0 if args.redis else 1}")
-    if args.timeout is not None and args.timeout <= 0:
-        raise UsageError(f"--timeout {args.timeout:g}: expected a number of seconds > 0")
-    if args.job_timeout is not None and args.job_timeout <= 0:
-        raise UsageError(f"--job-timeout {args.job_timeout:g}: expected a number of seconds > 0")
+    if args.timeout is not None:
+        check_seconds("--timeout", args.timeout)
+    if args.job_timeout is not None:
+        check_seconds("--job-timeout", args.job_timeout)
+    check_seconds("--min-idle", args.min_idle)
     if args.redis_ca and not args.redis:
         raise UsageError("--redis-ca: only with --redis")
     plan = _plan(args)
@@ -487,8 +488,8 @@ def cmd_collect(args: argparse.Namespace) -> int:
 
     batch_id = check_batch_id(args.batch)
     out = check_out_path(args.out)
-    if args.timeout is not None and args.timeout <= 0:
-        raise UsageError(f"--timeout {args.timeout:g}: expected a number of seconds > 0")
+    if args.timeout is not None:
+        check_seconds("--timeout", args.timeout)
     q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca)
     plan, lost = find_plan(q, batch_id, Path(args.manifest) if args.manifest else None)
     if lost:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from workers.batch import BatchPlan, ServiceError, UsageError, stop_workers
+from workers.batch import BatchPlan, ServiceError, UsageError, check_seconds, stop_workers
 
 
 @dataclass
@@ -33,8 +33,8 @@ class MultiOptions:
     def from_args(cls, args: Any) -> MultiOptions:
         if args.workers is not None and args.workers < (0 if args.redis else 1):
             raise UsageError(f"--workers {args.workers}: expected an integer >= {0 if args.redis else 1}")
-        if getattr(args, "job_timeout", None) is not None and args.job_timeout <= 0:
-            raise UsageError(f"--job-timeout {args.job_timeout:g}: expected a number of seconds > 0")
+        if getattr(args, "job_timeout", None) is not None:
+            check_seconds("--job-timeout", args.job_timeout)
         return cls(workers=args.workers, redis=args.redis, queue=getattr(args, "queue", "realmsim"),
                    redis_ca=getattr(args, "redis_ca", None), timeout=getattr(args, "timeout", None),
                    job_timeout=getattr(args, "job_timeout", None))

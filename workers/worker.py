@@ -69,7 +69,7 @@ from typing import Any
 import redis
 
 from workers import signing
-from workers.batch import ServiceError, UsageError
+from workers.batch import ServiceError, UsageError, check_seconds
 from workers.child import DEFAULT_JOB_TIMEOUT, JobRunner, Reply
 from workers.job import MAX_JOB_BYTES, JobError, decode, job_key, refusal
 from workers.queue import (
@@ -200,16 +200,13 @@ class Worker:
             raise UsageError(f"--max-deliveries {max_deliveries}: expected an integer >= 1")
         if max_deaths < 0:
             raise UsageError(f"--max-deaths {max_deaths}: expected an integer >= 0")
-        if min_idle <= 0:
-            raise UsageError(f"--min-idle {min_idle:g}: expected a number of seconds > 0")
-        if block <= 0:
-            raise UsageError(f"--block {block:g}: expected a number of seconds > 0")
-        if job_timeout <= 0:
-            raise UsageError(f"--job-timeout {job_timeout:g}: expected a number of seconds > 0")
+        check_seconds("--min-idle", min_idle)
+        check_seconds("--block", block)
+        check_seconds("--job-timeout", job_timeout)
+        check_seconds("--read-window", window)
         if max_job_bytes < 1:
             raise UsageError(f"--max-job-bytes {max_job_bytes}: expected an integer >= 1")
-        if forget_idle <= 0:
-            raise UsageError(f"--forget-idle {forget_idle:g}: expected a number of seconds > 0")
+        check_seconds("--forget-idle", forget_idle)
         self.url = url
         self.keys = Keys(prefix)
         self.name = name or f"{socket.gethostname()}-{os.getpid()}"

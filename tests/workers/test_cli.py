@@ -61,6 +61,32 @@ def test_bad_workers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     assert "realmsim batch: --workers 0: expected an integer >= 1" in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["worker", "--read-window", "nan"], "realmsim worker: --read-window nan: expected a number of seconds > 0"),
+        (["worker", "--block", "inf"], "realmsim worker: --block inf: expected a number of seconds > 0"),
+        (["worker", "--min-idle", "nan"], "realmsim worker: --min-idle nan: expected a number of seconds > 0"),
+        (["worker", "--forget-idle", "-3"], "realmsim worker: --forget-idle -3: expected a number of seconds > 0"),
+        (["batch", str(TINY), "--seeds", "1", "--job-timeout", "nan"],
+         "realmsim batch: --job-timeout nan: expected a number of seconds > 0"),
+        (["batch", str(TINY), "--seeds", "1", "--redis", "redis://127.0.0.1:1/0", "--timeout", "inf"],
+         "realmsim batch: --timeout inf: expected a number of seconds > 0"),
+    ],
+)
+def test_bad_durations(capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], message: str) -> None:
+    """A duration that is not a finite number of seconds (nan and inf parse as floats) is a usage
+    error before anything connects or runs, never a traceback where it becomes milliseconds."""
+    if argv[0] == "worker":
+        argv = [*argv, "--redis", "redis://127.0.0.1:1/0"]
+    else:
+        argv = [*argv, "--out", str(tmp_path / "r.csv")]
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "r.csv").exists()
+
+
 @pytest.mark.parametrize("command", ["submit", "batch", "collect", "worker"])
 def test_malformed_redis_url(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
     argv = {

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from workers.batch import ServiceError, UsageError, state_dir
+from workers.batch import ServiceError, UsageError, check_seconds, state_dir
 
 log = logging.getLogger("realmsim.server")
 
@@ -91,8 +91,7 @@ def settings_from(args: argparse.Namespace) -> Any:
     for name in ("max_campaigns", "batch_workers", "queue_limit", "max_body"):
         if getattr(args, name) < 1:
             raise UsageError(f"--{name.replace('_', '-')} {getattr(args, name)}: expected an integer >= 1")
-    if args.drain_timeout < 0:
-        raise UsageError(f"--drain-timeout {args.drain_timeout:g}: expected a number of seconds >= 0")
+    check_seconds("--drain-timeout", args.drain_timeout, zero=True)
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: expected 0..65535")
     tokens = load_tokens(Path(args.tokens)) if args.tokens else None
