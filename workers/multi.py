@@ -35,6 +35,8 @@ class MultiOptions:
             raise UsageError(f"--workers {args.workers}: expected an integer >= {0 if args.redis else 1}")
         if getattr(args, "job_timeout", None) is not None:
             check_seconds("--job-timeout", args.job_timeout)
+        if getattr(args, "timeout", None) is not None:
+            check_seconds("--timeout", args.timeout)
         return cls(workers=args.workers, redis=args.redis, queue=getattr(args, "queue", "realmsim"),
                    redis_ca=getattr(args, "redis_ca", None), timeout=getattr(args, "timeout", None),
                    job_timeout=getattr(args, "job_timeout", None))

@@ -72,6 +72,8 @@ def test_bad_workers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
          "realmsim batch: --job-timeout nan: expected a number of seconds > 0"),
         (["batch", str(TINY), "--seeds", "1", "--redis", "redis://127.0.0.1:1/0", "--timeout", "inf"],
          "realmsim batch: --timeout inf: expected a number of seconds > 0"),
+        (["sweep", str(TINY), "--set", "cv.fatigued_penalty=2,4", "--seeds", "1", "--redis", "redis://127.0.0.1:1/0",
+          "--timeout", "nan"], "realmsim sweep: --timeout nan: expected a number of seconds > 0"),
     ],
 )
 def test_bad_durations(capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], message: str) -> None:
