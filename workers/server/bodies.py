@@ -33,15 +33,19 @@ _AT = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$")
 
 def problems_of(raw: bytes, typ: type[Any], error: msgspec.ValidationError) -> list[Problem]:
     """Every problem of ``raw`` against ``typ`` (msgspec stops at the first one)."""
+    m = _AT.match(str(error))
+    path = ((m.group("path") or "").lstrip(".") if m else "") or "(body)"
+    what = m.group("what") if m else str(error)
     try:
         problems = check_against(_integral(msgspec.json.decode(raw)), typ)
     except (msgspec.DecodeError, RecursionError):
         problems = []
-    if problems:
-        return problems
-    m = _AT.match(str(error))
-    path = (m.group("path") or "").lstrip(".") if m else ""
-    return [Problem(path or "(body)", "a value of the documented type", m.group("what") if m else str(error))]
+    if not problems:
+        return [Problem(path, "a value of the documented type", what)]
+    # msgspec's words for the first problem name its bound (a length, a range) where the listing may not
+    if what.startswith("Expected ") and " got " not in what:
+        problems = [Problem(p.path, f"{p.expected} ({what[9:]})", p.found) if p.path == path else p for p in problems]
+    return problems
 
 
 def _integral(value: Any) -> Any:
