@@ -182,26 +182,20 @@ def complete(app: Litestar, schema: dict[str, Any], *, tokens: bool) -> None:
                                                               "a token whose SHA-256 digest is in the server's --tokens file"}}
 
 
-def _not_null(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` without its null branch (``oneOf: [X, null]`` or ``type: [null, X]``)."""
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``oneOf: [X, null]`` as ``X`` with ``type: [X's, "null"]``: a query string gives no JSON, so a value
+    matches one branch or the other, never both (Litestar reads the word ``null`` as no value)."""
     branches = schema.get("oneOf")
-    if isinstance(branches, list):
-        kept = [b for b in branches if b != {"type": "null"}]
-        if len(kept) == 1:
+    if isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches:
+        kept = next(b for b in branches if b != {"type": "null"})
+        if isinstance(kept.get("type"), str):
             rest = {k: v for k, v in schema.items() if k != "oneOf"}
-            schema = {**kept[0], **rest}
-    kind = schema.get("type")
-    if isinstance(kind, list) and "null" in kind:
-        kind = [k for k in kind if k != "null"]
-        schema = {**schema, "type": kind[0] if len(kind) == 1 else kind}
-        if isinstance(schema.get("enum"), list):
-            schema["enum"] = [e for e in schema["enum"] if e is not None]
+            return {**kept, **rest, "type": [kept["type"], "null"]}
     return schema
 
 
 def _bounds(op: dict[str, Any], h: Any) -> None:
-    """The query parameters as a query string can give them (an absent parameter, not a null), with their
-    bounds (Litestar drops a bound of 0 and those of an optional value)."""
+    """The query parameters with their bounds (Litestar drops a bound of 0 and those of an optional value)."""
     fields: dict[str, KwargDefinition] = {}
     for name, f in h.parsed_fn_signature.parameters.items():
         kd = f.kwarg_definition
@@ -210,7 +204,7 @@ def _bounds(op: dict[str, Any], h: Any) -> None:
     for p in op.get("parameters", []):
         if p.get("in") != "query":
             continue
-        p["schema"] = _not_null(p["schema"])
+        p["schema"] = _nullable(p["schema"])
         kd = fields.get(p["name"])
         if kd is None:
             continue
