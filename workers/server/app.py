@@ -24,6 +24,7 @@ from sim.version import code_version
 from workers.server import advise_api, batches_api, campaigns_api, pages, scenarios_api
 from workers.server.errors import HANDLERS
 from workers.server.guard import Guard, allowed_hosts
+from workers.server.openapi import complete
 from workers.server.services import Services, Settings
 
 ROUTERS: list[Any] = [scenarios_api.router, campaigns_api.router, batches_api.router, advise_api.router, pages.router]
@@ -101,8 +102,6 @@ def create_app(settings: Settings) -> Litestar:
         ),
         debug=False,
     )
-    from workers.server.openapi import complete
-
     # the schema as the /docs plugins will serve it (built once and kept by Litestar), completed in place
     complete(app, app.plugins.get("OpenAPIPlugin").provide_openapi_schema(), tokens=settings.tokens is not None)
     allow = {r.path_format: ", ".join(sorted(r.methods)) for r in app.routes if isinstance(r, HTTPRoute)}

@@ -67,10 +67,9 @@ def _is_ip(name: str) -> bool:
     return True
 
 
-def _problem(status: int, error: str, message: str, path: str, expected: str, found: str,
-             headers: list[tuple[bytes, bytes]] | None = None) -> Refusal:
+def _problem(status: int, error: str, message: str, path: str, expected: str, found: str) -> Refusal:
     return Refusal(status, {"error": error, "message": message,
-                            "problems": [{"path": path, "expected": expected, "found": found}]}, headers or [])
+                            "problems": [{"path": path, "expected": expected, "found": found}]})
 
 
 def check_host(scope: Scope, hosts: frozenset[str] | None) -> Refusal | None:

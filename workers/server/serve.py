@@ -157,6 +157,12 @@ def serve(args: argparse.Namespace) -> int:
     if settings.tokens is None:
         print("realmsim serve: no --tokens: anyone on this machine may use the server, so it listens on loopback only",
               file=sys.stderr)
+    from workers.server.guard import allowed_hosts
+
+    names = allowed_hosts(settings.host, settings.allow_hosts, settings.tokens)
+    if names is not None:
+        print(f"realmsim serve: requests must name Host {', '.join(sorted(names))} (another name: --allow-host NAME)",
+              file=sys.stderr)
     print(f"realmsim serve: listening on http://{'[' + host + ']' if ':' in host else host}:{port} (records in "
           f"{settings.data_dir}; batches on {'Redis workers' if settings.redis else 'a local pool'}; API reference at /docs)",
           file=sys.stderr, flush=True)
