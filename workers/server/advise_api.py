@@ -14,6 +14,7 @@ from litestar import Router, post
 from msgspec import Meta, Struct
 
 from workers.advise import Advice, AdviceError, advise
+from workers.server.bodies import json_body
 from workers.server.errors import ApiError, bad_value
 from workers.server.inputs import scenario_from
 from workers.server.models import ScenarioName, ScenarioText, Seed
@@ -37,10 +38,11 @@ class AdviseRequest(Struct, forbid_unknown_fields=True):
     explain: bool = False
 
 
-@post("/", status_code=200, sync_to_thread=True,
+@post("/", status_code=200, sync_to_thread=True, dependencies={"payload": json_body(AdviseRequest)},
       summary="The orders a faction would give now in a state (TOML text or a built-in name), each with its scored "
               "alternatives, the exact odds of its checks and reasons in words")
-def advise_handler(data: AdviseRequest) -> Advice:
+def advise_handler(payload: AdviseRequest) -> Advice:
+    data = payload
     if (data.state is None) == (data.scenario is None):
         raise bad_value("state", "a state file as TOML text in \"state\" or a built-in scenario name in \"scenario\" "
                                  "(exactly one)", "both" if data.state is not None else "neither")

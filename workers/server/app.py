@@ -16,14 +16,15 @@ from typing import Any
 
 from litestar import Litestar, Request, get
 from litestar.datastructures import State
-from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin, YamlRenderPlugin
+from litestar.routes import HTTPRoute
 
 from sim.version import code_version
 from workers.server import advise_api, batches_api, campaigns_api, pages, scenarios_api
-from workers.server.auth import TokenAuth
 from workers.server.errors import HANDLERS
+from workers.server.guard import Guard, allowed_hosts
+from workers.server.openapi import complete
 from workers.server.services import Services, Settings
 
 ROUTERS: list[Any] = [scenarios_api.router, campaigns_api.router, batches_api.router, advise_api.router, pages.router]
@@ -86,13 +87,11 @@ def create_app(settings: Settings) -> Litestar:
         finally:
             await services.close()
 
-    middleware = [DefineMiddleware(TokenAuth, digests=settings.tokens)] if settings.tokens else []
-    return Litestar(
+    app = Litestar(
         route_handlers=[*ROUTERS, healthz],
         lifespan=[lifespan],
         state=State({"svc": services}),
         exception_handlers=HANDLERS,
-        middleware=middleware,
         request_max_body_size=settings.max_body,
         openapi_config=OpenAPIConfig(
             title="realmsim", version=code_version(), path="/docs",
@@ -103,3 +102,10 @@ def create_app(settings: Settings) -> Litestar:
         ),
         debug=False,
     )
+    # the schema as the /docs plugins will serve it (built once and kept by Litestar), completed in place
+    complete(app, app.plugins.get("OpenAPIPlugin").provide_openapi_schema(), tokens=settings.tokens is not None)
+    allow = {r.path_format: ", ".join(sorted(r.methods)) for r in app.routes if isinstance(r, HTTPRoute)}
+    # the guard sees every request before routing (Litestar's own middleware runs only once a route matched)
+    app.asgi_handler = Guard(app.asgi_handler, hosts=allowed_hosts(settings.host, settings.allow_hosts, settings.tokens),
+                             tokens=settings.tokens, allow=allow)
+    return app

@@ -96,9 +96,9 @@ class BatchRunner:
         return feed
 
     # ---- submit / cancel -------------------------------------------------------------------------
-    async def submit(self, plan: BatchPlan) -> dict[str, Any]:
+    async def submit(self, plan: BatchPlan, owner: str | None = None) -> dict[str, Any]:
         rec = {"id": plan.id, "created": now(), "status": "queued", "mode": self.mode, "scenario": plan.name,
-               "total": len(plan), "done": 0, "dead": 0}
+               "total": len(plan), "done": 0, "dead": 0, "owner": owner}
         await self.store.call(self.store.add_batch, rec, plan.to_record())
         self._feed(rec)
         if self.q is not None:

@@ -13,6 +13,8 @@ from litestar.params import Parameter
 from litestar.response import Stream
 
 from workers.batch import BatchPlan, new_batch_id
+from workers.server.auth import may_see, owner, sees
+from workers.server.bodies import json_body
 from workers.server.errors import ApiError, not_cancellable, not_found
 from workers.server.feed import KEEPALIVE, sse
 from workers.server.inputs import check_overrides, scenario_from, scenario_ref, seeds_from
@@ -32,20 +34,22 @@ def view(rec: dict[str, Any], failures: list[tuple[int, str]]) -> Batch:
                         "results_parquet": f"{base}/results.parquet", "page": f"/batches/{rec['id']}"})
 
 
-async def record(s: Services, bid: str) -> dict[str, Any]:
+async def record(s: Services, bid: str, request: Request[Any, Any, Any] | None = None) -> dict[str, Any]:
+    """The batch ``bid``; 404 when there is none, or when it belongs to a token that ``request``'s may not see."""
     rec = await s.store.call(s.store.batch, bid)
-    if rec is None:
+    if rec is None or (request is not None and not may_see(request.scope, rec["owner"])):
         raise not_found("batch", bid)
     return rec
 
 
-async def batch_view(s: Services, bid: str) -> Batch:
-    rec = await record(s, bid)
+async def batch_view(s: Services, bid: str, request: Request[Any, Any, Any] | None = None) -> Batch:
+    rec = await record(s, bid, request)
     return view(rec, await s.store.call(s.store.batch_failures, bid) if rec["dead"] else [])
 
 
-@post("/", summary="Start a batch: one scenario over many seeds → its id")
-async def create_batch(request: Request[Any, Any, Any], data: BatchRequest) -> Created:
+@post("/", summary="Start a batch: one scenario over many seeds → its id", dependencies={"payload": json_body(BatchRequest)})
+async def create_batch(request: Request[Any, Any, Any], payload: BatchRequest) -> Created:
+    data = payload
     s = svc(request)
     if s.stopping:
         raise ApiError(503, "unavailable", "the server is stopping; try again in a moment", headers={"Retry-After": "5"})
@@ -58,28 +62,38 @@ async def create_batch(request: Request[Any, Any, Any], data: BatchRequest) -> C
                               batch_id=new_batch_id())
 
     plan = await s.store.call(prepare)
-    await s.batches.submit(plan)
+    await s.batches.submit(plan, owner(request.scope))
     return Created(id=plan.id, status="queued", url=f"/v1/batches/{plan.id}")
 
 
 @get("/", summary="Batches, newest first")
 async def list_batches(request: Request[Any, Any, Any], limit: Annotated[int, Parameter(ge=1, le=1000)] = 100) -> BatchList:
     s = svc(request)
-    return BatchList([view(r, []) for r in await s.store.call(s.store.batches, limit)])
+    return BatchList([view(r, []) for r in await s.store.call(s.store.batches, limit, sees(request.scope))])
 
 
 @get("/{batch_id:str}", summary="A batch's status and progress (done, dead of total)")
 async def get_batch(request: Request[Any, Any, Any], batch_id: str) -> Batch:
-    return await batch_view(svc(request), batch_id)
+    return await batch_view(svc(request), batch_id, request)
 
 
-@delete("/{batch_id:str}", status_code=200, summary="Cancel a queued or running batch (results so far are kept)")
+@post("/{batch_id:str}/cancel", status_code=200, summary="Cancel a queued or running batch (results so far are kept)")
 async def cancel_batch(request: Request[Any, Any, Any], batch_id: str) -> Batch:
     s = svc(request)
-    rec = await record(s, batch_id)
+    rec = await record(s, batch_id, request)
     if not await s.batches.cancel(batch_id):
         raise not_cancellable("batch", batch_id, rec["status"])
     return await batch_view(s, batch_id)
+
+
+@delete("/{batch_id:str}", status_code=204, summary="Delete a batch and its results; a queued or running one is "
+        "cancelled first")
+async def delete_batch(request: Request[Any, Any, Any], batch_id: str) -> None:
+    s = svc(request)
+    rec = await record(s, batch_id, request)
+    if rec["status"] in ACTIVE:
+        await s.batches.cancel(batch_id)  # waits for the batch's task to end
+    await s.store.call(s.store.delete_batch, batch_id)
 
 
 async def progress_frames(s: Services, bid: str) -> AsyncIterator[bytes]:
@@ -113,14 +127,14 @@ def _progress(rec: dict[str, Any]) -> dict[str, Any]:
      media_type="text/event-stream")
 async def stream_batch(request: Request[Any, Any, Any], batch_id: str) -> Stream:
     s = svc(request)
-    await record(s, batch_id)
+    await record(s, batch_id, request)
     return Stream(progress_frames(s, batch_id), media_type="text/event-stream", headers=SSE_HEADERS)
 
 
-async def _results(s: Services, bid: str, suffix: str) -> bytes:
+async def _results(s: Services, bid: str, suffix: str, request: Request[Any, Any, Any]) -> bytes:
     from workers.output import write_results
 
-    rec = await record(s, bid)
+    rec = await record(s, bid, request)
     if rec["status"] in ACTIVE and rec["done"] == 0:
         raise ApiError(409, "not_yet", f"batch {bid} has no result yet ({rec['status']})")
     results = await s.store.call(s.store.batch_results, bid)
@@ -136,18 +150,18 @@ async def _results(s: Services, bid: str, suffix: str) -> bytes:
 
 @get("/{batch_id:str}/results.csv", summary="One row per seed (workers/output.py columns)", media_type="text/csv")
 async def results_csv(request: Request[Any, Any, Any], batch_id: str) -> Response[bytes]:
-    body = await _results(svc(request), batch_id, ".csv")
+    body = await _results(svc(request), batch_id, ".csv", request)
     return Response(body, media_type="text/csv", headers={"Content-Disposition": f'attachment; filename="{batch_id}.csv"'})
 
 
 @get("/{batch_id:str}/results.parquet", summary="One row per seed, as Parquet", media_type="application/vnd.apache.parquet")
 async def results_parquet(request: Request[Any, Any, Any], batch_id: str) -> Response[bytes]:
-    body = await _results(svc(request), batch_id, ".parquet")
+    body = await _results(svc(request), batch_id, ".parquet", request)
     return Response(body, media_type="application/vnd.apache.parquet",
                     headers={"Content-Disposition": f'attachment; filename="{batch_id}.parquet"'})
 
 
 router = Router("/v1/batches", tags=["batches"], route_handlers=[
-    create_batch, list_batches, get_batch, cancel_batch, stream_batch, results_csv, results_parquet,
+    create_batch, list_batches, get_batch, cancel_batch, delete_batch, stream_batch, results_csv, results_parquet,
 ])
 

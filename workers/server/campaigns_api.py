@@ -23,6 +23,8 @@ from litestar.response import Stream
 
 from sim.calendar import HOURS_PER_SEASON
 from sim.errors import Problem
+from workers.server.auth import may_see, owner, sees
+from workers.server.bodies import json_body
 from workers.server.errors import ApiError, bad_value, not_cancellable, not_found
 from workers.server.feed import KEEPALIVE, sse
 from workers.server.inputs import (
@@ -78,9 +80,10 @@ def view(rec: dict[str, Any], position: int | None = None) -> Campaign:
     )
 
 
-async def record(s: Services, cid: str) -> dict[str, Any]:
+async def record(s: Services, cid: str, request: Request[Any, Any, Any] | None = None) -> dict[str, Any]:
+    """The campaign ``cid``; 404 when there is none, or when it belongs to a token that ``request``'s may not see."""
     rec = await s.store.call(s.store.campaign, cid)
-    if rec is None:
+    if rec is None or (request is not None and not may_see(request.scope, rec["owner"])):
         raise not_found("campaign", cid)
     return rec
 
@@ -99,8 +102,10 @@ async def _create(s: Services, recipe: dict[str, Any], rec: dict[str, Any]) -> C
     return Created(id=rec["id"], status="queued", url=f"/v1/campaigns/{rec['id']}")
 
 
-@post("/", summary="Start a campaign (a built-in scenario or TOML text) → its id")
-async def create_campaign(request: Request[Any, Any, Any], data: CampaignRequest) -> Created:
+@post("/", summary="Start a campaign (a built-in scenario or TOML text) → its id",
+      dependencies={"payload": json_body(CampaignRequest)})
+async def create_campaign(request: Request[Any, Any, Any], payload: CampaignRequest) -> Created:
+    data = payload
     s = svc(request)
     _refuse_when_busy(s)
 
@@ -115,7 +120,7 @@ async def create_campaign(request: Request[Any, Any, Any], data: CampaignRequest
         recipe = {"scenario": scenario_ref(loaded, data.scenario), "seed": seed, "overrides": overrides,
                   "until": until, "lang": lang, "stages": []}
         rec = {"id": new_id(), "created": time.time(), "status": "queued", "scenario": sc.name, "title": sc.title,
-               "seed": seed, "lang": lang, "end_hour": end, "until_hour": until}
+               "seed": seed, "lang": lang, "end_hour": end, "until_hour": until, "owner": owner(request.scope)}
         return recipe, rec
 
     recipe, rec = await s.store.call(prepare)
@@ -123,11 +128,13 @@ async def create_campaign(request: Request[Any, Any, Any], data: CampaignRequest
 
 
 @post("/{campaign_id:str}/fork", summary="A new campaign: this one from the start of season N, with other rules "
-                                         "overrides or another policy for one faction")
-async def fork_campaign(request: Request[Any, Any, Any], campaign_id: str, data: ForkRequest) -> Created:
+                                         "overrides or another policy for one faction",
+      dependencies={"payload": json_body(ForkRequest)})
+async def fork_campaign(request: Request[Any, Any, Any], campaign_id: str, payload: ForkRequest) -> Created:
+    data = payload
     s = svc(request)
     _refuse_when_busy(s)
-    parent = await record(s, campaign_id)
+    parent = await record(s, campaign_id, request)
     recipe = await s.store.call(s.store.recipe, campaign_id)
     assert recipe is not None
     hour = data.season * HOURS_PER_SEASON
@@ -149,7 +156,8 @@ async def fork_campaign(request: Request[Any, Any, Any], campaign_id: str, data:
         new = {**recipe, "stages": stages, "until": until}
         rec = {"id": new_id(), "created": time.time(), "status": "queued", "scenario": parent["scenario"],
                "title": parent["title"], "seed": parent["seed"], "lang": parent["lang"], "end_hour": end,
-               "until_hour": until, "parent": campaign_id, "fork_season": data.season}
+               "until_hour": until, "parent": campaign_id, "fork_season": data.season,
+               "owner": owner(request.scope)}
         return new, rec
 
     new, rec = await s.store.call(prepare)
@@ -161,26 +169,29 @@ async def list_campaigns(request: Request[Any, Any, Any],
                          status: Literal["queued", "running", "finished", "stopped", "failed", "cancelled"] | None = None,
                          limit: Annotated[int, Parameter(ge=1, le=1000)] = 100) -> CampaignList:
     s = svc(request)
-    recs = await s.store.call(s.store.campaigns, limit, status)
+    recs = await s.store.call(s.store.campaigns, limit, status, sees(request.scope))
     return CampaignList([view(r, s.campaigns.position(r["id"])) for r in recs])
 
 
 @get("/{campaign_id:str}", summary="Status, progress, summary and per-faction results of a campaign")
 async def get_campaign(request: Request[Any, Any, Any], campaign_id: str) -> Response[Campaign]:
     s = svc(request)
+    if sees(request.scope) is not None:
+        await record(s, campaign_id, request)  # whose it is, before the cache answers
     cached = s.campaigns.views.get(campaign_id)
     if cached is None:
-        rec = await record(s, campaign_id)
+        rec = await record(s, campaign_id, request)
         cached = msgspec.json.encode(view(rec, s.campaigns.position(campaign_id)))
         if rec["status"] not in ACTIVE or len(s.campaigns.views) < 10_000:
             s.campaigns.views[campaign_id] = cached
     return Response(cached, media_type="application/json")
 
 
-@delete("/{campaign_id:str}", status_code=200, summary="Cancel a queued or running campaign")
+@post("/{campaign_id:str}/cancel", status_code=200, summary="Cancel a queued or running campaign (it stays, with the "
+     "ledger it has)")
 async def cancel_campaign(request: Request[Any, Any, Any], campaign_id: str) -> Campaign:
     s = svc(request)
-    rec = await record(s, campaign_id)
+    rec = await record(s, campaign_id, request)
     if not await s.campaigns.cancel(campaign_id):
         raise not_cancellable("campaign", campaign_id, rec["status"])
     for _ in range(100):
@@ -189,6 +200,20 @@ async def cancel_campaign(request: Request[Any, Any, Any], campaign_id: str) -> 
             break
         await asyncio.sleep(0.05)
     return view(rec)
+
+
+@delete("/{campaign_id:str}", status_code=204, summary="Delete a campaign and everything it has (its ledger, maps, "
+        "plots); a queued or running one is cancelled first")
+async def delete_campaign(request: Request[Any, Any, Any], campaign_id: str) -> None:
+    s = svc(request)
+    rec = await record(s, campaign_id, request)
+    if rec["status"] in ACTIVE:
+        await s.campaigns.cancel(campaign_id)
+        if not await s.campaigns.wait_stopped(campaign_id, 30):
+            raise ApiError(409, "conflict", f"campaign {campaign_id} is still stopping; try again in a moment",
+                           headers={"Retry-After": "5"})
+    await s.store.call(s.store.delete_campaign, campaign_id)
+    s.campaigns.views.pop(campaign_id, None)
 
 
 @get("/{campaign_id:str}/events", summary="The ledger, paged and filtered (actor, kind, season, faction)")
@@ -204,7 +229,7 @@ async def list_events(
     chronicle: Annotated[bool, Parameter(description="only events with a chronicle line (and season summaries)")] = False,
 ) -> Response[EventPage]:
     s = svc(request)
-    await record(s, campaign_id)
+    await record(s, campaign_id, request)
     rows = await s.store.call(s.store.events, campaign_id, after=after, limit=limit, actor=actor, kind=tuple(kind or ()),
                               season=season, faction=faction, tell=chronicle)
     nxt = rows[-1]["seq"] if len(rows) == limit else None
@@ -261,7 +286,7 @@ async def stream_campaign(
                                                                         "and season summaries")] = "all",
 ) -> Stream:
     s = svc(request)
-    await record(s, campaign_id)
+    await record(s, campaign_id, request)
     last = request.headers.get("last-event-id")
     if last and last.strip().isdigit():
         start = max(start, int(last) + 1)
@@ -269,11 +294,11 @@ async def stream_campaign(
                   headers=SSE_HEADERS)
 
 
-async def _season_table(s: Services, cid: str) -> Any:
+async def _season_table(s: Services, cid: str, request: Request[Any, Any, Any]) -> Any:
     from sim.events import Event
     from workers.report import ReportError, season_table
 
-    await record(s, cid)
+    await record(s, cid, request)
     bodies = await s.store.call(s.store.season_events, cid)
 
     def build() -> Any:
@@ -290,7 +315,7 @@ async def _season_table(s: Services, cid: str) -> Any:
 @get("/{campaign_id:str}/seasons.csv", summary="The season table: one row per season and faction, a column per "
      "metric", media_type="text/csv")
 async def seasons_csv(request: Request[Any, Any, Any], campaign_id: str) -> Response[bytes]:
-    df = await _season_table(svc(request), campaign_id)
+    df = await _season_table(svc(request), campaign_id, request)
     return Response(df.to_csv(index=False).encode(), media_type="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{campaign_id}-seasons.csv"'})
 
@@ -299,7 +324,7 @@ async def seasons_csv(request: Request[Any, Any, Any], campaign_id: str) -> Resp
      media_type="application/vnd.apache.parquet")
 async def seasons_parquet(request: Request[Any, Any, Any], campaign_id: str) -> Response[bytes]:
     s = svc(request)
-    df = await _season_table(s, campaign_id)
+    df = await _season_table(s, campaign_id, request)
 
     def to_bytes() -> bytes:
         buf = io.BytesIO()
@@ -310,22 +335,22 @@ async def seasons_parquet(request: Request[Any, Any, Any], campaign_id: str) -> 
                     headers={"Content-Disposition": f'attachment; filename="{campaign_id}-seasons.parquet"'})
 
 
-async def _plots(s: Services, cid: str) -> dict[str, bytes]:
+async def _plots(s: Services, cid: str, request: Request[Any, Any, Any]) -> dict[str, bytes]:
     from workers.server import plots
 
-    rec = await record(s, cid)
+    rec = await record(s, cid, request)
     return await plots.plots_for(s, rec)
 
 
 @get("/{campaign_id:str}/plots", summary="The names of the campaign's plots (workers/report.py)")
 async def list_plots(request: Request[Any, Any, Any], campaign_id: str) -> dict[str, list[str]]:
-    names = sorted(await _plots(svc(request), campaign_id))
+    names = sorted(await _plots(svc(request), campaign_id, request))
     return {"plots": [f"/v1/campaigns/{campaign_id}/plots/{n}" for n in names]}
 
 
 @get("/{campaign_id:str}/plots/{name:str}", summary="One plot as PNG", media_type="image/png")
 async def get_plot(request: Request[Any, Any, Any], campaign_id: str, name: str) -> Response[bytes]:
-    found = await _plots(svc(request), campaign_id)
+    found = await _plots(svc(request), campaign_id, request)
     if name not in found:
         raise ApiError(404, "not_found", f"campaign {campaign_id} has no plot {name!r}",
                        [Problem("name", f"one of {', '.join(sorted(found)) or 'no plot yet'}", repr(name))])
@@ -337,7 +362,7 @@ async def get_plot(request: Request[Any, Any, Any], campaign_id: str, name: str)
 async def get_map(request: Request[Any, Any, Any], campaign_id: str,
                   season: Annotated[int | None, Parameter(ge=0, le=10**6)] = None) -> Response[MapView]:
     s = svc(request)
-    await record(s, campaign_id)
+    await record(s, campaign_id, request)
     static = await s.store.call(s.store.map, campaign_id)
     snap = await s.store.call(s.store.snapshot, campaign_id, None if season is None else season * HOURS_PER_SEASON)
     if static is None or snap is None:
@@ -347,6 +372,6 @@ async def get_map(request: Request[Any, Any, Any], campaign_id: str,
 
 
 router = Router("/v1/campaigns", tags=["campaigns"], route_handlers=[
-    create_campaign, fork_campaign, list_campaigns, get_campaign, cancel_campaign, list_events, stream_campaign,
+    create_campaign, fork_campaign, list_campaigns, get_campaign, cancel_campaign, delete_campaign, list_events, stream_campaign,
     seasons_csv, seasons_parquet, list_plots, get_plot, get_map,
 ])

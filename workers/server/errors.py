@@ -3,7 +3,9 @@
 ``{"error": "scenario", "message": "...", "file": "...", "problems": [{"path", "expected", "found"}]}``
 
 A bad request is a 4xx: a malformed body or parameter 400, a bad scenario or value 422, an unknown
-id 404, no or a wrong token 401, a body too large 413, a full queue 429; 503 while the server stops.
+id 404, no or a wrong token 401, a Host or a site refused 403 (:mod:`.guard`), a body too large 413,
+a body that is not JSON 415, a full queue 429; 503 while the server stops. workers/server/openapi.py
+documents each operation's.
 Anything else (a bug) is a 500 whose body says so without a traceback; the traceback goes to the log.
 """
 
@@ -13,12 +15,10 @@ import logging
 import re
 from typing import Any
 
-import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
-from scenarios.validate import check_against
 from sim.errors import Problem, RealmsimError, ScenarioError
 
 log = logging.getLogger("realmsim.server")
@@ -73,38 +73,23 @@ def on_realmsim_error(request: Request[Any, Any, Any], exc: RealmsimError) -> Re
     return _respond(ApiError(422, "invalid", str(exc)))
 
 
-_MSGSPEC = re.compile(r"^(?P<what>.*?)(?: - at `(?P<path>[^`]*)`)?$")
 _EXPECTED = re.compile(r"Expected `(?P<exp>[^`]*)`, got `(?P<got>[^`]*)`")
-
-
-def _body_problems(request: Request[Any, Any, Any]) -> list[Problem]:
-    """Every problem of a JSON body, as ``realmsim validate`` lists a scenario's (msgspec stops at the
-    first one): the body Litestar read, checked against the handler's body type."""
-    try:
-        body = request._connection_state.body  # noqa: SLF001 - the body Litestar already read
-        typ = request.route_handler.parsed_fn_signature.parameters["data"].annotation
-        if not isinstance(body, bytes) or not (isinstance(typ, type) and issubclass(typ, msgspec.Struct)):
-            return []
-        return check_against(msgspec.json.decode(body), typ)
-    except Exception:  # noqa: BLE001 - fall back to Litestar's own description
-        return []
 
 
 def on_http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     status = exc.status_code
-    if isinstance(exc, ValidationException):
-        problems = _body_problems(request)
-        if not problems:
-            for item in exc.extra if isinstance(exc.extra, list) else []:
-                if not isinstance(item, dict):
-                    continue
-                msg = str(item.get("message", ""))
-                m = _EXPECTED.search(msg)
-                key = str(item.get("key") or item.get("source") or "(request)")
-                if m:
-                    problems.append(Problem(key, m.group("exp"), m.group("got")))
-                else:
-                    problems.append(Problem(key, "a valid value", msg))
+    if isinstance(exc, ValidationException):  # a query or path parameter (bodies: workers.server.bodies)
+        problems: list[Problem] = []
+        for item in exc.extra if isinstance(exc.extra, list) else []:
+            if not isinstance(item, dict):
+                continue
+            msg = str(item.get("message", ""))
+            m = _EXPECTED.search(msg)
+            key = str(item.get("key") or item.get("source") or "(request)")
+            if m:
+                problems.append(Problem(key, m.group("exp"), m.group("got")))
+            else:
+                problems.append(Problem(key, "a valid value", msg))
         if not problems:
             problems = [Problem("(request)", "a valid request", exc.detail)]
         text = "; ".join(f"{p.path}: expected {p.expected}, found {p.found}" for p in problems)
@@ -117,7 +102,12 @@ def on_http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Respon
     if status == 400:
         problems = [Problem("(body)", "a JSON document of the documented shape", detail)]
     elif status == 413:
-        problems = [Problem("(body)", "a request body within the size limit", detail)]
+        limit = getattr(getattr(request.app.state, "svc", None), "settings", None)
+        limit_bytes = getattr(limit, "max_body", None)
+        expected = f"a body of at most {limit_bytes:,} bytes" if isinstance(limit_bytes, int) else "a smaller body"
+        detail = f"{request.method} {request.url.path}: the body is over the server's limit ({expected}; realmsim " \
+                 "serve --max-body)"
+        problems = [Problem("(body)", expected, "a larger body")]
     return _respond(ApiError(status, error, detail, problems, headers=dict(exc.headers or {})))
 
 

@@ -10,6 +10,7 @@ the scenario loader sees the text; the loader then resolves every policy name th
 
 from __future__ import annotations
 
+import re
 import tomllib
 from typing import Any
 
@@ -18,9 +19,11 @@ from scenarios.validate import describe
 from sim.calendar import HOURS_PER_SEASON
 from sim.errors import Problem, ScenarioError
 from workers.server.errors import ApiError, bad_value, scenario_error
+from workers.server.limits import MAX_TEXT_DEPTH, MAX_TEXT_ITEMS, toml_shape
 
 TEXT_LABEL = "scenario text"
 MAX_SEEDS_PER_BATCH = 100_000
+_LONG_NUMBER = re.compile(r"\d{20,}")
 
 
 def registered_policies() -> list[str]:
@@ -100,6 +103,11 @@ def scenario_from(name: str | None, text: str | None, *, field: str = "scenario"
                                                    describe(name))])
             return load_scenario(name)
         assert text is not None
+        shape = toml_shape(text)  # before the parser, which would take seconds over a long one
+        if shape.over(MAX_TEXT_DEPTH, MAX_TEXT_ITEMS):
+            raise ScenarioError(TEXT_LABEL, [Problem("(file)", f"TOML nested at most {MAX_TEXT_DEPTH} deep with at most "
+                                                               f"{MAX_TEXT_ITEMS:,} values, keys and tables (a scenario "
+                                                               "sent to the server)", shape.describe())])
         try:
             raw = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
@@ -182,6 +190,10 @@ def seeds_from(seeds: str | list[int]) -> list[int]:
                             describe(bad[0]) if bad else "an empty list")
         out = sorted(set(seeds))
     else:
+        long = _LONG_NUMBER.search(seeds)
+        if long:  # int() of thousands of digits is refused by Python itself (and no seed is that large)
+            raise bad_value("seeds", "seeds of at most 19 digits (0..9223372036854775807)",
+                            f"a number of {len(long.group()):,} digits")
         count = 0
         for part in seeds.split(","):
             a, dots, b = part.strip().partition("..")

@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
+from workers.server.limits import MAX_TEXT_CHARS
+
 # No ``description`` in these Meta: a described type is wrapped (msgspec.inspect.Metadata), which the
 # every-problem checker (scenarios.validate.check_against) does not look into. Fields are described
 # in each Struct's docstring instead.
@@ -15,7 +17,7 @@ Scalar = int | float | str | bool
 Overrides = dict[str, Scalar]
 Until = int | str
 ScenarioName = Annotated[str, Meta(max_length=100)]
-ScenarioText = Annotated[str, Meta(max_length=2_000_000)]
+ScenarioText = Annotated[str, Meta(max_length=MAX_TEXT_CHARS)]  # workers.server.limits
 
 class Problem(Struct):
     path: str

@@ -24,7 +24,7 @@ from litestar.response import Redirect
 
 from sim.calendar import HOURS_PER_SEASON, date_of
 from workers.server import svg
-from workers.server.auth import COOKIE, is_valid
+from workers.server.auth import COOKIE, is_valid, may_see, sees
 from workers.server.services import Services, svc
 from workers.server.store import ACTIVE
 
@@ -76,11 +76,11 @@ def bar(fraction: float, text: str = "", dead: float = 0.0) -> str:
 
 
 # ---- home ---------------------------------------------------------------------------------------
-async def home_tables(s: Services) -> str:
+async def home_tables(s: Services, seen: tuple[str, ...] | None = None) -> str:
     from workers.server.campaigns_api import view
 
-    camps = await s.store.call(s.store.campaigns, 50)
-    batches = await s.store.call(s.store.batches, 30)
+    camps = await s.store.call(s.store.campaigns, 50, None, seen)
+    batches = await s.store.call(s.store.batches, 30, seen)
     rows = []
     for rec in camps:
         v = view(rec)
@@ -144,18 +144,25 @@ async def home(request: Request[Any, Any, Any]) -> Response[str]:
   </form>
 </section>"""
     body = (f'<div class="home"><div class="side">{forms}</div>'
-            f'<div class="lists" id="home-tables" data-src="/ui/home">{await home_tables(s)}</div></div>')
+            f'<div class="lists" id="home-tables" data-src="/ui/home">{await home_tables(s, sees(request.scope))}</div></div>')
     return _html(layout("Campaigns and batches", body, request, "home"))
 
 
 @get("/ui/home", include_in_schema=False)
 async def home_fragment(request: Request[Any, Any, Any]) -> Response[str]:
-    return _html(await home_tables(svc(request)))
+    return _html(await home_tables(svc(request), sees(request.scope)))
 
 
 # ---- one campaign ------------------------------------------------------------------------------
-async def _campaign(s: Services, cid: str) -> dict[str, Any] | None:
-    return await s.store.call(s.store.campaign, cid)
+async def _campaign(s: Services, cid: str, request: Request[Any, Any, Any]) -> dict[str, Any] | None:
+    """The campaign, if there is one that this request may see."""
+    rec = await s.store.call(s.store.campaign, cid)
+    return rec if rec is not None and may_see(request.scope, rec["owner"]) else None
+
+
+async def _batch(s: Services, bid: str, request: Request[Any, Any, Any]) -> dict[str, Any] | None:
+    rec = await s.store.call(s.store.batch, bid)
+    return rec if rec is not None and may_see(request.scope, rec["owner"]) else None
 
 
 def _not_found(request: Request[Any, Any, Any], what: str, ident: str) -> Response[str]:
@@ -247,7 +254,7 @@ def _cell(v: Any) -> str:
 @get("/campaigns/{campaign_id:str}", include_in_schema=False)
 async def campaign_page(request: Request[Any, Any, Any], campaign_id: str) -> Response[str]:
     s = svc(request)
-    rec = await _campaign(s, campaign_id)
+    rec = await _campaign(s, campaign_id, request)
     if rec is None:
         return _not_found(request, "campaign", campaign_id)
     static = await s.store.call(s.store.map, campaign_id)
@@ -301,14 +308,17 @@ async def campaign_page(request: Request[Any, Any, Any], campaign_id: str) -> Re
 
 @get("/ui/campaigns/{campaign_id:str}/map", include_in_schema=False)
 async def campaign_map(request: Request[Any, Any, Any], campaign_id: str, season: int | None = None) -> Response[str]:
-    return _html(await map_fragment(svc(request), campaign_id, season))
+    s = svc(request)
+    if await _campaign(s, campaign_id, request) is None:
+        return _html("", 404)
+    return _html(await map_fragment(s, campaign_id, season))
 
 
 @get("/ui/campaigns/{campaign_id:str}/{part:str}", include_in_schema=False)
 async def campaign_part(request: Request[Any, Any, Any], campaign_id: str, part: str) -> Response[str]:
     """``status`` (the head's status line) or ``panels`` (charts and tables)."""
     s = svc(request)
-    rec = await _campaign(s, campaign_id)
+    rec = await _campaign(s, campaign_id, request)
     if rec is None or part not in ("status", "panels"):
         return _html("", 404)
     return _html(status_fragment(s, rec) if part == "status" else await panels_fragment(s, rec))
@@ -346,7 +356,7 @@ async def batch_fragment(s: Services, rec: dict[str, Any]) -> str:
 @get("/batches/{batch_id:str}", include_in_schema=False)
 async def batch_page(request: Request[Any, Any, Any], batch_id: str) -> Response[str]:
     s = svc(request)
-    rec = await s.store.call(s.store.batch, batch_id)
+    rec = await _batch(s, batch_id, request)
     if rec is None:
         return _not_found(request, "batch", batch_id)
     api = f"/v1/batches/{batch_id}"
@@ -365,7 +375,7 @@ async def batch_page(request: Request[Any, Any, Any], batch_id: str) -> Response
 @get("/ui/batches/{batch_id:str}", include_in_schema=False)
 async def batch_panel(request: Request[Any, Any, Any], batch_id: str) -> Response[str]:
     s = svc(request)
-    rec = await s.store.call(s.store.batch, batch_id)
+    rec = await _batch(s, batch_id, request)
     if rec is None:
         return _html("", 404)
     return _html(await batch_fragment(s, rec))

@@ -165,6 +165,13 @@ class CampaignRunner:
             return True
         return False
 
+    async def wait_stopped(self, cid: str, timeout: float) -> bool:
+        """Wait until the campaign's task has ended (it writes nothing more); False if it still runs."""
+        entry = self.running.get(cid)
+        if entry is not None:
+            await asyncio.wait([entry[0]], timeout=timeout)
+        return cid not in self.running
+
     def _pump(self) -> None:
         while not self.stopping and self.queue and len(self.running) < self.max_campaigns:
             cid = self.queue.popleft()

@@ -9,6 +9,7 @@ from litestar import Router, get, post
 from scenarios.loader import LoadedScenario, builtin_names, load_scenario
 from sim.calendar import HOURS_PER_SEASON
 from sim.errors import ScenarioError
+from workers.server.bodies import json_body
 from workers.server.errors import ApiError
 from workers.server.inputs import TEXT_LABEL, scenario_from
 from workers.server.models import Problem, ScenarioInfo, ValidateRequest, ValidateResult
@@ -35,9 +36,10 @@ def list_scenarios() -> list[ScenarioInfo]:
     return [builtin_info(n) for n in builtin_names()]
 
 
-@post("/validate", status_code=200, sync_to_thread=True,
+@post("/validate", status_code=200, sync_to_thread=True, dependencies={"payload": json_body(ValidateRequest)},
       summary="Every problem of a scenario (a built-in name or TOML text), as realmsim validate reports them")
-def validate(data: ValidateRequest) -> ValidateResult:
+def validate(payload: ValidateRequest) -> ValidateResult:
+    data = payload
     try:
         loaded = scenario_from(data.scenario, data.text)
     except ApiError as e:

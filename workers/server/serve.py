@@ -13,6 +13,7 @@ import argparse
 import getpass
 import ipaddress
 import logging
+import re
 import socket
 import sys
 from pathlib import Path
@@ -33,6 +34,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--queue", default=DEFAULT_PREFIX, metavar="PREFIX", help=f"Redis key prefix (default {DEFAULT_PREFIX})")
     p.add_argument("--data-dir", default=None, metavar="DIR",
                    help="where the records live (default $REALMSIM_STATE_DIR/server, else ~/.local/state/realmsim/server)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a name the server answers to besides 127.0.0.1, localhost, ::1 and --host (repeatable; requests "
+                        "naming another Host get 403; '*': any, with --tokens only)")
     p.add_argument("--tokens", default=None, metavar="FILE", help="require a bearer token: FILE holds their SHA-256 digests")
     p.add_argument("--hash-token", action="store_true", help="read a token on stdin, print its digest for --tokens, exit")
     p.add_argument("--max-campaigns", type=int, default=cpus, metavar="N", help=f"campaigns run at once (default {cpus})")
@@ -74,6 +78,27 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+_HOST_NAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9_]([A-Za-z0-9_-]{0,62})(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,62}))*\.?$")
+
+
+def check_allow_host(name: str, tokens: bool) -> str:
+    """``--allow-host``: a host name or an IP address (brackets optional for IPv6), or ``*`` with tokens."""
+    if name == "*":
+        if not tokens:
+            raise UsageError("--allow-host '*': any Host only with --tokens (without tokens the Host check is what "
+                             "keeps a web page from driving the server through a name of its own)")
+        return name
+    bare = name[1:-1] if name.startswith("[") and name.endswith("]") else name
+    try:
+        return str(ipaddress.ip_address(bare))
+    except ValueError:
+        pass
+    if not _HOST_NAME.match(name):
+        raise UsageError(f"--allow-host {name!r}: expected a host name (such as realmsim.lan) or an IP address, without "
+                         "scheme or port")
+    return name.lower().rstrip(".")
+
+
 def hash_token_command() -> int:
     from workers.server.auth import hash_token
 
@@ -98,13 +123,14 @@ def settings_from(args: argparse.Namespace) -> Any:
     if tokens is None and not is_loopback(args.host):
         raise UsageError(f"--host {args.host}: without --tokens the server listens on loopback only (127.0.0.1, ::1, "
                          "localhost); give --tokens FILE to listen on another address")
+    allow_hosts = tuple(check_allow_host(h, tokens is not None) for h in args.allow_host)
     if args.redis:
         from workers.queue import connect
 
         connect(args.redis).close()
     data_dir = Path(args.data_dir) if args.data_dir else state_dir() / "server"
     return Settings(data_dir=data_dir, host=args.host, port=args.port, redis=args.redis, queue_prefix=args.queue,
-                    tokens=tokens, max_campaigns=args.max_campaigns, queue_limit=args.queue_limit,
+                    tokens=tokens, allow_hosts=allow_hosts, max_campaigns=args.max_campaigns, queue_limit=args.queue_limit,
                     batch_workers=args.batch_workers, drain_timeout=args.drain_timeout, max_body=args.max_body)
 
 
@@ -130,6 +156,12 @@ def serve(args: argparse.Namespace) -> int:
     services = app.state.svc
     if settings.tokens is None:
         print("realmsim serve: no --tokens: anyone on this machine may use the server, so it listens on loopback only",
+              file=sys.stderr)
+    from workers.server.guard import allowed_hosts
+
+    names = allowed_hosts(settings.host, settings.allow_hosts, settings.tokens)
+    if names is not None:
+        print(f"realmsim serve: requests must name Host {', '.join(sorted(names))} (another name: --allow-host NAME)",
               file=sys.stderr)
     print(f"realmsim serve: listening on http://{'[' + host + ']' if ':' in host else host}:{port} (records in "
           f"{settings.data_dir}; batches on {'Redis workers' if settings.redis else 'a local pool'}; API reference at /docs)",

@@ -15,6 +15,7 @@ from typing import Any
 from litestar import Request
 
 from workers.options import DEFAULT_MAX_BODY
+from workers.server.auth import Tokens
 from workers.server.store import Store
 
 log = logging.getLogger("realmsim.server")
@@ -27,7 +28,8 @@ class Settings:
     port: int = 8000
     redis: str | None = None
     queue_prefix: str = "realmsim"
-    tokens: frozenset[str] | None = None
+    tokens: Tokens | None = None
+    allow_hosts: tuple[str, ...] = ()  # --allow-host: names the server answers to besides loopback's
     max_campaigns: int = 2
     queue_limit: int = 100
     batch_workers: int = 2

@@ -33,7 +33,7 @@ CREATE TABLE IF NOT EXISTS campaigns (
     parent TEXT, fork_season INTEGER, started REAL, finished REAL,
     hour INTEGER NOT NULL DEFAULT 0, end_hour INTEGER NOT NULL DEFAULT 0, until_hour INTEGER,
     events INTEGER NOT NULL DEFAULT 0, summary TEXT, factions TEXT, ledger_sha256 TEXT, error TEXT,
-    note TEXT
+    note TEXT, owner TEXT
 );
 CREATE TABLE IF NOT EXISTS events (
     campaign TEXT NOT NULL, seq INTEGER NOT NULL, t INTEGER NOT NULL, season INTEGER NOT NULL,
@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS batches (
     id TEXT PRIMARY KEY, created REAL NOT NULL, status TEXT NOT NULL, mode TEXT NOT NULL,
     plan BLOB NOT NULL, scenario TEXT NOT NULL, total INTEGER NOT NULL,
     done INTEGER NOT NULL DEFAULT 0, dead INTEGER NOT NULL DEFAULT 0,
-    started REAL, finished REAL, error TEXT
+    started REAL, finished REAL, error TEXT, owner TEXT
 );
 CREATE TABLE IF NOT EXISTS batch_results (
     batch TEXT NOT NULL, seed INTEGER NOT NULL, ok INTEGER NOT NULL, result BLOB, error TEXT,
@@ -67,8 +67,9 @@ CREATE TABLE IF NOT EXISTS batch_results (
 ACTIVE = ("queued", "running")
 CAMPAIGN_FIELDS = ("id", "created", "status", "scenario", "title", "seed", "lang", "parent", "fork_season", "started",
                    "finished", "hour", "end_hour", "until_hour", "events", "summary", "factions", "ledger_sha256",
-                   "error", "note")
-BATCH_FIELDS = ("id", "created", "status", "mode", "scenario", "total", "done", "dead", "started", "finished", "error")
+                   "error", "note", "owner")
+BATCH_FIELDS = ("id", "created", "status", "mode", "scenario", "total", "done", "dead", "started", "finished", "error",
+                "owner")
 
 
 class DataDirBusyError(RuntimeError):
@@ -93,6 +94,9 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            for table in ("campaigns", "batches"):  # a data directory from before records had owners
+                if "owner" not in {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN owner TEXT")
 
     def close(self) -> None:
         with self.lock:
@@ -115,10 +119,10 @@ class Store:
     def add_campaign(self, rec: dict[str, Any], recipe: dict[str, Any]) -> None:
         self._exec(
             "INSERT INTO campaigns (id, created, status, recipe, scenario, title, seed, lang, parent, fork_season, "
-            "end_hour, until_hour) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            "end_hour, until_hour, owner) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (rec["id"], rec["created"], rec["status"], msgpack.packb(recipe, use_bin_type=True), rec["scenario"],
              rec.get("title", ""), rec["seed"], rec["lang"], rec.get("parent"), rec.get("fork_season"),
-             rec.get("end_hour", 0), rec.get("until_hour")),
+             rec.get("end_hour", 0), rec.get("until_hour"), rec.get("owner")),
         )
 
     def campaign(self, cid: str) -> dict[str, Any] | None:
@@ -129,9 +133,15 @@ class Store:
         rows = self._rows("SELECT recipe FROM campaigns WHERE id = ?", (cid,))
         return msgpack.unpackb(rows[0]["recipe"], raw=False, strict_map_key=False) if rows else None
 
-    def campaigns(self, limit: int = 100, status: str | None = None) -> list[dict[str, Any]]:
-        where, params = ("WHERE status = ?", [status]) if status else ("", [])
-        rows = self._rows(f"SELECT {', '.join(CAMPAIGN_FIELDS)} FROM campaigns {where} ORDER BY created DESC LIMIT ?",
+    def campaigns(self, limit: int = 100, status: str | None = None,
+                  seen: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """The newest campaigns (of ``status``; only those of no owner or of an owner in ``seen``, if given)."""
+        where, params = _seen(seen)
+        if status:
+            where.append("status = ?")
+            params.append(status)
+        cond = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = self._rows(f"SELECT {', '.join(CAMPAIGN_FIELDS)} FROM campaigns {cond} ORDER BY created DESC LIMIT ?",
                           [*params, limit])
         return [dict(r) for r in rows]
 
@@ -154,6 +164,15 @@ class Store:
                 self.db.execute(f"DELETE FROM {table} WHERE campaign = ?", (cid,))
             self.db.execute("UPDATE campaigns SET status = 'queued', hour = 0, events = 0, summary = NULL, factions = NULL, "
                             "started = NULL, error = NULL, note = ? WHERE id = ?", (note, cid))
+            self.db.execute("COMMIT")
+
+    def delete_campaign(self, cid: str) -> None:
+        """Forget a campaign and everything it has (its ledger, maps, snapshots, plots)."""
+        with self.lock:
+            self.db.execute("BEGIN")
+            for table in ("events", "snapshots", "maps", "plots"):
+                self.db.execute(f"DELETE FROM {table} WHERE campaign = ?", (cid,))
+            self.db.execute("DELETE FROM campaigns WHERE id = ?", (cid,))
             self.db.execute("COMMIT")
 
     def add_events(self, cid: str, rows: Iterable[tuple[int, int, int, str, str, str, str | None, bytes]],
@@ -239,8 +258,9 @@ class Store:
 
     # ---- batches ---------------------------------------------------------------------------------
     def add_batch(self, rec: dict[str, Any], plan_record: bytes) -> None:
-        self._exec("INSERT INTO batches (id, created, status, mode, plan, scenario, total) VALUES (?,?,?,?,?,?,?)",
-                   (rec["id"], rec["created"], rec["status"], rec["mode"], plan_record, rec["scenario"], rec["total"]))
+        self._exec("INSERT INTO batches (id, created, status, mode, plan, scenario, total, owner) VALUES (?,?,?,?,?,?,?,?)",
+                   (rec["id"], rec["created"], rec["status"], rec["mode"], plan_record, rec["scenario"], rec["total"],
+                    rec.get("owner")))
 
     def batch(self, bid: str) -> dict[str, Any] | None:
         rows = self._rows(f"SELECT {', '.join(BATCH_FIELDS)} FROM batches WHERE id = ?", (bid,))
@@ -250,9 +270,20 @@ class Store:
         rows = self._rows("SELECT plan FROM batches WHERE id = ?", (bid,))
         return rows[0]["plan"] if rows else None
 
-    def batches(self, limit: int = 100) -> list[dict[str, Any]]:
-        rows = self._rows(f"SELECT {', '.join(BATCH_FIELDS)} FROM batches ORDER BY created DESC LIMIT ?", (limit,))
+    def batches(self, limit: int = 100, seen: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        where, params = _seen(seen)
+        cond = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = self._rows(f"SELECT {', '.join(BATCH_FIELDS)} FROM batches {cond} ORDER BY created DESC LIMIT ?",
+                          [*params, limit])
         return [dict(r) for r in rows]
+
+    def delete_batch(self, bid: str) -> None:
+        """Forget a batch and its results."""
+        with self.lock:
+            self.db.execute("BEGIN")
+            self.db.execute("DELETE FROM batch_results WHERE batch = ?", (bid,))
+            self.db.execute("DELETE FROM batches WHERE id = ?", (bid,))
+            self.db.execute("COMMIT")
 
     def active_batches(self) -> list[dict[str, Any]]:
         rows = self._rows(f"SELECT {', '.join(BATCH_FIELDS)} FROM batches WHERE status IN (?, ?) ORDER BY created", ACTIVE)
@@ -293,6 +324,14 @@ class Store:
 
     def batch_seeds_done(self, bid: str) -> set[int]:
         return {r["seed"] for r in self._rows("SELECT seed FROM batch_results WHERE batch = ?", (bid,))}
+
+
+def _seen(seen: Sequence[str] | None) -> tuple[list[str], list[Any]]:
+    """The condition for records their owner lets a request see (workers.server.auth): all when ``seen`` is
+    None, else those of no owner and those of an owner in ``seen``."""
+    if seen is None:
+        return [], []
+    return [f"(owner IS NULL OR owner IN ({', '.join('?' * len(seen))}))" if seen else "owner IS NULL"], list(seen)
 
 
 def now() -> float:

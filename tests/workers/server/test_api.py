@@ -248,24 +248,43 @@ def test_a_cancelled_batch_stops_and_keeps_what_it_had(server: Server) -> None:
     r = server.post("/v1/batches", {"scenario": "realm", "seeds": "1..40"})
     bid = r.json()["id"]
     time.sleep(1.0)
-    r = server.client().delete(f"/v1/batches/{bid}")
+    r = server.client().post(f"/v1/batches/{bid}/cancel")
     assert r.status_code == 200, r.text
     assert r.json()["status"] == "cancelled"
     done = r.json()["done"]
     assert done < 40
     time.sleep(2.0)
     assert server.get(f"/v1/batches/{bid}").json()["done"] == done  # nothing more arrives
-    again = server.client().delete(f"/v1/batches/{bid}")
+    again = server.client().post(f"/v1/batches/{bid}/cancel")
     assert again.status_code == 409 and again.json()["error"] == "conflict"
+    gone = server.client().delete(f"/v1/batches/{bid}")
+    assert gone.status_code == 204
+    for path in (f"/v1/batches/{bid}", f"/v1/batches/{bid}/results.csv"):
+        assert server.get(path).status_code == 404, path
+    assert bid not in [b["id"] for b in server.get("/v1/batches").json()["batches"]]
 
 
 def test_a_cancelled_campaign_stops(server: Server) -> None:
     cid = server.post("/v1/campaigns", {"scenario": "realm", "seed": 9}).json()["id"]
     server.wait("campaigns", cid, until=("running",))
-    r = server.client().delete(f"/v1/campaigns/{cid}")
+    r = server.client().post(f"/v1/campaigns/{cid}/cancel")
     assert r.status_code == 200 and r.json()["status"] == "cancelled"
     events = server.sse(f"/v1/campaigns/{cid}/stream")
     assert events[-1][0] == "end" and events[-1][2]["status"] == "cancelled"
+    assert server.get(f"/v1/campaigns/{cid}").json()["status"] == "cancelled"  # cancelled, not deleted
+    assert server.get(f"/v1/campaigns/{cid}/events").status_code == 200
+
+
+def test_a_deleted_campaign_is_gone_with_its_ledger_even_while_it_ran(server: Server) -> None:
+    cid = server.post("/v1/campaigns", {"scenario": "realm", "seed": 10}).json()["id"]
+    server.wait("campaigns", cid, until=("running",))
+    with server.client() as c:
+        r = c.delete(f"/v1/campaigns/{cid}")
+        assert r.status_code == 204, r.text
+        for path in ("", "/events", "/map", "/stream", "/plots", "/seasons.csv"):
+            assert c.get(f"/v1/campaigns/{cid}{path}").status_code == 404, path
+        assert c.delete(f"/v1/campaigns/{cid}").status_code == 404
+        assert cid not in [x["id"] for x in c.get("/v1/campaigns").json()["campaigns"]]
 
 
 # ---- bad requests: 4xx, JSON, with the problem's path ---------------------------------------------------

@@ -76,6 +76,8 @@ def test_sigterm_ends_the_event_streams(make_server) -> None:
         (["--redis", "http://nope"], 2, "--redis 'http://nope'"),
         (["--max-campaigns", "0"], 2, "--max-campaigns 0: expected an integer >= 1"),
         (["--port", "70000"], 2, "--port 70000: expected 0..65535"),
+        (["--allow-host", "*"], 2, "--allow-host '*': any Host only with --tokens"),
+        (["--allow-host", "http://x.lan:80"], 2, "--allow-host 'http://x.lan:80': expected a host name"),
     ],
 )
 def test_bad_serve_options_are_one_line_each(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],

@@ -35,7 +35,7 @@ def test_batches_on_redis_workers_cancel_restart_and_records_that_outlive_redis(
     s.wait("batches", bid, until=("running",))
     assert s.get(f"/v1/batches/{bid}").json()["mode"] == "redis"
     assert jobs_of(doomed) == 5 and jobs_of(bid) == 3
-    cancelled = s.client().delete(f"/v1/batches/{doomed}")
+    cancelled = s.client().post(f"/v1/batches/{doomed}/cancel")
     assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
     assert jobs_of(doomed) == 0 and jobs_of(bid) == 3  # no worker will start the cancelled jobs
 

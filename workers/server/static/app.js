@@ -46,7 +46,7 @@ for (const form of document.querySelectorAll("form.api-form")) {
 const cancel = document.getElementById("cancel");
 if (cancel) cancel.addEventListener("click", async () => {
   cancel.disabled = true;
-  await fetch(cancel.dataset.api, {method: "DELETE"});
+  await fetch(cancel.dataset.api + "/cancel", {method: "POST"});
   location.reload();
 });
 
