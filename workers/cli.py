@@ -466,7 +466,7 @@ def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) 
                         resubmit_after=resubmit_after(args.resubmit_after))
     finally:
         for w in workers:
-            w.stop()  # each finishes its current job, puts back what it read and did not start
+            w.stop()  # each kills the job in hand and puts it back with what it read and did not start
         deadline = time.monotonic() + 30.0  # as long as a worker process is given after SIGTERM
         for w, t in zip(workers, threads):
             t.join(timeout=max(0.0, deadline - time.monotonic()))

@@ -45,10 +45,10 @@ MAX_JOB_BYTES = 4 * 1024 * 1024  # a scenario file of 1 MiB and its orders files
 # The default time limit of a job (without --job-timeout), from its length (docs/workers.md): a base for
 # everything a job does besides the campaign, plus so much per year of campaign. The slowest built-in,
 # ``realm``, takes about 0.45 s of CPU a year (10 years in 4.5 s); 20 s a year is some 40 times that, for a
-# slower or busier machine and a larger scenario. A spin job: so much per million rounds (~0.3 s of CPU).
+# slower or busier machine and a larger scenario. A spin job: so much per million rounds (0.3 s to 1.5 s).
 LIMIT_BASE_S = 10.0
 LIMIT_PER_YEAR_S = 20.0
-LIMIT_PER_MEGAROUND_S = 2.0
+LIMIT_PER_MEGAROUND_S = 10.0
 
 
 class JobError(RealmsimError):

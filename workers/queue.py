@@ -856,7 +856,7 @@ class _Watch:
         if not new:
             return
         self.ignored_said.update(new)
-        k, why = next(iter(sorted(new.items())))
+        k, why = min(new.items(), key=lambda kv: (self.seed_of.get(kv[0], math.inf), kv[0]))
         seed = self.seed_of.get(k)
         first = f"seed {seed}" if seed is not None else f"key {quote(k, 40)}"
         self.say(f"ignored {len(new)} dead mark(s) of batch {self.plan.id} in Redis that do not hold ({first}: "

@@ -91,7 +91,7 @@ def test_bad_durations(capsys: pytest.CaptureFixture[str], tmp_path: Path, argv:
 
 
 REDIS_COMMANDS = {
-    "submit": ["submit", str(TINY), "--seeds", "1..2"],
+    "submit": ["submit", str(TINY), "--seeds", "1..2", "--manifest", "{tmp}/m.msgpack"],
     "batch": ["batch", str(TINY), "--seeds", "1..2", "--out", "{tmp}/r.csv"],
     "collect": ["collect", "b1", "--out", "{tmp}/r.csv"],
     "worker": ["worker"],
@@ -105,14 +105,14 @@ REDIS_COMMANDS = {
     ("http://127.0.0.1:1/0", "the scheme 'http' is not redis, rediss or unix"),
     # issue 30: a traceback inside redact() (ValueError), a TypeError when connecting, DB 0 in silence
     ("rediss://u:pw@localhost:notaport/0", "the port 'notaport' is not a number"),
-    ("redis://127.0.0.1:6379/0?ssl_cert_reqs=bogus", "option ssl_cert_reqs is only for a TLS URL (rediss://)"),
-    ("rediss://127.0.0.1:6379/0?ssl_cert_reqs=bogus", "option ssl_cert_reqs='bogus': expected none, optional or required"),
-    ("redis://127.0.0.1:6379/abc", "the database 'abc' is not a number"),
-    ("redis://127.0.0.1:6379/0?foo=bar", "unknown option 'foo'"),
+    ("redis://127.0.0.1:1/0?ssl_cert_reqs=bogus", "option ssl_cert_reqs is only for a TLS URL (rediss://)"),
+    ("rediss://127.0.0.1:1/0?ssl_cert_reqs=bogus", "option ssl_cert_reqs='bogus': expected none, optional or required"),
+    ("redis://127.0.0.1:1/abc", "the database 'abc' is not a number"),
+    ("redis://127.0.0.1:1/0?foo=bar", "unknown option 'foo'"),
     ("redis://127.0.0.1:99999/0", "the port is out of range (1 to 65535)"),
     ("redis://[::1/0", "Invalid IPv6 URL"),
     ("unix://", "no socket path after unix://"),
-    ("127.0.0.1:6379", "no scheme"),
+    ("127.0.0.1:1", "no scheme"),
 ])
 def test_malformed_redis_url_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str,
                                                     url: str, message: str) -> None:
@@ -127,9 +127,9 @@ def test_malformed_redis_url_is_one_line_and_exit_2(capsys: pytest.CaptureFixtur
 
 def test_malformed_redis_url_from_the_environment(capsys: pytest.CaptureFixture[str],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("REALMSIM_REDIS_URL", "redis://:hunter2@127.0.0.1:6379/abc")
+    monkeypatch.setenv("REALMSIM_REDIS_URL", "redis://:hunter2@127.0.0.1:1/abc")
     code, _, err = run(capsys, "worker")
-    assert code == 2 and err == ("realmsim worker: --redis 'redis://:***@127.0.0.1:6379/abc': the database 'abc' is "
+    assert code == 2 and err == ("realmsim worker: --redis 'redis://:***@127.0.0.1:1/abc': the database 'abc' is "
                                  "not a number (/0, /1… after the host) (expected redis://[USER:PASSWORD@]HOST:PORT/DB, "
                                  "rediss://… for TLS, or unix://PATH)\n")
 
