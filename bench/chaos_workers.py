@@ -4,8 +4,9 @@ restarted once (with its append-only file). Nothing may be lost, counted twice, 
 The reference is the same batch on the local pool. Then a private redis-server (AOF on, fsync always)
 gets the batch; two workers (``--min-idle`` short, so a killed worker's job is taken over quickly) work
 it; every ``--kill-every`` seconds (randomised ±50%) one of them, chosen at random, is killed with
-SIGKILL and a new one started in its place; once, about a third of the way in, Redis is shut down and
-started again from its AOF. At the end it prints:
+SIGKILL — or, for a share ``--term`` of the stops, sent SIGTERM (it kills the job in hand and puts it
+back with the rest, issue 30) — and a new one started in its place; once, about a third of the way
+in, Redis is shut down and started again from its AOF. At the end it prints:
 
 - lost: jobs with neither a result nor a dead letter;
 - duplicated: results stored more than once (the ``stored`` counter beyond the number of jobs);
@@ -15,6 +16,7 @@ all of which must be 0; and, for the record, the kills, the jobs run twice (thei
 not stored), the consumers left in the group.
 
     .venv/bin/python bench/chaos_workers.py [--scenario caravan-crossing] [--jobs 800] [--kills 20] [--kill-every 4]
+        [--term 0.5]
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ def main() -> None:
                                                           "under new seeds if it ends first)")
     ap.add_argument("--kill-every", type=float, default=4.0, metavar="S")
     ap.add_argument("--seed", type=int, default=1, help="of the chaos (which worker, when)")
+    ap.add_argument("--term", type=float, default=0.5, metavar="SHARE",
+                    help="share of the stops that are SIGTERM instead of SIGKILL (default 0.5)")
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the workers and Redis on the way out
     print(f"$ {command_line()}")
@@ -54,7 +58,7 @@ def main() -> None:
     reference = {o.seed: o.result["ledger_sha256"] for o in run_local(plan, 2) if o.result}
     print(f"reference: {len(reference)} of {len(plan)} {name} jobs on the local pool in {time.perf_counter() - t0:.1f} s")
     worker_args = ("--min-idle", "2", "--block", "0.5", "--forget-idle", "5")
-    kills = restarts = 0
+    kills = terms = restarts = 0
     with tempfile.TemporaryDirectory(prefix="realmsim-chaos-") as tmp:
         srv = Server(tmp, appendonly=True)
         srv.start()
@@ -82,7 +86,11 @@ def main() -> None:
                     print(f"  {time.perf_counter() - t0:6.1f} s: Redis restarted from its AOF ({done} done)")
                 if time.monotonic() >= next_kill:
                     i = rng.randrange(len(workers))
-                    workers[i].kill()
+                    if rng.random() < args.term:
+                        workers[i].terminate()  # SIGTERM: the job in hand is killed and put back
+                        terms += 1
+                    else:
+                        workers[i].kill()
                     workers[i].wait()
                     workers[i] = start_worker(srv.url, *worker_args, prefix="chaos")
                     kills += 1
@@ -105,8 +113,8 @@ def main() -> None:
     mismatched = sum(1 for s, d in got.items() if reference.get(s) != d)
     duplicated = max(0, stats.get("stored", 0) - len(st.results))
     healthy_dead = sum(1 for s, _ in st.dead_seeds() if s in reference)
-    print(f"{len(plan)} {name} jobs on 2 workers in {elapsed:.1f} s; {kills} workers killed (SIGKILL), Redis restarted "
-          f"{restarts} time(s) with AOF")
+    print(f"{len(plan)} {name} jobs on 2 workers in {elapsed:.1f} s; {kills} workers stopped ({kills - terms} SIGKILL, "
+          f"{terms} SIGTERM), Redis restarted {restarts} time(s) with AOF")
     print(f"lost {lost}, duplicated {duplicated}, digest mismatches {mismatched}, healthy jobs dead-lettered "
           f"{healthy_dead}  (all must be 0)")
     print(f"for the record: results {len(st.results)}, jobs run again whose result was kept once "

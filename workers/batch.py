@@ -241,7 +241,7 @@ def read_manifest(path: Path) -> BatchPlan:
 
 
 def stop_workers(procs: list[Any], grace: float = 30.0) -> None:
-    """Stop worker processes this command started: SIGTERM (each finishes its current job and exits),
+    """Stop worker processes this command started: SIGTERM (each puts back its jobs, the one in hand too, and exits),
     then a kill for any still running after ``grace`` seconds."""
     import subprocess
 

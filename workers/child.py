@@ -8,6 +8,10 @@ child that dies takes only its current job with it. Several jobs can be handed o
 (the child answers each as it finishes, a run of short jobs' answers in one write held at most 0.1 s,
 :data:`workers.local_child.HOLD_S`), so a short job costs a fraction of a pipe message each way, not a
 round trip; the time limit of each runs from the moment the previous one was answered.
+
+The time limit: a number of seconds given by the caller (``--job-timeout``), or by default (``None``) each
+job's own, from its length (:func:`workers.job.time_limit`), which the child says as the job starts;
+until it has, :data:`PREPARE_S`.
 """
 
 from __future__ import annotations
@@ -27,7 +31,10 @@ from typing import IO, Any
 import msgpack
 
 _ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_JOB_TIMEOUT = 15 * 60.0
+DEFAULT_JOB_TIMEOUT: float | None = None  # None: each job's own limit, from its length
+PREPARE_S = 60.0  # the limit of a job (by default) until its process has said the job's own
+JOB_TIMEOUT_HELP = ("kill a job that runs longer than S seconds (default: each job's own limit from its length, "
+                    "10 s + 20 s per year of campaign; docs/workers.md)")
 
 
 @dataclass
@@ -41,6 +48,7 @@ class Reply:
     tb: str = ""
     seconds: float = 0.0  # wall time
     cpu: float = 0.0  # the job's CPU time in the child
+    note: str = ""  # "timeout" by the default limit: what it was worked out from
 
 
 class JobProcess:
@@ -63,6 +71,8 @@ class JobProcess:
         self.engine_error = ""
         self.inflight: deque[Any] = deque()  # tags handed over and not answered, oldest (running) first
         self.since = 0.0  # when the oldest in-flight job started (or when the child got ready)
+        self.limit: float | None = None  # the running job's own limit, once the child has said it
+        self.limit_note = ""  # what that limit was worked out from
         self.eof = False
         self.report_starts = False
 
@@ -113,6 +123,11 @@ class JobProcess:
                 self.since = now
                 if self.report_starts and self.inflight:
                     out.append(Reply(self.inflight[0], "started"))
+            elif kind == "limit":
+                _, tag, seconds, what = msg
+                if (self.inflight and self.inflight[0] == tag and isinstance(seconds, (int, float))
+                        and 0 < seconds < 10**7):
+                    self.limit, self.limit_note = float(seconds), str(what)[:200]
             elif kind == "done":
                 _, tag, ok, value, tb, cpu = msg
                 self._answered(tag)
@@ -128,19 +143,34 @@ class JobProcess:
     def _answered(self, tag: Any) -> None:
         if self.inflight and self.inflight[0] == tag:
             self.inflight.popleft()
+            self.limit, self.limit_note = None, ""
         else:
             try:
                 self.inflight.remove(tag)
             except ValueError:
                 pass
 
+    def limit_of(self, timeout: float | None) -> float:
+        """The running job's time limit: ``timeout`` when given, else its own (or :data:`PREPARE_S` until
+        the child has said it)."""
+        if timeout is not None:
+            return timeout
+        return self.limit if self.limit is not None else PREPARE_S
+
+    def note_of(self, timeout: float | None) -> str:
+        """For a job killed at the default limit: what the limit was worked out from, and what to do."""
+        if timeout is not None:
+            return ""
+        what = f"for {self.limit_note}" if self.limit is not None else "before the job's own was known"
+        return f"the default time limit {what}; --job-timeout S sets another"
+
     def overdue(self, timeout: float | None, now: float) -> bool:
-        return bool(timeout and self.ready and self.inflight and now - self.since >= timeout)
+        return bool(self.ready and self.inflight and now - self.since >= self.limit_of(timeout))
 
     def deadline(self, timeout: float | None) -> float | None:
-        if not timeout or not self.ready or not self.inflight:
+        if not self.ready or not self.inflight:
             return None
-        return self.since + timeout
+        return self.since + self.limit_of(timeout)
 
     def exit_text(self) -> str:
         code = self.proc.wait()
@@ -183,8 +213,10 @@ class JobRunner:
     """A warm child for one caller that runs its jobs in order (the Redis worker's side).
 
     :meth:`run` hands a list of jobs over at once and yields a :class:`Reply` for each, in order, as
-    they finish; a job past ``timeout`` seconds is killed (status ``timeout``), a child that dies takes
-    its current job (status ``died``); either way a fresh child takes the jobs that were not started.
+    they finish; a job past its time limit (``timeout`` seconds, or by default its own) is killed (status
+    ``timeout``), a child that dies takes its current job (status ``died``); either way a fresh child takes
+    the jobs that were not started. Asked to stop (``should_stop``), it kills the child at once and answers
+    every job not finished ``cancelled`` (the caller puts them back).
     """
 
     def __init__(self, timeout: float | None = DEFAULT_JOB_TIMEOUT) -> None:
@@ -215,22 +247,30 @@ class JobRunner:
             todo.clear()
             answered: set[Any] = set()
             while p.inflight and not p.eof:
-                if should_stop() and not cancelled:
-                    p.cancel()
+                if should_stop():  # the job in hand too: killed now, put back by the caller
+                    for r in p.read():  # (but the answers already written are taken)
+                        if r.status != "started":
+                            answered.add(r.tag)
+                        yield r
+                    p.kill()
+                    p.close()
+                    self.proc = None
                     cancelled = True
+                    break
                 now = time.monotonic()
                 if p.overdue(self.timeout, now):
                     tag = p.inflight[0]
                     elapsed = now - p.since
+                    limit, note = p.limit_of(self.timeout), p.note_of(self.timeout)
                     p.kill()
                     p.close()
                     self.proc = None
                     answered.add(tag)
-                    yield Reply(tag, "timeout", f"timed out after {self.timeout:g} s (killed)", "", elapsed)
+                    yield Reply(tag, "timeout", f"timed out after {limit:g} s (killed)", "", elapsed, note=note)
                     break
                 dl = p.deadline(self.timeout)
                 wait = None if dl is None else max(0.0, dl - now)
-                fds = [p.fileno()] + ([wake_fd] if wake_fd is not None and not cancelled else [])
+                fds = [p.fileno()] + ([wake_fd] if wake_fd is not None else [])
                 ready, _, _ = select.select(fds, [], [], wait)
                 if wake_fd is not None and wake_fd in ready:
                     try:
@@ -242,7 +282,7 @@ class JobRunner:
                         if r.status != "started":
                             answered.add(r.tag)
                         yield r
-            if self.proc is p and p.eof:
+            if not cancelled and self.proc is p and p.eof:
                 text = p.exit_text()
                 tag = p.inflight[0] if p.inflight else None
                 elapsed = time.monotonic() - p.since
@@ -260,12 +300,12 @@ class JobRunner:
                                 answered.add(t)
                                 yield Reply(t, "died", f"no job process could start ({text})")
             todo.extend((t, pl) for t, pl in handed if t not in answered)
-            if self.proc is None and not cancelled:
-                self.start()  # a replacement warms up now, not when the next job comes
             if cancelled:
                 for t, _ in todo:
                     yield Reply(t, "cancelled")
                 todo.clear()
+            elif self.proc is None:
+                self.start()  # a replacement warms up now, not when the next job comes
 
     def wait_ready(self, timeout: float | None = None, wake_fd: int | None = None) -> JobProcess | None:
         """Start the child if needed and wait until it has imported the engine (or died, or ``wake_fd``
@@ -285,6 +325,11 @@ class JobRunner:
             self.proc = None
             raise OSError(f"the job process exited while starting ({text})")
         return p
+
+    def limit_now(self) -> float:
+        """The time limit of the job running now (or the longest a job may take before it says its own)."""
+        p = self.proc
+        return p.limit_of(self.timeout) if p is not None else (self.timeout or PREPARE_S)
 
     def close(self, grace: float = 1.0) -> None:
         if self.proc is not None:

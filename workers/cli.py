@@ -73,8 +73,9 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
     b.add_argument("--timeout", type=float, default=None, metavar="S", help="with --redis: give up after S seconds")
     b.add_argument("--partial", action="store_true", help="write the file even when some results are missing")
     b.add_argument("--job-timeout", type=float, default=None, metavar="S",
-                   help="kill a job that runs longer than S seconds (default 900; with --redis, for the workers "
-                        "started here)")
+                   help="kill a job that runs longer than S seconds (default: each job's own limit from its length, "
+                        "10 s + 20 s per year of campaign; with --redis, for the workers started here)")
+    _resubmit_after(b)
     b.add_argument("--min-idle", type=float, default=30.0, metavar="S", help="started workers: stale-job idle time")
     b.add_argument("--max-deliveries", type=int, default=3, metavar="N",
                    help="started workers: dead-letter a job after it failed N times")
@@ -104,6 +105,7 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
     c.add_argument("--resubmit", action="store_true", help="submit again every job of the batch that has no result")
     c.add_argument("--resubmit-dead", action="store_true",
                    help="submit again the batch's dead-lettered jobs (with fresh failure and death counts)")
+    _resubmit_after(c)
     c.add_argument("--manifest", default=None, metavar="FILE",
                    help="the batch manifest to use when Redis lost the batch (default: the one submit wrote)")
     c.add_argument("--partial", action="store_true", help="write the file even when some results are missing")
@@ -153,6 +155,23 @@ def _queue_options(p: argparse.ArgumentParser) -> None:
     from workers.options import DEFAULT_PREFIX
 
     p.add_argument("--queue", default=DEFAULT_PREFIX, metavar="PREFIX", help=f"Redis key prefix (default {DEFAULT_PREFIX})")
+
+
+def _resubmit_after(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--resubmit-after", default="60", metavar="SECONDS",
+                   help="queue again a job that has had no entry, no result and no dead mark for this long (deleted, "
+                        "or lost by Redis), then after twice as long each time; 0 or never: do not (default 60)")
+
+
+def resubmit_after(text: str) -> float | None:
+    """``--resubmit-after``: seconds (> 0), or ``0`` / ``never`` for never (None)."""
+    if text.strip().lower() == "never":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"--resubmit-after {text!r}: expected a number of seconds, or never") from None
+    return None if value == 0 else check_seconds("--resubmit-after", value)
 
 
 def _size_option(p: argparse.ArgumentParser) -> None:
@@ -379,6 +398,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if args.job_timeout is not None:
         check_seconds("--job-timeout", args.job_timeout)
     check_seconds("--min-idle", args.min_idle)
+    resubmit_after(args.resubmit_after)
     if args.redis_ca and not args.redis:
         raise UsageError("--redis-ca: only with --redis")
     plan = _plan(args)
@@ -442,10 +462,11 @@ def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) 
                  f"(none started here: --workers N starts some)")
         if added < len(plan):
             _say(f"batch {plan.id}: {len(plan) - added} of {len(plan)} job(s) already had a result in Redis")
-        st = wait_batch(q, plan, timeout=args.timeout, on_progress=progress.update, say=_say)
+        st = wait_batch(q, plan, timeout=args.timeout, on_progress=progress.update, say=_say,
+                        resubmit_after=resubmit_after(args.resubmit_after))
     finally:
         for w in workers:
-            w.stop()  # each finishes its current job, puts back what it read and did not start
+            w.stop()  # each kills the job in hand and puts it back with what it read and did not start
         deadline = time.monotonic() + 30.0  # as long as a worker process is given after SIGTERM
         for w, t in zip(workers, threads):
             t.join(timeout=max(0.0, deadline - time.monotonic()))
@@ -461,13 +482,19 @@ def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) 
 
 def cmd_submit(args: argparse.Namespace) -> int:
     from workers.batch import write_manifest
-    from workers.queue import RedisQueue
+    from workers.queue import RedisQueue, SubmitError
 
     plan = _plan(args)
     q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca, max_job_bytes=args.max_job_bytes)
     q.check_size(plan)
     path = write_manifest(plan, Path(args.manifest) if args.manifest else None)
-    added = q.submit(plan)
+    try:
+        added = q.submit(plan)
+    except SubmitError as e:
+        print(plan.id, flush=True)  # either way: the message says whether anything of it is left
+        if e.removed:
+            path.unlink(missing_ok=True)
+        raise
     print(plan.id, flush=True)
     _say(f"submitted batch {plan.id}: {len(plan)} job(s) of {plan.name}, {added} queued, "
          f"{len(plan) - added} already had a result; manifest {path}")
@@ -490,13 +517,14 @@ def cmd_collect(args: argparse.Namespace) -> int:
     out = check_out_path(args.out)
     if args.timeout is not None:
         check_seconds("--timeout", args.timeout)
+    after = resubmit_after(args.resubmit_after)
     q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca)
     plan, lost = find_plan(q, batch_id, Path(args.manifest) if args.manifest else None)
     if lost:
         _say(f"Redis does not know batch {batch_id} (restarted without its data?); restoring it from its manifest")
     progress = Progress(len(plan), label=f"collect {batch_id}")
     st = wait_batch(q, plan, timeout=args.timeout, resubmit=args.resubmit, resubmit_dead=args.resubmit_dead,
-                    on_progress=progress.update, say=_say)
+                    resubmit_after=after, on_progress=progress.update, say=_say)
     progress.close()
     return _finish(args, out, list(st.results.values()), st.complete, incomplete_message(st, timeout=args.timeout))
 

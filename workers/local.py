@@ -6,7 +6,8 @@ so a seed gives the same ``ledger_sha256`` on either path. Jobs and results trav
 stdin/stdout as msgpack — no pickle, not even for the framing that :mod:`multiprocessing` would add.
 A job that raises does not stop the batch: it is reported as dead with its error text and traceback;
 a child that dies takes only its current job with it (reported dead) and is replaced; a job past
-``job_timeout`` seconds is killed with its process and reported as timed out.
+its time limit (``job_timeout`` seconds, or by default its own from its length: workers/child.py) is
+killed with its process and reported as timed out.
 """
 
 from __future__ import annotations
@@ -80,12 +81,13 @@ def run_local(plan: BatchPlan, workers: int | None = None, *, on_progress: Calla
             for c in [c for c in children if c.overdue(job_timeout, now)]:
                 seed = c.inflight[0]
                 _, jkey, _ = jobs.pop(seed)
+                limit, note = c.limit_of(job_timeout), c.note_of(job_timeout)
                 c.kill()
                 retire(c)
                 dead += 1
                 if on_progress:
                     on_progress(done, dead)
-                yield Outcome(seed, jkey, error=f"timed out after {job_timeout:g} s (killed)")
+                yield Outcome(seed, jkey, error=f"timed out after {limit:g} s (killed{'; ' + note if note else ''})")
                 if todo:
                     feed(start())
             for key, _ in events:

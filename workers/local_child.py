@@ -6,8 +6,10 @@ so a job never runs in the process that holds the queue: whatever it does (raise
 
 Messages in: ``["job", tag, payload]`` (payload: a job's msgpack bytes) and ``["cancel"]`` (drop every
 job received but not started). Messages out: ``["ready", pid, code_version, engine_error]`` once, then
-per job ``["done", tag, ok, value, traceback, cpu_seconds]`` (``value``: the result's msgpack bytes, or
-the error text) or ``["cancelled", tag]``. The child looks for a ``cancel`` between jobs, so a worker asked to
+per job ``["limit", tag, seconds, what]`` as it starts (its default time limit from its length,
+:func:`workers.job.time_limit`: the parent kills it there unless ``--job-timeout`` says otherwise) and
+``["done", tag, ok, value, traceback, cpu_seconds]`` (``value``: the result's msgpack bytes, or the
+error text) or ``["cancelled", tag]``. The child looks for a ``cancel`` between jobs, so a worker asked to
 stop can take back what it had handed over but not started. Nothing is pickled.
 """
 
@@ -46,7 +48,7 @@ HOLD_S = 0.1  # how long a job's answer may wait for the next ones' (never while
 def main() -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _die_with_parent()
-    from workers.job import preload, run_job
+    from workers.job import decode, preload, run_job, time_limit
 
     version, error = preload()
     me = os.getpid()
@@ -130,6 +132,12 @@ def main() -> int:
             continue
         _, tag, payload = pending.popleft()
         cpu = time.process_time()
+        try:
+            seconds, what = time_limit(decode(payload))
+        except Exception:  # noqa: BLE001 - not msgpack: the job fails at once below
+            seconds, what = 0.0, ""
+        if seconds > 0:
+            answer(["limit", tag, seconds, what])
         try:
             reply = ["done", tag, True, run_job(payload), "", 0.0]
         except BaseException as e:  # noqa: BLE001 - SystemExit, KeyboardInterrupt… from the job: reported

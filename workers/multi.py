@@ -37,6 +37,10 @@ class MultiOptions:
             check_seconds("--job-timeout", args.job_timeout)
         if getattr(args, "timeout", None) is not None:
             check_seconds("--timeout", args.timeout)
+        if args.redis:
+            from workers.queue import check_url
+
+            check_url(args.redis)  # before the plans are made: a malformed URL is one line and exit 2
         return cls(workers=args.workers, redis=args.redis, queue=getattr(args, "queue", "realmsim"),
                    redis_ca=getattr(args, "redis_ca", None), timeout=getattr(args, "timeout", None),
                    job_timeout=getattr(args, "job_timeout", None))
@@ -51,8 +55,9 @@ def add_run_arguments(p: Any) -> None:
     add_redis_arguments(p, required=False)
     p.add_argument("--queue", default=DEFAULT_PREFIX, metavar="PREFIX", help=f"Redis key prefix (default {DEFAULT_PREFIX})")
     p.add_argument("--timeout", type=float, default=None, metavar="S", help="with --redis: give up after S seconds")
-    p.add_argument("--job-timeout", type=float, default=None, metavar="S",
-                   help="kill a local job that runs longer than S seconds (default 900)")
+    from workers.child import JOB_TIMEOUT_HELP
+
+    p.add_argument("--job-timeout", type=float, default=None, metavar="S", help=JOB_TIMEOUT_HELP)
 
 
 def run_plans(plans: list[BatchPlan], opts: MultiOptions, *, say: Callable[[str], None] | None = None,

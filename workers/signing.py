@@ -81,3 +81,34 @@ def _envelope(stored: bytes) -> dict[str, Any] | None:
             and isinstance(env.get("body"), bytes)):
         return env
     return None
+
+
+# ---- what a worker writes about a job: dead marks and the counters of a job put back ---------------
+def mark_bound(batch: str, job_key: str) -> bytes:
+    """What a batch's dead mark (its error text in ``P:batch:B:errors``) is bound to: the batch and job."""
+    return batch.encode() + b"\0" + job_key.encode()
+
+
+def sign_mark(key: bytes | None, batch: str, job_key: str, error: str) -> bytes:
+    """The value a worker stores for a dead-lettered job of a batch: its error text, signed when a secret
+    is set (so a writer without the secret cannot mark a job dead, nor choose the words ``collect`` shows)."""
+    return wrap(key, "dead", mark_bound(batch, job_key), error.encode())
+
+
+def check_mark(key: bytes | None, batch: str, job_key: str, stored: bytes) -> str:
+    """The error text of a dead mark; SignatureError when a secret is set and the mark is not signed with it."""
+    return unwrap(key, "dead", mark_bound(batch, job_key), stored).decode("utf-8", "replace")
+
+
+def sign_counts(key: bytes, batch: bytes, job_key: bytes, failures: bytes, deaths: bytes, error: bytes, tb: bytes
+                ) -> bytes:
+    """The ``csig`` field of an entry put back: the MAC over its counters and last error, bound to its
+    batch and job, so that a copy of a signed job with ``failures`` or ``deaths`` raised (or a last error
+    of someone's choosing) is not taken for a job that failed or whose workers died."""
+    body = msgpack.packb([failures, deaths, error, tb], use_bin_type=True)
+    return mac(key, "counts", batch + b"\0" + job_key, body).hex().encode()
+
+
+def counts_ok(key: bytes, batch: bytes, job_key: bytes, failures: bytes, deaths: bytes, error: bytes, tb: bytes,
+              sig: bytes | None) -> bool:
+    return bool(sig) and hmac.compare_digest(sign_counts(key, batch, job_key, failures, deaths, error, tb), sig or b"")

@@ -30,9 +30,16 @@ then acknowledge and delete its entry, in one Lua script (atomic).
   ``--job-timeout`` without progress, so a stuck worker does not hold a job for ever.
 - The result of a finished job is kept in memory until Redis has it: connection errors are logged
   and retried with backoff, never lose a job.
-- SIGTERM (or a first Ctrl-C): finish the current job, put back the entries read but not started,
-  then exit. A blocking read is cut short at once (CLIENT UNBLOCK from the heartbeat's connection;
-  where the ACL forbids it, reads block 50 ms at a time).
+- SIGTERM (or a first Ctrl-C): kill the job in hand (its process), put it back with the entries read
+  but not started — no failure or death counted, so another worker or a restart runs it — then exit,
+  well within a second. A blocking read is cut short at once (CLIENT UNBLOCK from the heartbeat's
+  connection; where the ACL forbids it, reads block 50 ms at a time).
+- With ``REALMSIM_SECRET``, what a worker writes about a job is signed too: the error text of a job it
+  dead-letters for a batch (the batch's dead mark: ``collect`` ignores one that is not signed), and the
+  counters and last error of a job it puts back (``csig``; a copy of a signed job with its counters
+  raised is taken for a fresh one). A job claimed from a dead worker is put back at once with its death
+  counted in those signed counters (the delivery count of an entry can be set by anyone who can write
+  to Redis: XCLAIM … RETRYCOUNT), and run when it is read again.
 - Consumers of the group idle past ``--forget-idle`` with nothing pending (workers that died) are
   removed from the group, atomically (a Lua script), so XINFO CONSUMERS stays short.
 - ``--burst``: exit when the queue has nothing left: no new entries and no pending ones (a pending
@@ -70,7 +77,7 @@ import redis
 
 from workers import signing
 from workers.batch import ServiceError, UsageError, check_seconds
-from workers.child import DEFAULT_JOB_TIMEOUT, JobRunner, Reply
+from workers.child import DEFAULT_JOB_TIMEOUT, JOB_TIMEOUT_HELP, JobRunner, Reply
 from workers.job import MAX_JOB_BYTES, JobError, decode, job_key, refusal
 from workers.queue import (
     CONNECTION_ERRORS,
@@ -80,6 +87,7 @@ from workers.queue import (
     GROUP,
     STORE_LUA,
     Keys,
+    check_url,
     connect,
     is_nogroup,
     redact,
@@ -190,7 +198,7 @@ class Worker:
         max_jobs: int | None = None,
         ttl: int = DEFAULT_TTL,
         window: float = DEFAULT_WINDOW,
-        job_timeout: float = DEFAULT_JOB_TIMEOUT,
+        job_timeout: float | None = DEFAULT_JOB_TIMEOUT,
         max_job_bytes: int = MAX_JOB_BYTES,
         forget_idle: float = DEFAULT_FORGET_IDLE,
         ca: str | None = None,
@@ -202,11 +210,13 @@ class Worker:
             raise UsageError(f"--max-deaths {max_deaths}: expected an integer >= 0")
         check_seconds("--min-idle", min_idle)
         check_seconds("--block", block)
-        check_seconds("--job-timeout", job_timeout)
+        if job_timeout is not None:
+            check_seconds("--job-timeout", job_timeout)
         check_seconds("--read-window", window)
         if max_job_bytes < 1:
             raise UsageError(f"--max-job-bytes {max_job_bytes}: expected an integer >= 1")
         check_seconds("--forget-idle", forget_idle)
+        check_url(url)  # (before a job process is started for nothing)
         self.url = url
         self.keys = Keys(prefix)
         self.name = name or f"{socket.gethostname()}-{os.getpid()}"
@@ -264,9 +274,9 @@ class Worker:
 
     # ---- public ------------------------------------------------------------------------------
     def stop(self, *_: Any) -> None:
-        """Finish the current job, then exit (SIGTERM). Safe in a signal handler."""
+        """Kill the job in hand, put it back with the rest, then exit (SIGTERM). Safe in a signal handler."""
         if not self.stopping.is_set():
-            log.info("worker %s: asked to stop; finishing the current job", self.name)
+            log.info("worker %s: asked to stop; putting back the jobs in hand", self.name)
         self.stopping.set()
         try:
             os.write(self._wake_w, b"x")
@@ -275,9 +285,10 @@ class Worker:
 
     def run(self) -> int:
         log.info("worker %s started: redis %s, queue %s, min idle %d ms, max deliveries %d, max deaths %d, "
-                 "job timeout %g s%s%s", self.name, redact(self.url), self.keys.prefix, self.min_idle_ms,
-                 self.max_deliveries, self.max_deaths, self.job_timeout, ", signed jobs only" if self.secret else "",
-                 ", burst" if self.burst else "")
+                 "job timeout %s%s%s", self.name, redact(self.url), self.keys.prefix, self.min_idle_ms,
+                 self.max_deliveries, self.max_deaths,
+                 "from each job's length" if self.job_timeout is None else f"{self.job_timeout:g} s",
+                 ", signed jobs only" if self.secret else "", ", burst" if self.burst else "")
         hb = threading.Thread(target=self._heartbeat, name="realmsim-heartbeat", daemon=True)
         hb.start()
         try:
@@ -483,6 +494,17 @@ class Worker:
         f = e.fields
         e.failures = _count(f, b"failures")
         e.deaths = _count(f, b"deaths") + max(0, e.times - 1)
+        if self.secret is not None:
+            # counters and a last error count only when signed by a worker (see _put_back); a claim from a
+            # dead worker counts one death whatever the entry's delivery count says (anyone can raise it)
+            e.deaths = _count(f, b"deaths") + (1 if e.times > 1 else 0)
+            if not self._counts_ok(e):
+                if any(n in f for n in (b"failures", b"deaths", b"error", b"tb")):
+                    log.warning("worker %s: entry %s carries counters or an error not signed with %s; ignored",
+                                self.name, e.id.decode(errors="replace"), signing.ENV)
+                e.failures, e.deaths = 0, (1 if e.times > 1 else 0)
+                e.fields = {k: v for k, v in f.items() if k not in (b"failures", b"deaths", b"error", b"tb")}
+                f = e.fields
         payload = f.get(b"job")
         if not isinstance(payload, bytes) or not payload:
             e.poison, e.reason = "the entry has no job field", "poison"
@@ -523,15 +545,33 @@ class Worker:
         if why:
             e.poison, e.reason = why, "poison"
 
+    def _counts_ok(self, e: Entry) -> bool:
+        """With a secret: are the entry's counters and last error signed for its batch and job?"""
+        assert self.secret is not None
+        f = e.fields
+        parts = [f.get(n, b"") for n in (b"failures", b"deaths", b"error", b"tb", b"csig", b"batch", b"key")]
+        if not all(isinstance(x, bytes) for x in parts):
+            return False
+        failures, deaths, error, tb, csig, batch, key = parts
+        if not (failures or deaths or error or tb):
+            return True  # a fresh entry: nothing to check
+        return signing.counts_ok(self.secret, batch, key, failures, deaths, error, tb, csig)
+
     # ---- running -----------------------------------------------------------------------------
     def _work(self, entries: list[Entry]) -> None:
         for e in entries:
             self._check(e)
         runnable: list[Entry] = []
+        claimed_back = 0
         for e in entries:
             if e.poison:
                 self._unsaved.append(Outcome(e, "dead", error=e.poison, reason=e.reason))
                 self.processed += 1
+            elif self.secret is not None and e.times > 1 and e.deaths <= self.max_deaths:
+                # claimed from a dead worker: put back at once with the death in its signed counters (run when
+                # read again), so deaths add up one a claim whatever the entry's delivery count says
+                self._unsaved.append(Outcome(e, "release"))
+                claimed_back += 1
             elif e.deaths > self.max_deaths:
                 err = e.fields.get(b"error", b"")
                 last = err.decode(errors="replace") if isinstance(err, bytes) else ""
@@ -541,6 +581,8 @@ class Worker:
                 self.processed += 1
             else:
                 runnable.append(e)
+        if claimed_back:
+            log.info("worker %s: put back %d claimed job(s) with a death counted (signed)", self.name, claimed_back)
         # Has a job come back whose result exists (a redelivery, a resubmission)? Asked only of entries
         # that were delivered or put back before: for a first delivery the store's SET NX is enough.
         exists = [0] * len(runnable)
@@ -601,7 +643,10 @@ class Worker:
                 value = signing.wrap(self.secret, "result", e.key.encode(), value)
             return Outcome(e, "ok", value=value)
         reason = {"error": "failed", "timeout": "timed-out", "died": "crashed"}.get(r.status, "failed")
-        return Outcome(e, "fail", error=str(r.value), tb=r.tb, reason=reason)
+        error = str(r.value)
+        if r.note:  # timed out at the default limit: say what it was worked out from
+            error = error.removesuffix(")") + f"; {r.note})"
+        return Outcome(e, "fail", error=error, tb=r.tb, reason=reason, extra={"note": r.note})
 
     def _flush(self) -> bool:
         """Store, put back or dead-letter every unsaved outcome in one transaction.
@@ -660,7 +705,10 @@ class Worker:
             if o.kind == "fail" and e.failures + 1 >= self.max_deliveries:
                 o.kind = "dead"
                 if o.reason == "timed-out":
-                    o.error = f"timed out after {self.job_timeout:g} s on each of {e.failures + 1} deliveries (killed)"
+                    limit = o.error.removeprefix("timed out after ").split(" s ", 1)[0]
+                    note = o.extra.get("note", "")
+                    o.error = (f"timed out after {limit} s on each of {e.failures + 1} deliveries "
+                               f"(killed{'; ' + note if note else ''})")
                 else:
                     o.error = f"failed on each of {e.failures + 1} deliveries; last error: {o.error}"
             if o.kind == "fail":
@@ -714,6 +762,9 @@ class Worker:
         if error:
             fields[b"error"] = error.encode()
             fields[b"tb"] = tb.encode()
+        if self.secret is not None:
+            fields[b"csig"] = signing.sign_counts(self.secret, fields[b"batch"], fields[b"key"], fields[b"failures"],
+                                                  fields[b"deaths"], fields.get(b"error", b""), fields.get(b"tb", b""))
         return fields
 
     def _dead_letter(self, pipe: Any, o: Outcome) -> None:
@@ -732,7 +783,7 @@ class Worker:
             key = e.raw_key.decode()
         if key and e.batch and o.reason not in ("unsigned", "bad-signature"):
             pipe.sadd(self.keys.dead_set(e.batch), key)
-            pipe.hset(self.keys.errors(e.batch), key, o.error)
+            pipe.hset(self.keys.errors(e.batch), key, signing.sign_mark(self.secret, e.batch, key, o.error))
             if self.ttl:
                 pipe.expire(self.keys.dead_set(e.batch), self.ttl)
                 pipe.expire(self.keys.errors(e.batch), self.ttl)
@@ -763,7 +814,8 @@ class Worker:
             with self._held_lock:
                 ids = list(self._held)
             # a worker that has made no progress for longer than a job may take is stuck: let others claim
-            if not ids or time.monotonic() - self._progress > self.job_timeout + 30:
+            limit = self.runner.limit_now()
+            if not ids or time.monotonic() - self._progress > limit + 30:
                 continue
             try:
                 self.hb.xclaim(self.keys.stream, GROUP, self.name, 0, ids, justid=True)
@@ -813,7 +865,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"dead-letter a job once its workers died more than N times running it (default "
                         f"{DEFAULT_MAX_DEATHS})")
     p.add_argument("--job-timeout", type=float, default=DEFAULT_JOB_TIMEOUT, metavar="S",
-                   help=f"kill a job that runs longer than S seconds (default {DEFAULT_JOB_TIMEOUT:g})")
+                   help=JOB_TIMEOUT_HELP)
     p.add_argument("--max-job-bytes", type=int, default=MAX_JOB_BYTES, metavar="N",
                    help=f"dead-letter, unread, a job payload above N bytes (default {MAX_JOB_BYTES})")
     p.add_argument("--forget-idle", type=float, default=DEFAULT_FORGET_IDLE, metavar="S",

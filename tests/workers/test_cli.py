@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from workers.cli import main
+from workers.queue import redact
 
 from .conftest import TINY, Procs
 
@@ -89,18 +90,56 @@ def test_bad_durations(capsys: pytest.CaptureFixture[str], tmp_path: Path, argv:
     assert not (tmp_path / "r.csv").exists()
 
 
-@pytest.mark.parametrize("command", ["submit", "batch", "collect", "worker"])
-def test_malformed_redis_url(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
-    argv = {
-        "submit": ["submit", str(TINY), "--seeds", "1..2", "--redis", "http://127.0.0.1:1/0"],
-        "batch": ["batch", str(TINY), "--seeds", "1..2", "--redis", "http://127.0.0.1:1/0", "--out", str(tmp_path / "r.csv")],
-        "collect": ["collect", "b1", "--redis", "http://127.0.0.1:1/0", "--out", str(tmp_path / "r.csv")],
-        "worker": ["worker", "--redis", "http://127.0.0.1:1/0"],
-    }[command]
+REDIS_COMMANDS = {
+    "submit": ["submit", str(TINY), "--seeds", "1..2", "--manifest", "{tmp}/m.msgpack"],
+    "batch": ["batch", str(TINY), "--seeds", "1..2", "--out", "{tmp}/r.csv"],
+    "collect": ["collect", "b1", "--out", "{tmp}/r.csv"],
+    "worker": ["worker"],
+    "sweep": ["sweep", str(TINY), "--set", "cv.fatigued_penalty=2,4", "--seeds", "1", "--out", "{tmp}/r.csv"],
+    "serve": ["serve", "--data-dir", "{tmp}/srv"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(REDIS_COMMANDS))
+@pytest.mark.parametrize(("url", "message"), [
+    ("http://127.0.0.1:1/0", "the scheme 'http' is not redis, rediss or unix"),
+    # issue 30: a traceback inside redact() (ValueError), a TypeError when connecting, DB 0 in silence
+    ("rediss://u:pw@localhost:notaport/0", "the port 'notaport' is not a number"),
+    ("redis://127.0.0.1:1/0?ssl_cert_reqs=bogus", "option ssl_cert_reqs is only for a TLS URL (rediss://)"),
+    ("rediss://127.0.0.1:1/0?ssl_cert_reqs=bogus", "option ssl_cert_reqs='bogus': expected none, optional or required"),
+    ("redis://127.0.0.1:1/abc", "the database 'abc' is not a number"),
+    ("redis://127.0.0.1:1/0?foo=bar", "unknown option 'foo'"),
+    ("redis://127.0.0.1:99999/0", "the port is out of range (1 to 65535)"),
+    ("redis://[::1/0", "Invalid IPv6 URL"),
+    ("unix://", "no socket path after unix://"),
+    ("127.0.0.1:1", "no scheme"),
+])
+def test_malformed_redis_url_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str,
+                                                    url: str, message: str) -> None:
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in REDIS_COMMANDS[command]] + ["--redis", url]
     code, _, err = run(capsys, *argv)
-    assert code == 2
-    assert f"realmsim {command}: --redis 'http://127.0.0.1:1/0': " in err
-    assert "expected redis://HOST:PORT/DB" in err
+    assert code == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(f"realmsim {command}: --redis {redact(url)!r}: {message}"), err
+    assert "expected redis://[USER:PASSWORD@]HOST:PORT/DB, rediss://… for TLS, or unix://PATH" in err
+    assert ":pw@" not in err
+
+
+def test_malformed_redis_url_from_the_environment(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REALMSIM_REDIS_URL", "redis://:hunter2@127.0.0.1:1/abc")
+    code, _, err = run(capsys, "worker")
+    assert code == 2 and err == ("realmsim worker: --redis 'redis://:***@127.0.0.1:1/abc': the database 'abc' is "
+                                 "not a number (/0, /1… after the host) (expected redis://[USER:PASSWORD@]HOST:PORT/DB, "
+                                 "rediss://… for TLS, or unix://PATH)\n")
+
+
+def test_redact_never_raises_and_hides_the_password() -> None:
+    assert redact("rediss://u:pw@localhost:notaport/0") == "rediss://u:***@localhost:notaport/0"
+    assert redact("redis://u:p@ss@[::1/0?x#y") == "redis://u:***@[::1/0?x#y"
+    assert redact("redis://:pw@h:1/0") == "redis://:***@h:1/0"
+    assert redact("redis://user@h:1/0") == "redis://user@h:1/0"
+    assert redact("not a url") == "not a url"
 
 
 @pytest.mark.parametrize("command", ["submit", "batch", "collect", "worker"])
@@ -212,6 +251,37 @@ def test_redis_failing_mid_command_is_a_message(capsys: pytest.CaptureFixture[st
     r.config_set("maxmemory", "1")
     code, out, err = run(capsys, "submit", str(TINY), "--seeds", "1..3", "--redis", redis_server.url,
                          "--manifest", str(tmp_path / "m.msgpack"))
-    assert code == 3 and out == ""
-    assert "realmsim submit: Redis error: OutOfMemoryError: command not allowed when used memory > 'maxmemory'" in err
+    batch_id = out.strip()
+    assert code == 3 and re.fullmatch(r"b[0-9]{8}-[0-9]{6}-[0-9a-f]{8}", batch_id), out
+    assert (f"realmsim submit: submitting batch {batch_id} to {redis_server.url} failed after 0 of 3 job(s) were "
+            f"queued (OutOfMemoryError: command not allowed when used memory > 'maxmemory'.)") in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
+@pytest.mark.redis
+def test_submit_that_fails_part_of_the_way_removes_what_it_queued_and_names_the_batch(
+        capsys: pytest.CaptureFixture[str], redis_server, tmp_path: Path) -> None:
+    """Issue 30: Redis out of memory in the middle of a submit left thousands of entries that workers ran,
+    and no batch id was printed."""
+    from workers.queue import RedisQueue
+
+    q = RedisQueue(redis_server.url)
+    q.ensure_group()
+    q.r.config_set("maxmemory-policy", "noeviction")
+    q.r.config_set("maxmemory", str(q.r.info("memory")["used_memory"] + 600_000))  # room for some of the jobs
+    manifest = tmp_path / "m.msgpack"
+    code, out, err = run(capsys, "submit", str(TINY), "--seeds", "1..5000", "--redis", redis_server.url,
+                         "--manifest", str(manifest))
+    q.r.config_set("maxmemory", "0")
+    batch_id = out.strip()
+    assert code == 3, err
+    assert re.fullmatch(r"b[0-9]{8}-[0-9]{6}-[0-9a-f]{8}", batch_id), out
+    m = re.search(rf"realmsim submit: submitting batch {batch_id} to {re.escape(redis_server.url)} failed after "
+                  rf"(\d+) of 5000 job\(s\) were queued \(OutOfMemoryError: [^)]*\); removed them and the batch "
+                  rf"record again: nothing of batch {batch_id} is left in Redis", err)
+    assert m and 0 < int(m.group(1)) < 5000, err
+    assert q.r.xlen(q.keys.stream) == 0, "the jobs queued before Redis ran out of memory are still there"
+    assert q.r.keys("realmsim:batch:*") == []
+    assert not manifest.exists(), "the manifest of a batch that does not exist was left"
     assert "Traceback" not in err

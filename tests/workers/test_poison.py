@@ -310,3 +310,47 @@ def test_a_worker_builds_an_outside_policy_only_of_a_module_its_own_command_line
     (res,) = st.results.values()
     assert res["factions"]["convoy:amber"]["policy"] == "mypolicies_h9a:First"
     assert w2.poll() is None
+
+
+@pytest.mark.slow  # over 0.5 s (about 12 s: the limit of a 10-day campaign): left out of make test-fast
+def test_long_entries_hold_workers_only_for_the_time_limit_of_their_scenario_s_length(
+        procs: Procs, redis_server, tmp_path: Path) -> None:
+    """Issue 30: two entries that never end held both workers for the 900 s of the old default timeout. By
+    default a job's limit now comes from its length: 10 s + 20 s per year, 10.56 s for this 10-day campaign."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "sleepy_q30.py").write_text(
+        "import time\nfrom agents.policies import Policy\n\n\nclass Sleepy(Policy):\n"
+        "    def decide(self, obs, legal, rng):\n        time.sleep(3600)\n", encoding="utf-8")
+    env = {"PYTHONPATH": f"{procs.src}:{lib}"}
+    q = RedisQueue(redis_server.url, prefix="t")
+    plan = BatchPlan.make(caravan("sleepy_q30:Sleepy"), [1, 2], name=NAME)
+    q.submit(plan)
+    for name in ("w1", "w2"):
+        procs.worker(redis_server.url, name, "--block", "0.2", "--max-deliveries", "1", "--allow-policies",
+                     "sleepy_q30", env=env)
+    st = wait_batch(q, plan, timeout=90)
+    assert sorted(seed for seed, _ in st.dead_seeds()) == [1, 2], (st.dead, st.missing_seeds())
+    for _, error in st.dead_seeds():
+        assert error == ("timed out after 10.5556 s on each of 1 deliveries (killed; the default time limit for a "
+                         "campaign of 10 day(s); --job-timeout S sets another)"), error
+    assert {d["reason"] for d in q.dead_letters()} == {"timed-out"}
+    # both workers are free again: a good job is served
+    good = BatchPlan.make(caravan("heuristic"), [3], name=NAME)
+    q.submit(good)
+    assert wait_batch(q, good, timeout=60).complete
+
+
+def test_the_default_time_limit_comes_from_the_job_s_length() -> None:
+    from workers.job import LIMIT_BASE_S, LIMIT_PER_YEAR_S, make_job, time_limit
+
+    assert (LIMIT_BASE_S, LIMIT_PER_YEAR_S) == (10.0, 20.0)  # docs/workers.md says these
+    assert time_limit(make_job({"name": "caravan-crossing"}, 1)) == (pytest.approx(10 + 20 * 60 / 360),
+                                                                      "a campaign of 60 day(s)")
+    assert time_limit(make_job({"name": "realm"}, 1)) == (210.0, "a campaign of 10 year(s)")
+    assert time_limit(make_job({"name": "guild-war"}, 1)) == (110.0, "a campaign of 5 year(s)")
+    assert time_limit(make_job(caravan("heuristic"), 1)) == (pytest.approx(10 + 20 * 10 / 360), "a campaign of 10 day(s)")
+    assert time_limit(make_job({"name": "spin"}, 1, kind="spin", overrides={"rounds": 10**9})) == (
+        10010.0, "a spin job of 1,000,000,000 rounds")
+    assert time_limit(make_job({"name": "../etc/passwd"}, 1)) == (10.0, "a campaign whose scenario does not load")
+    assert time_limit(["not", "a", "job"]) == (10.0, "a job that is not a map")

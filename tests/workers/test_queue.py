@@ -89,7 +89,9 @@ def test_a_poison_job_is_dead_lettered_with_its_error_and_the_rest_completes(pro
     assert q.stats() == {"stored": 4, "failed": 2, "dead": 1}
     assert q.r.xlen(q.keys.stream) == 0
     msg = incomplete_message(st)
-    assert "4 of 5 results, 0 missing, 1 dead-lettered" in msg and "dead seed 3: failed on each of 3" in msg
+    assert "4 of 5 results, 0 missing, 1 dead-lettered" in msg
+    assert ("dead seed 3, error (as stored in Redis, unchecked without REALMSIM_SECRET): 'failed on each of 3 "
+            "deliveries; last error: JobError: not a realmsim job of version 1: ") in msg
 
 
 def _delivered_to_ghosts(q: RedisQueue, n: int) -> None:
@@ -194,24 +196,41 @@ def test_the_store_script_says_how_many_entries_are_left_to_read(redis_server) -
 
 
 @pytest.mark.slow  # over 0.5 s: left out of make test-fast
-def test_sigterm_finishes_the_current_job_puts_back_the_rest_and_exits(procs: Procs, redis_server) -> None:
+def test_sigterm_stops_a_busy_worker_at_once_and_puts_its_job_back(procs: Procs, redis_server) -> None:
+    """Issue 30: a worker busy with a long job finished it first (it did not stop within 12 s). Now the job
+    is killed and put back with the jobs read and not started, none counted as failed or dead."""
     q = RedisQueue(redis_server.url, prefix="t")
-    plan = BatchPlan.make({"name": "spin"}, [1, 2, 3, 4], kind="spin", overrides={"rounds": SLOW})
+    plan = BatchPlan.make({"name": "spin"}, [1, 2, 3], kind="spin", overrides={"rounds": 200 * SLOW})  # a minute
     w = procs.worker(redis_server.url, "w1", "--block", "0.2", "--log-level", "debug")
     wait_for(lambda: "started" in procs.log("w1"), what="the worker to start")
     q.submit(plan)
     wait_for(lambda: "running job" in procs.log("w1"), what="the worker to start a job")
     w.send_signal(signal.SIGTERM)
-    assert w.wait(60) == 0
-    st = q.state(plan)
-    assert 1 <= len(st.results) < 4, "the job in hand must be finished, and no new one started"
-    assert all(r["ledger_sha256"] == spin_digest(r["seed"], SLOW) for r in st.results.values())
+    assert w.wait(5) == 0, "a busy worker must stop at once"
+    assert "asked to stop; putting back the jobs in hand" in procs.log("w1")
+    assert q.state(plan).results == {}
     assert q.r.xpending(q.keys.stream, GROUP)["pending"] == 0, "a stopped worker must hold no job"
-    assert q.r.xlen(q.keys.stream) == 4 - len(st.results)
-    assert "asked to stop; finishing the current job" in procs.log("w1")
-    # another worker finishes the batch
-    procs.worker(redis_server.url, "w2", "--burst", "--block", "0.2")
-    assert wait_batch(q, plan, timeout=60).complete
+    assert q.r.xlen(q.keys.stream) == 3
+    assert {f[b"failures"] for _, f in q.r.xrange(q.keys.stream) if b"failures" in f} <= {b"0"}
+    assert {f[b"deaths"] for _, f in q.r.xrange(q.keys.stream) if b"deaths" in f} <= {b"0"}
+    assert q.stats().get("failed", 0) == 0 and q.stats().get("dead", 0) == 0
+    # a job put back this way runs again elsewhere and is counted once
+    short = BatchPlan.make({"name": "spin"}, [4, 5], kind="spin", overrides={"rounds": 4 * SLOW})
+    q.r.delete(q.keys.stream)
+    q.ensure_group()
+    w = procs.worker(redis_server.url, "w2", "--block", "0.2", "--log-level", "debug")
+    wait_for(lambda: "started" in procs.log("w2"), what="the second worker to start")
+    q.submit(short)
+    wait_for(lambda: "running job" in procs.log("w2"), what="the second worker to start a job")
+    w.send_signal(signal.SIGTERM)
+    assert w.wait(5) == 0
+    assert q.state(short).results == {} and q.r.xlen(q.keys.stream) == 2
+    procs.worker(redis_server.url, "w3", "--burst", "--block", "0.2")
+    st = wait_batch(q, short, timeout=60)
+    assert st.complete and {r["seed"]: r["ledger_sha256"] for r in st.results.values()} == {
+        s: spin_digest(s, 4 * SLOW) for s in (4, 5)}
+    # (a worker's first read takes one job: each stopped worker put back the one it ran)
+    assert q.stats() == {"stored": 2, "released": 2}
 
 
 @pytest.mark.slow  # over 0.5 s: left out of make test-fast
@@ -324,3 +343,58 @@ def test_a_worker_waits_out_a_redis_that_refuses_writes_and_keeps_its_result(pro
     st = wait_batch(q, plan, timeout=60)
     assert st.complete
     assert q.stats() == {"stored": 2}
+
+
+@pytest.mark.slow  # over 0.5 s: left out of make test-fast
+def test_collect_queues_again_a_deleted_entry_and_a_deleted_result_after_resubmit_after(
+        procs: Procs, redis_server, tmp_path) -> None:
+    """Issue 30: one deleted entry or result was lost until the user thought of ``collect --resubmit``."""
+    url = redis_server.url
+    sub = procs.cli("submit", "data/tiny.toml", "--seeds", "1..3", "--redis", url)
+    batch_id = sub.stdout.strip()
+    q = RedisQueue(url)
+    plan = q.load_plan(batch_id)
+    assert plan is not None
+    first = [i for i, _ in q.r.xrange(q.keys.stream)][0]
+    q.r.xdel(q.keys.stream, first)  # seed 1's entry, deleted before any worker saw it
+    w = procs.cli("worker", "--redis", url, "--burst", "--block", "0.2")
+    assert w.returncode == 0, w.stderr
+    q.r.delete(q.keys.result(plan.keys()[1]))  # seed 2's result, deleted once stored
+    assert len(q.state(plan).results) == 1
+    procs.worker(url, "w1", "--block", "0.2", prefix="realmsim")
+    out = tmp_path / "r.csv"
+    res = procs.cli("collect", batch_id, "--redis", url, "--out", str(out), "--timeout", "90", "--resubmit-after", "1")
+    assert res.returncode == 0, res.stderr
+    assert (f"resubmitting 2 job(s) of batch {batch_id} that were gone from the queue for 1 s or more with no result "
+            f"(deleted, or lost by Redis); --resubmit-after SECONDS sets this wait, 'never' turns it off") in res.stderr
+    assert [line.split(",")[0] for line in out.read_text(encoding="utf-8").splitlines()[1:]] == ["1", "2", "3"]
+    assert q.r.scard(q.keys.done(batch_id)) == 3
+    # with --resubmit-after never, nothing is queued again: the wait ends at its timeout
+    q.r.delete(q.keys.result(plan.keys()[0]))
+    res = procs.cli("collect", batch_id, "--redis", url, "--out", str(out), "--timeout", "3",
+                    "--resubmit-after", "never")
+    assert res.returncode == 1 and "resubmitting" not in res.stderr
+    assert "2 of 3 results, 1 missing" in res.stderr
+
+
+def test_a_job_still_queued_or_dead_is_not_taken_for_a_gone_one(redis_server) -> None:
+    from workers.queue import _Watch
+
+    q = RedisQueue(redis_server.url, prefix="t")
+    plan = BatchPlan.make({"name": "spin"}, [1, 2, 3, 4], kind="spin", overrides={"rounds": 1})
+    q.submit(plan)
+    k1, k2, k3, k4 = plan.keys()
+    ids = [i for i, _ in q.r.xrange(q.keys.stream)]
+    q.r.xreadgroup(GROUP, "ghost", {q.keys.stream: ">"}, count=1)  # seed 1: pending with a dead worker
+    q.r.xdel(q.keys.stream, ids[1], ids[2], ids[3])
+    q.r.set(q.keys.result(k2), b"x")  # seed 2: a result
+    q.r.sadd(q.keys.dead_set(plan.id), k3)  # seed 3: dead (no secret: a mark holds)
+    # seed 4: gone. A copy of seed 4's entry carrying another job's payload does not count as its entry
+    q.r.xadd(q.keys.stream, {"job": next(plan.jobs())[2], "key": k4, "batch": plan.id})
+    w = _Watch(q, plan, 10.0, lambda s: None)
+    assert w.scan(100.0) == [] and set(w.gone_since) == {k4}
+    assert w.scan(109.0) == []
+    assert w.scan(110.0) == [k4]  # gone for 10 s: queue it again
+    assert w.scan(111.0) == [] and w.gone_since == {k4: 111.0}
+    assert w.scan(130.0) == []  # the second time after twice as long
+    assert w.scan(131.0) == [k4]

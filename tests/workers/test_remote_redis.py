@@ -195,3 +195,18 @@ def test_a_batch_plan_travels_through_an_acl_user(acl_server: Server) -> None:
     plan = BatchPlan.make({"name": "noop"}, [1, 2], kind="noop")
     assert q.submit(plan) == 2
     assert q.load_plan(plan.id) is not None
+
+
+@pytest.mark.slow  # over 0.5 s (a TLS handshake times out): left out of make test-fast
+def test_rediss_to_a_plain_port_says_the_tls_handshake_failed_and_suggests_redis(
+        capsys: pytest.CaptureFixture[str], redis_server, tmp_path: Path) -> None:
+    """Issue 30: ``rediss://`` to a Redis without TLS said only "Timeout"."""
+    from workers.cli import main
+
+    url = f"rediss://127.0.0.1:{redis_server.port}/0"
+    code = main(["collect", "b1", "--redis", url, "--out", str(tmp_path / "r.csv")])
+    err = capsys.readouterr().err
+    assert code == 3
+    assert err.startswith(f"realmsim collect: cannot reach Redis at {url}: TLS handshake failed (")
+    assert "the server at this port speaks plain Redis, not TLS; use redis://… for it" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
