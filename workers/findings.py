@@ -130,7 +130,7 @@ RUNAWAY_WHY: dict[tuple[str, str], str] = {
         "Stability +1; a Mill the same), taxes are an Economy check ÷ 3 in BP every month (SC-KM-18, RES-KM-48), "
         "so each Smithy pays for itself in about 18 months and then buys more; lots never run out, as a new "
         "district can always be added (SC-KM-28) and lot placement is not simulated (RES-KM-38); the Stability "
-        "the same buildings add keeps the upkeep checks passing and Unrest at 0 (SC-KM-20), so nothing brakes it. "
+        "the same buildings add keeps the upkeep Stability checks passing and Unrest at 0 (SC-KM-09), so nothing brakes it. "
         "Only the per-turn building limit of SC-KM-17 bounds it (20 buildings a turn at Size 101–200, none from "
         "201)."),
 }

@@ -194,7 +194,7 @@ def sweep_analysis(batch: Any, keys: list[str] | None = None, metrics: list[str]
                 p = paired([by[base][s] for s in common], [by[c][s] for s in common])
                 row.update(diff=p.mean, diff_lo=p.lo, diff_hi=p.hi, cohen_d=p.d, p=paired_p(p))
             rows.append(row)
-    adjusted = benjamini_hochberg([r["p"] for r in rows])
+    adjusted = benjamini_hochberg([float(r["p"]) for r in rows])  # type: ignore[arg-type]
     for r, q in zip(rows, adjusted):
         r["p_bh"] = q
         r["significant"] = bool(not math.isnan(q) and q < FDR)

@@ -458,7 +458,15 @@ def report_batch(path: Path, out: Path, lang: str = "en", *, command: str = "") 
         sw = write_sweep_report(data, out, lang=lang)
         written += sw
         names += [p.stem for p in sw if p.suffix == ".png"]
-    f = findings_of(data, source=str(path))
+    replay: Any = None
+    if "rotation" in data.columns("campaigns"):  # a tournament's results: replay the rotation's scenario file
+        here = path.parent / "scenarios"
+
+        def replay(row: Any) -> str:
+            return (f"realmsim run {shlex.quote(str(here / f'rotation-{int(row['rotation'])}.toml'))} "
+                    f"--seed {int(row['seed'])}")
+
+    f = findings_of(data, source=str(path), replay=replay)
     written += write_findings(f, out)
     page = out / "index.html"
     page.write_text(index_html(data, names, f.markdown(), command=command or f"realmsim report {path} --out {out}",
