@@ -129,7 +129,7 @@ class ResultsWriter:
     def add(self, r: dict[str, Any], *, extra: dict[str, Any] | None = None) -> None:
         """One job result (``workers.job``); ``extra``: columns of the campaign table that the result does
         not carry (a tournament's ``rotation``). The ``campaign`` numbers are set when written."""
-        from workers.metrics import HEADLINE, is_per_faction
+        from workers.metrics import HEADLINE, definition, is_per_faction
 
         i = self.n  # a provisional number: the rows are put in campaign order at the end
         self.n += 1
@@ -137,8 +137,9 @@ class ResultsWriter:
         summary = r.get("summary") or {}
         inv = r.get("invariants") or {}
         row: dict[str, Any] = {"campaign": i, "seed": seed, "scenario": r.get("scenario", ""),
-                               "ledger_sha256": r.get("ledger_sha256", ""), "events": r.get("events", 0),
-                               "hours": summary.get("hours")}
+                               "ledger_sha256": r.get("ledger_sha256", ""), "events": r.get("events", 0)}
+        if "hours" in summary:
+            row["hours"] = summary["hours"]
         if "invariants" in r:
             row["invariants"] = int(inv.get("count", 0))
             row["invariant_first"] = str(inv.get("first", ""))
@@ -150,7 +151,7 @@ class ResultsWriter:
         for k, v in summary.items():
             if k == "hours" or is_per_faction(k):
                 continue
-            if k in HEADLINE:
+            if k in HEADLINE or definition(k) is None:  # a metric the registry does not know yet stays in view
                 row[k] = v
             n = _number(v)
             if n is not None:
@@ -232,8 +233,9 @@ class ResultsWriter:
             if t.num_rows:
                 idx = t.schema.get_field_index("campaign")
                 t = t.set_column(idx, "campaign", pc.take(remap, t.column("campaign")))
-                t = t.sort_by([("campaign", "ascending")]) if part != "seasons" else \
-                    t.sort_by([("campaign", "ascending"), ("hour", "ascending"), ("faction", "ascending")])
+                keys = {"seasons": ["hour", "faction"], "metrics": ["metric"], "factions": ["faction"],
+                        "convoys": ["faction"], "decisions": ["who", "question", "order"]}[part]
+                t = t.sort_by([("campaign", "ascending"), *((k, "ascending") for k in keys)])
             written.append((part_path(self.path, part), t))
         for p, t in written:
             if t.num_columns or p == self.path:
@@ -249,13 +251,24 @@ def write_table(path: Path, table: pa.Table) -> None:
     if path.suffix.lower() == ".parquet":
         pq.write_table(table, tmp, compression="zstd")
     else:
-        import pyarrow.csv as pacsv
-
-        if table.num_columns == 0:
-            tmp.write_text("", encoding="utf-8")
-        else:
-            pacsv.write_csv(table, tmp, pacsv.WriteOptions(quoting_style="needed"))
+        with tmp.open("w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f, lineterminator="\n")
+            if table.num_columns:
+                w.writerow(table.column_names)
+            for batch in table.to_batches(max_chunksize=10_000):  # a batch of rows at a time
+                cols = [c.to_pylist() for c in batch.columns]
+                for row in zip(*cols):
+                    w.writerow([_csv_cell(v) for v in row])
     tmp.replace(path)
+
+
+def _csv_cell(v: Any) -> Any:
+    """A CSV cell: empty for null, whole numbers without ``.0`` (``70``, not ``70.0``)."""
+    if v is None:
+        return ""
+    if isinstance(v, float) and v.is_integer() and abs(v) < 2**53:
+        return int(v)
+    return v
 
 
 def write_tidy(path: str | Path, results: Iterable[dict[str, Any]], *, detail: bool = False,
