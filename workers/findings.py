@@ -203,7 +203,7 @@ def findings_of(data: Any, *, source: str = "", replay: Replay | None = None, st
         per_faction("anarchy", f"anarchy_stuck_months >= {stuck_months}", "{who} is stuck in anarchy",
                     f"Still in anarchy at the end, {stuck_months:g} months or more after it began (up to "
                     "{worst:g} months).", share=0, extra=", max(anarchy_stuck_months) AS worst")
-    elif "factions" in data.parts:
+    elif "factions" in data.parts and data.one("SELECT count(*) FROM factions WHERE kind = 'kingdom'"):
         out.not_checked.append("anarchy (no 'anarchy_stuck_months' column)")
     if "money_rise_seasons" in fcols:
         per_faction("hoarding", f"money_rise_seasons >= greatest(4, hours / {HOURS_PER_SEASON * 2})",

@@ -308,7 +308,9 @@ def write_sweep_report(table: Any, out: Path, *, lang: str = "en", stem: str = "
     of metrics and cells. ``table``: a campaign-wide DataFrame or a batch's :class:`BatchData`."""
     from workers.report.draw import png_bytes
 
-    if not hasattr(table, "columns"):  # a BatchData
+    import pandas as pd
+
+    if not isinstance(table, pd.DataFrame):  # a BatchData
         table = analysis_frame(table)
     analysis = sweep_analysis(table)
     out.mkdir(parents=True, exist_ok=True)
