@@ -306,9 +306,9 @@ def write_sweep_report(table: Any, out: Path, *, lang: str = "en", stem: str = "
     """``sweep.csv`` (the analysis), ``sweep.md`` and one figure, ``sweep.png``: the paired differences
     of the metrics with the smallest adjusted p-values (at most :data:`MAX_PANELS`), whatever the number
     of metrics and cells. ``table``: a campaign-wide DataFrame or a batch's :class:`BatchData`."""
-    from workers.report.draw import png_bytes
-
     import pandas as pd
+
+    from workers.report.draw import png_bytes
 
     if not isinstance(table, pd.DataFrame):  # a BatchData
         table = analysis_frame(table)
