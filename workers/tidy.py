@@ -224,7 +224,8 @@ class ResultsWriter:
         self.campaigns.sort(key=lambda r: r["campaign"])
         sets = sorted({c for r in self.campaigns for c in r if c.startswith("set[")})
         first = ["campaign", "rotation", *sets, *IDENTITY[1:]]
-        campaigns = _table(self.campaigns, first)
+        campaigns = _table(self.campaigns, first) if self.campaigns else \
+            pa.table({c: pa.array([], type=pa.string()) for c in IDENTITY[:5]})  # no result: the header only
         written = [(self.path, campaigns)]
         for part in PARTS:
             if part == "convoys" and not self.detail:

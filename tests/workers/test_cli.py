@@ -172,7 +172,7 @@ def test_collect_timeout_names_what_is_missing(procs: Procs, redis_server, tmp_p
     res = procs.cli("collect", batch_id, "--redis", redis_server.url, "--out", str(out), "--timeout", "0.5",
                     "--partial")
     assert res.returncode == 1
-    assert out.read_text(encoding="utf-8") == "seed,scenario,ledger_sha256,events\n"
+    assert out.read_text(encoding="utf-8") == "campaign,seed,scenario,ledger_sha256,events\n"
 
 
 @pytest.mark.redis
