@@ -17,9 +17,12 @@ HEAD = """# Summary metrics
 Every summary metric of a campaign (`realmsim run --json`'s `summary`, a batch's `metrics` table and, for
 the headline ones, its campaign table), defined once: `workers/metrics.py` says what each counts, the
 system drivers (`agents/systems/*.py`) compute it, `workers/report/names.py` names it.
-`tests/workers/test_metrics.py` recomputes each metric it lists from the ledger of a small campaign,
-independently of the driver. This page is written by `python tools/metrics_doc.py` (a test checks it is
-up to date).
+Every metric is recounted from the ledgers of small campaigns, independently of the driver
+(`tests/workers/ledger_recount.py`, run by `tests/workers/test_metrics.py`, which fails for a metric
+without a recount): counters from the events that make them, what exists at the end from the scenario's
+start and the events that create and end each thing, a faction's end values from the faction record
+the ledger ends with (`CampaignEnded`). This page is written by `python tools/metrics_doc.py` (a test
+checks it is up to date).
 
 *Campaign table*: ✓ for a headline metric (a column of the batch's campaign table, `b.parquet`); every
 metric is in the long metrics table (`b.metrics.parquet`). Per-guild metrics (`gw.solars.<guild>`…) are
