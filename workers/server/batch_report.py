@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -21,31 +23,55 @@ def report_dir(data_dir: Path, batch_id: str) -> Path:
     return data_dir / "reports" / batch_id
 
 
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_LOCK = threading.Lock()
+
+
+def _lock(d: Path) -> threading.Lock:
+    with _LOCKS_LOCK:
+        return _LOCKS.setdefault(str(d), threading.Lock())
+
+
 def make_report(data_dir: Path, batch_id: str, results: list[dict[str, Any]], scenario: str) -> dict[str, Any]:
     """The report of a batch's results (made if absent): ``{"figures": [...], "findings": {...},
-    "command": str, "campaigns": n}``."""
+    "command": str, "campaigns": n}``. Requests that come together (the page and its figures, two
+    clients) wait for the one report being made rather than each make it in the same place."""
+    d = report_dir(data_dir, batch_id)
+    meta = d / "report.json"
+    with _lock(d):
+        if meta.exists():
+            return dict(json.loads(meta.read_text(encoding="utf-8")))
+        return _make(d, batch_id, results, scenario)
+
+
+def _make(d: Path, batch_id: str, results: list[dict[str, Any]], scenario: str) -> dict[str, Any]:
     from workers.output import write_results
     from workers.report.batch import report_batch
 
-    d = report_dir(data_dir, batch_id)
-    meta = d / "report.json"
-    if meta.exists():
-        return dict(json.loads(meta.read_text(encoding="utf-8")))
-    tmp = d.with_name(f".{batch_id}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    (tmp / "tables").mkdir(parents=True)
-    table = tmp / "tables" / "results.parquet"
-    n = write_results(table, results)
-    command = f"realmsim report {batch_id}.parquet --out {batch_id}-report/"
-    written = report_batch(table, tmp, command=command)
-    shutil.rmtree(tmp / "tables")
-    findings = json.loads((tmp / "findings.json").read_text(encoding="utf-8"))
-    findings["source"] = f"batch {batch_id} ({scenario})"
-    info = {"campaigns": n, "command": command, "figures": [p.stem for p in written if p.suffix == ".png"],
-            "findings": findings}
-    (tmp / "report.json").write_text(json.dumps(info, sort_keys=True), encoding="utf-8")
-    shutil.rmtree(d, ignore_errors=True)
-    tmp.replace(d)
+    d.parent.mkdir(parents=True, exist_ok=True)
+    if d.exists():  # no report.json: what a crash left half made
+        shutil.rmtree(d)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{batch_id}.", dir=d.parent))  # its own, even for another process
+    try:
+        (tmp / "tables").mkdir()
+        table = tmp / "tables" / "results.parquet"
+        n = write_results(table, results)
+        command = f"realmsim report {batch_id}.parquet --out {batch_id}-report/"
+        written = report_batch(table, tmp, command=command)
+        shutil.rmtree(tmp / "tables")
+        findings = json.loads((tmp / "findings.json").read_text(encoding="utf-8"))
+        findings["source"] = f"batch {batch_id} ({scenario})"
+        info = {"campaigns": n, "command": command, "figures": [p.stem for p in written if p.suffix == ".png"],
+                "findings": findings}
+        (tmp / "report.json").write_text(json.dumps(info, sort_keys=True), encoding="utf-8")
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    try:
+        tmp.replace(d)
+    except OSError:  # another process put the same report there first: keep that one
+        shutil.rmtree(tmp, ignore_errors=True)
+        return dict(json.loads((d / "report.json").read_text(encoding="utf-8")))
     return info
 
 

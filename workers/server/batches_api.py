@@ -9,14 +9,25 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from litestar import Request, Response, Router, delete, get, post
+from litestar.openapi import ResponseSpec
 from litestar.params import Parameter
 from litestar.response import Stream
 
+from sim.errors import Problem
 from workers.batch import BatchPlan, new_batch_id
 from workers.server.errors import ApiError, not_cancellable, not_found
 from workers.server.feed import KEEPALIVE, sse
 from workers.server.inputs import check_overrides, scenario_from, scenario_ref, seeds_from
-from workers.server.models import Batch, BatchFinding, BatchList, BatchReport, BatchRequest, Created, Failure
+from workers.server.models import (
+    Batch,
+    BatchFinding,
+    BatchList,
+    BatchReport,
+    BatchRequest,
+    Created,
+    ErrorBody,
+    Failure,
+)
 from workers.server.services import Services, svc
 from workers.server.store import ACTIVE
 
@@ -163,7 +174,15 @@ async def batch_report_info(s: Services, bid: str) -> dict[str, Any]:
     return await s.store.call(make_report, s.settings.data_dir, bid, results, rec["scenario"])
 
 
-@get("/{batch_id:str}/report", summary="An ended batch's overview: the figures and findings of realmsim report")
+_REPORT_ERRORS = {
+    404: ResponseSpec(ErrorBody, generate_examples=False, description="No such batch (or no such figure in its report)"),
+    409: ResponseSpec(ErrorBody, generate_examples=False,
+                      description="The batch is still queued or running, or ended without a result: no report yet"),
+}
+
+
+@get("/{batch_id:str}/report", summary="An ended batch's overview: the figures and findings of realmsim report",
+     responses=_REPORT_ERRORS)
 async def get_batch_report(request: Request[Any, Any, Any], batch_id: str) -> BatchReport:
     info = await batch_report_info(svc(request), batch_id)
     base = f"/v1/batches/{batch_id}/report"
@@ -178,7 +197,7 @@ async def get_batch_report(request: Request[Any, Any, Any], batch_id: str) -> Ba
 
 
 @get("/{batch_id:str}/report/{name:str}", summary="A figure of an ended batch's report (PNG: NAME.png)",
-     media_type="image/png")
+     media_type="image/png", responses=_REPORT_ERRORS)
 async def batch_report_figure(request: Request[Any, Any, Any], batch_id: str, name: str) -> Response[bytes]:
     from workers.server.batch_report import figure_path
 
@@ -186,7 +205,8 @@ async def batch_report_figure(request: Request[Any, Any, Any], batch_id: str, na
     await batch_report_info(s, batch_id)
     p = figure_path(s.settings.data_dir, batch_id, name.removesuffix(".png")) if name.endswith(".png") else None
     if p is None:
-        raise not_found("figure", name)
+        raise ApiError(404, "not_found", f"no figure {name!r} in the report of batch {batch_id}",
+                       [Problem("name", "NAME.png, a figure of the report (its links)", repr(name))])
     return Response(p.read_bytes(), media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
 
 

@@ -369,7 +369,7 @@ async def batch_page(request: Request[Any, Any, Any], batch_id: str) -> Response
     <div class="actions"><a class="button ghost" href="{api}/results.csv">results.csv</a>
     <a class="button ghost" href="{api}/results.parquet">.parquet</a>
     <button class="danger" id="cancel" data-api="{api}" {'hidden' if rec['status'] not in ACTIVE else ''}>Cancel</button></div></div>
-  <section class="card"><div id="batch-panel" data-src="/ui/batches/{escape(batch_id)}" data-stream="{api}/stream">{await batch_fragment(s, rec)}</div></section>
+  <section class="card"><div id="batch-panel" data-src="/ui/batches/{escape(batch_id)}" data-stream="{api}/stream"{'' if rec['status'] in ACTIVE else ' data-ended'}>{await batch_fragment(s, rec)}</div></section>
 </div>"""
     return _html(layout(f"batch {batch_id}", body, request, "batch"))
 
