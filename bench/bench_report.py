@@ -6,12 +6,13 @@ campaign c becomes campaign ``k × C + c`` with seed ``k × S + seed`` in every 
 metrics, factions, seasons, decisions, convoys). The report then does the same work as on N real
 campaigns: every group-by reads N campaigns' rows; only the values repeat.
 
-    python bench/bench_report.py --source b.parquet --campaigns 100,1000 [--out-dir /tmp/bench-report]
+    python bench/bench_report.py [--source b.parquet] [--campaigns 100,1000] [--out-dir /tmp/bench-report]
 
-prints, per size: campaigns, wall time, peak RSS of the report process, files written, and the rows of
-the faction and season tables it read. The report runs in a fresh process (``realmsim report``), so
-its peak RSS is its own (``resource.getrusage(RUSAGE_CHILDREN)``, measured around each run in a
-child of its own).
+prints, per size: campaigns, wall time, CPU time (user + system) and peak RSS of the report process,
+files written, the rows of the faction and season tables it read, and the machine's load around the
+run (on a shared machine the wall time follows the load; the CPU time does not). The report runs in a
+fresh process (``realmsim report``), so its peak RSS is its own (``resource.getrusage(RUSAGE_CHILDREN)``,
+measured around each run in a child of its own).
 """
 
 from __future__ import annotations
@@ -66,46 +67,56 @@ def replicate(source: Path, target: Path, campaigns: int) -> dict[str, int]:
     return rows
 
 
-def run_report(table: Path, out: Path) -> tuple[float, float, int]:
-    """(wall seconds, peak RSS MiB, files) of ``realmsim report table --out out`` in a fresh process."""
+def run_report(table: Path, out: Path) -> tuple[float, float, float, int]:
+    """(wall seconds, CPU seconds, peak RSS MiB, files) of ``realmsim report table --out out`` in a fresh
+    process. On a shared machine the wall time grows with the load; the CPU time (user + system) is
+    what the report itself costs."""
     code = (
         "import resource, subprocess, sys, time\n"
         "t = time.perf_counter()\n"
         "r = subprocess.run([sys.executable, '-m', 'workers.cli', 'report', sys.argv[1], '--out', sys.argv[2]],"
         " stdout=subprocess.DEVNULL)\n"
         "dt = time.perf_counter() - t\n"
-        "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
-        "print(r.returncode, dt, rss)\n"
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "print(r.returncode, dt, u.ru_utime + u.ru_stime, u.ru_maxrss / 1024)\n"
     )
     res = subprocess.run([sys.executable, "-c", code, str(table), str(out)], capture_output=True, text=True,
                          cwd=Path(__file__).resolve().parents[1], check=True)
-    rc, dt, rss = res.stdout.split()
+    rc, dt, cpu, rss = res.stdout.split()
     if rc != "0":
         raise SystemExit(f"report failed on {table} (exit {rc})")
     files = sum(1 for p in out.rglob("*") if p.is_file())
-    return float(dt), float(rss), files
+    return float(dt), float(cpu), float(rss), files
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--source", required=True, help="a batch's campaign table (with its companion tables)")
+    ap.add_argument("--source", help="a batch's campaign table with its companion tables (default: a realm batch "
+                                     "of seeds 1..4 with --detail, made under --out-dir the first time)")
     ap.add_argument("--campaigns", default="100,1000", help="comma list of sizes (default 100,1000)")
     ap.add_argument("--out-dir", default="/tmp/bench-report")
     args = ap.parse_args()
     root = Path(args.out_dir)
     root.mkdir(parents=True, exist_ok=True)
-    print(f"{'campaigns':>9} {'wall s':>7} {'peak RSS MiB':>12} {'files':>5} {'faction rows':>12} {'season rows':>11}")
+    source = Path(args.source) if args.source else root / "source" / "b.parquet"
+    if not args.source and not source.exists():
+        print(f"making the source batch: realmsim batch realm --seeds 1..4 --detail --out {source}", flush=True)
+        subprocess.run([sys.executable, "-m", "workers.cli", "batch", "realm", "--seeds", "1..4", "--detail", "--out",
+                        str(source)], cwd=Path(__file__).resolve().parents[1], check=True, stdout=subprocess.DEVNULL)
+    print(f"{'campaigns':>9} {'wall s':>7} {'CPU s':>6} {'peak RSS MiB':>12} {'files':>5} {'faction rows':>12} "
+          f"{'season rows':>11} {'load':>5}")
     for size in (int(x) for x in args.campaigns.split(",")):
         table = root / f"b{size}.parquet"
-        rows = replicate(Path(args.source), table, size)
+        rows = replicate(source, table, size)
         out = root / f"rep{size}"
         if out.exists():
             for p in sorted(out.rglob("*"), reverse=True):
                 p.unlink() if p.is_file() else p.rmdir()
-        dt, rss, files = run_report(table, out)
-        print(f"{rows['campaigns']:>9} {dt:>7.1f} {rss:>12.0f} {files:>5} {rows.get('factions', 0):>12} "
-              f"{rows.get('seasons', 0):>11}", flush=True)
-    print(f"(cpu count {os.cpu_count()}, load {os.getloadavg()[0]:.1f})")
+        load = os.getloadavg()[0]
+        dt, cpu, rss, files = run_report(table, out)
+        print(f"{rows['campaigns']:>9} {dt:>7.1f} {cpu:>6.1f} {rss:>12.0f} {files:>5} {rows.get('factions', 0):>12} "
+              f"{rows.get('seasons', 0):>11} {(load + os.getloadavg()[0]) / 2:>5.1f}", flush=True)
+    print(f"(CPU count {os.cpu_count()}; load: the 1-minute load average around the run)")
 
 
 if __name__ == "__main__":

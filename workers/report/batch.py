@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from workers.report.draw import integer_ticks, legend_outside, new_figure, png_bytes
+from workers.report.draw import Margins, integer_ticks, legend_outside, new_figure, png_bytes
 from workers.report.names import (
     SYSTEMS,
     axis_label,
@@ -51,7 +51,11 @@ SERIES_METRICS: dict[str, list[str]] = {
     "guild": ["solars", "domains", "armies", "notoriety"],
 }
 KIND_SYSTEM = {"kingdom": "km", "nation": "mn", "guild": "gw", "convoy": "cv"}
+COUNTS = {"size", "unrest", "provinces", "embassies", "treaties", "ambassadors", "domains", "notoriety", "armies"}
 NAMED = 7  # beyond 2 × NAMED factions, the NAMED top and NAMED bottom (by median) are drawn, the rest counted
+# the series' panels (inches): a y label and tick labels up to "240 000" on the left, the legend on the
+# right, a title above each panel, the season axis below the last one (the panels share it)
+SERIES_MARGINS = Margins(left=1.05, right=2.1, top=0.95, bottom=0.6, hgap=0.45)
 
 
 def _q(name: str) -> str:
@@ -225,7 +229,12 @@ def factions_figure(data: BatchData, kind: str, *, lang: str = "en", title: str 
     if not stats:
         return None
     n_shown = min(len(stats[0][1]), 2 * NAMED)
-    fig, axes = new_figure(len(stats), panel_height=0.6 + 0.32 * n_shown, width=9.5, sharex=False)
+    names = [str(f).partition(":")[2] for _, st in stats for f in st["faction"]]
+    # the faction names on the left (10 pt: about 0.07 in a character), a title above each panel, its
+    # tick labels and axis label below
+    margins = Margins(left=0.35 + 0.07 * max(map(len, names), default=8), right=0.3, top=0.85, bottom=0.6,
+                      hgap=0.95)
+    fig, axes = new_figure(len(stats), panel_height=0.15 + 0.3 * n_shown, width=9.5, sharex=False, margins=margins)
     for ax, (m, s) in zip(axes, stats):
         hidden = 0
         if len(s) > 2 * NAMED:
@@ -243,12 +252,15 @@ def factions_figure(data: BatchData, kind: str, *, lang: str = "en", title: str 
         ax.set_title(f"{kind_label(kind, lang)} — {_faction_metric_label(kind, m, lang)}", loc="left", fontsize=11)
         ax.set_xlabel(_faction_metric_label(kind, m, lang))
         ax.grid(axis="x", alpha=0.3)
+        if m in COUNTS:
+            integer_ticks(ax, x=True)
         if hidden:
             ax.text(0.99, 0.5, f"… {hidden} more in between" if lang == "en" else f"… {hidden} autres entre les deux",
                     transform=ax.transAxes, ha="right", va="center", fontsize=8, color="#555555")
     n = data.count
     fig.suptitle(title or f"{kind_label(kind, lang)} — end values across {n} campaigns"
-                 f" (box 25–75%, whiskers 5–95%, ○ mean)", fontsize=12, fontweight="bold")
+                 f" (box 25–75%, whiskers 5–95%, ○ mean)", fontsize=12, fontweight="bold", y=margins.title_y(fig),
+                 va="top")
     return fig
 
 
@@ -262,7 +274,7 @@ def series_figure(data: BatchData, kind: str, *, lang: str = "en") -> Figure | N
     metrics = [m for m in SERIES_METRICS.get(kind, []) if m in cols and _is_number(cols[m])]
     if not metrics or not data.one("SELECT count(*) FROM seasons WHERE kind = ?", [kind]):
         return None
-    fig, axes = new_figure(len(metrics), panel_height=2.5, width=10.0)
+    fig, axes = new_figure(len(metrics), panel_height=1.9, width=10.0, margins=SERIES_MARGINS)
     c_all, c_lead = "#4c72b0", "#c44e52"
     for ax, m in zip(axes, metrics):
         col = _q(m)
@@ -284,11 +296,11 @@ def series_figure(data: BatchData, kind: str, *, lang: str = "en") -> Figure | N
                      fontsize=11)
         ax.set_ylabel(axis_label(f"{KIND_SYSTEM[kind]}.{m}", lang))
         ax.grid(alpha=0.3)
-        legend_outside(ax)
+    legend_outside(axes[0])  # the same key for every panel: once, at the top
     axes[-1].set_xlabel(text("season", lang))
     integer_ticks(axes[-1], x=True)
     fig.suptitle(f"{kind_label(kind, lang)} — over the seasons, across {data.count} campaigns", fontsize=12,
-                 fontweight="bold")
+                 fontweight="bold", y=SERIES_MARGINS.title_y(fig), va="top")
     return fig
 
 
