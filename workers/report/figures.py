@@ -21,11 +21,11 @@ from matplotlib.patches import Patch
 from sim.calendar import HOURS_PER_SEASON
 from workers.report.draw import (
     GREY,
-    Margins,
     HEAT_ROWS,
     HEAT_SPAN,
     MANY,
     TOP,
+    Margins,
     Series,
     draw_band,
     draw_heatmap,
