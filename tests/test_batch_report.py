@@ -72,11 +72,19 @@ def test_ten_times_the_campaigns_gives_the_same_files(batch: Path, tmp_path: Pat
 
 
 def test_the_distribution_table_counts_every_campaign(batch: Path) -> None:
+    """Each metric's row: its four campaigns' values (the campaign table's column) summarised."""
+    import statistics
+
     d = distribution_table(BatchData(batch))
-    row = d.loc["gw.battles"]
-    values = [r["summary"]["gw.battles"] for r in (run_job_dict(make_job({"name": "guild-war"}, s)) for s in (1, 2))]
-    assert row["count"] == 4 and row["system"] == "gw" and row["name"] == "Battles"
-    assert row["min"] <= min(values) and row["max"] >= max(values)
+    camp = pq.read_table(batch)
+    for metric in ("gw.battles", "gw.loot_solars", "gw.units_destroyed"):
+        values = [float(v) for v in camp.column(metric).to_pylist()]
+        row = d.loc[metric]
+        assert row["count"] == 4 and row["system"] == "gw"
+        assert (row["min"], row["50%"], row["max"]) == (min(values), statistics.median(values), max(values))
+        assert row["mean"] == pytest.approx(statistics.fmean(values))
+        assert row["std"] == pytest.approx(statistics.stdev(values))
+    assert d.loc["gw.battles", "name"] == "Battles" and d.loc["gw.loot_solars", "unit"] == "solars"
 
 
 def test_the_overview_page_opens_in_chromium_with_every_figure_visible(batch: Path, tmp_path: Path) -> None:
