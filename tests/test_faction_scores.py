@@ -35,7 +35,7 @@ def test_run_json_has_a_factions_object_with_policy_score_terms_and_metrics(tmp_
     assert {"hp", "unrest", "status", "journey", "days_on_road"} <= set(amber["metrics"])
 
 
-def test_a_job_result_carries_the_factions_and_a_batch_file_a_column_per_faction(tmp_path: Path) -> None:
+def test_a_job_result_carries_the_factions_and_a_batch_file_a_row_per_faction(tmp_path: Path) -> None:
     res = run_job_dict(make_job({"name": "guild-war"}, 2))
     same = run_campaign("guild-war", 2, keep_ledger=False, collect=False)
     assert res["factions"] == same.factions()
@@ -44,15 +44,13 @@ def test_a_job_result_carries_the_factions_and_a_batch_file_a_column_per_faction
     assert res["factions"][k]["kind"] == "guild" and "solars" in res["factions"][k]["metrics"]
     path = tmp_path / "b.csv"
     write_results(path, [res])
-    (row,) = read_results(path)
-    assert row[f"policy[{k}]"] == "heuristic"
-    assert float(row[f"score[{k}]"]) == res["factions"][k]["score"]
-    assert int(row[f"domains[{k}]"]) == res["factions"][k]["metrics"]["domains"]
-    header = path.read_text(encoding="utf-8").splitlines()[0].split(",")
-    assert header[:4] == ["seed", "scenario", "ledger_sha256", "events"]
-    first = header.index("policy[guild:corbeau]")
-    assert header[first + 1] == "score[guild:corbeau]"
-    assert all(not c.endswith("]") for c in header[:first])  # summary metrics first, then the factions
+    (camp,) = read_results(path)
+    assert camp["seed"] == "2" and not any("[" in c for c in camp)  # no column per faction
+    rows = {r["faction"]: r for r in read_results(tmp_path / "b.factions.csv")}
+    assert sorted(rows) == sorted(res["factions"])
+    assert rows[k]["policy"] == "heuristic" and rows[k]["kind"] == "guild"
+    assert float(rows[k]["score"]) == res["factions"][k]["score"]
+    assert int(rows[k]["domains"]) == res["factions"][k]["metrics"]["domains"]
 
 
 def test_a_seat_swap_changes_that_faction_s_policy_only() -> None:

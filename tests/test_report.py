@@ -79,8 +79,11 @@ def test_report_of_a_batch_gives_distributions(tmp_path: Path) -> None:
     assert dist.loc["gw.battles", "count"] == 4
     assert dist.loc["gw.battles", "name"] == "Battles" and dist.loc["gw.battles", "system"] == "gw"
     assert dist.loc["gw.loot_solars", "unit"] == "solars"
-    for name in ("dist_gw_battles.png", "overview_gw.png", "by_faction_gw_solars.png", "by_faction_gw_domains.png"):
+    for name in ("overview_gw.png", "factions_guild.png", "series_guild.png"):
         assert (tmp_path / "rep" / name).read_bytes()[:8] == PNG, name
+    fac = pd.read_csv(tmp_path / "rep" / "factions.csv")
+    guilds = set(pd.read_csv(tmp_path / "b.factions.csv")["faction"])
+    assert len(guilds) == 5 and set(fac[fac["metric"] == "solars"]["faction"]) == guilds
 
 
 @pytest.mark.parametrize(("content", "message"), [(b"garbage", "not a realmsim ledger"), (None, "no such file")])

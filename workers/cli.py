@@ -65,6 +65,8 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
     b = sub.add_parser("batch", help="run one scenario over many seeds; write one row per seed")
     _scenario_seeds(b)
     b.add_argument("--out", required=True, metavar="FILE", help="results file, .csv or .parquet")
+    b.add_argument("--detail", action="store_true",
+                   help="also write FILE's .convoys table: one row per campaign and convoy (trade caravans included)")
     b.add_argument("--workers", type=int, default=None, metavar="N",
                    help="local pool size (default: the CPU count); with --redis, local workers to start (default 0)")
     _redis_options(b, required=False)
@@ -100,6 +102,7 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
     c.add_argument("batch", help="the batch id printed by submit")
     _redis_options(c)
     c.add_argument("--out", required=True, metavar="FILE", help="results file, .csv or .parquet")
+    c.add_argument("--detail", action="store_true", help="also write FILE's .convoys table (one row per convoy)")
     _queue_options(c)
     c.add_argument("--timeout", type=float, default=None, metavar="S", help="give up after S seconds (exit 1)")
     c.add_argument("--resubmit", action="store_true", help="submit again every job of the batch that has no result")
@@ -313,9 +316,13 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    import shlex
+
     from workers.research import report_inputs
 
-    written = report_inputs([Path(p) for p in args.input], Path(args.out), lang=args.lang)
+    command = " ".join(shlex.quote(a) for a in ["realmsim", "report", *args.input, "--out", args.out,
+                                                  *(["--lang", args.lang] if args.lang != "en" else [])])
+    written = report_inputs([Path(p) for p in args.input], Path(args.out), lang=args.lang, command=command)
     for p in written:
         print(p)
     return 0
@@ -373,12 +380,18 @@ def _plan(args: argparse.Namespace) -> Any:
     return BatchPlan.make(ref, seeds, name=name, overrides=overrides)
 
 
-def _finish(args: argparse.Namespace, out: Path, results: list[dict[str, Any]], complete: bool, message: str) -> int:
+def _finish(args: argparse.Namespace, out: Path, results: Any, complete: bool, message: str) -> int:
+    """Write the tables (``results``: the results, or a :class:`workers.tidy.ResultsWriter` fed as they
+    came) when the batch is complete or ``--partial`` is given."""
     from workers.batch import ServiceError
     from workers.output import write_results
+    from workers.tidy import ResultsWriter
 
     if complete or args.partial:
-        n = write_results(out, results)
+        if isinstance(results, ResultsWriter):
+            n = results.close()
+        else:
+            n = write_results(out, results, detail=getattr(args, "detail", False))
         _say(f"wrote {n} row{'s' if n != 1 else ''} to {out}" + ("" if complete else " (incomplete: --partial)"))
     if not complete:
         raise ServiceError(message + ("" if args.partial else f"\n  {out} was not written (use --partial to write "
@@ -407,22 +420,24 @@ def cmd_batch(args: argparse.Namespace) -> int:
         return _batch_redis(args, plan, out, progress)
     from workers.child import DEFAULT_JOB_TIMEOUT
     from workers.local import default_workers, run_local
+    from workers.tidy import ResultsWriter
 
-    results, dead = [], []
+    writer = ResultsWriter(out, detail=args.detail)  # each result becomes table rows as it comes (bounded memory)
+    dead = []
     n = args.workers or default_workers()
     for o in run_local(plan, n, on_progress=progress.update, job_timeout=args.job_timeout or DEFAULT_JOB_TIMEOUT):
         if o.result is not None:
-            results.append(o.result)
+            writer.add(o.result)
         else:
             dead.append(o)
     progress.close()
     message = ""
     if dead:
         dead.sort(key=lambda o: o.seed)
-        message = f"batch {plan.id} is incomplete: {len(results)} of {len(plan)} results, {len(dead)} failed"
+        message = f"batch {plan.id} is incomplete: {writer.n} of {len(plan)} results, {len(dead)} failed"
         for o in dead[:5]:
             message += f"\n  failed seed {o.seed}: {o.error}"
-    return _finish(args, out, results, not dead, message)
+    return _finish(args, out, writer, not dead, message)
 
 
 def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) -> int:

@@ -42,7 +42,7 @@ CONVOY_IDLE_MONTHS = 1 / 3  # 10 days
 
 @dataclass
 class Finding:
-    kind: str  # anarchy | hoarding | idle | dominant | invariant | lopsided
+    kind: str  # anarchy | hoarding | idle | dominant | invariant | runaway | lopsided
     title: str
     detail: str
     seeds: list[int]  # the seeds of the campaigns that show it
@@ -51,10 +51,14 @@ class Finding:
     total: int = 0  # campaigns looked at (a tournament has one per rotation and seed)
     subject: str = ""  # the faction, policy or metric it is about
 
+    @property
+    def share(self) -> float:
+        return self.count / self.total if self.total else 0.0
+
     def markdown(self) -> str:
         shown = ", ".join(str(s) for s in self.seeds[:10]) + (" …" if len(self.seeds) > 10 else "")
-        return (f"- **{self.title}** — {self.detail} In {self.count} of {self.total} campaigns; seeds: {shown}. "
-                f"Replay: `{self.replay}`")
+        return (f"- **{self.title}** — {self.detail} In {self.count} of {self.total} campaigns ({self.share:.0%}); "
+                f"seeds: {shown}. Replay: `{self.replay}`")
 
 
 @dataclass
@@ -68,7 +72,8 @@ class Findings:
                         ", ".join(s for s in (self.source, other.source) if s))
 
     def as_json(self) -> dict[str, Any]:
-        return {"source": self.source, "findings": [asdict(f) for f in self.items], "not_checked": self.not_checked}
+        return {"source": self.source, "findings": [{**asdict(f), "share": round(f.share, 4)} for f in self.items],
+                "not_checked": self.not_checked}
 
     def markdown(self) -> str:
         lines = ["## Findings", ""]
@@ -78,7 +83,8 @@ class Findings:
             lines.append("")
             lines.append("Nothing to report: no faction stuck in anarchy, hoarding or idle, no dominant order, no "
                          "invariant violation, no lopsided effect.")
-        titles = {"invariant": "Invariant violations", "anarchy": "Stuck in anarchy", "hoarding": "Resources piling up",
+        titles = {"invariant": "Invariant violations", "runaway": "Runaway growth", "anarchy": "Stuck in anarchy",
+                  "hoarding": "Resources piling up",
                   "idle": "Idle for long stretches", "dominant": "Dominant orders", "lopsided": "Lopsided effects"}
         for kind, title in titles.items():
             mine = [f for f in self.items if f.kind == kind]
@@ -109,126 +115,192 @@ def replay_command(row: Any, scenario: str | None = None) -> str:
 Replay = Callable[[Any], str]
 
 
-def findings(table: Any, *, source: str = "", replay: Replay | None = None, stuck_months: float = 12,
-             idle_months: float = 12, min_share: float = 0.25, dominant_share: float = 0.9, min_decisions: int = 20,
-             lopsided_d: float = 0.8, lopsided_ratio: float = 3.0) -> Findings:
-    """Every detector on a results table (a DataFrame as :func:`workers.report.read_batch` reads it)."""
-    rp: Replay = replay or replay_command
+def _ints(v: Any) -> list[int]:
+    """A DuckDB list as ints (an empty or missing list: [])."""
+    try:
+        return [int(x) for x in v]
+    except TypeError:
+        return []
+
+# What the ledger shows makes a kingdom grow without bound (docs/research.md, "Runaway kingdoms"), by
+# the metric that runs away: read in the ledgers of realm seeds 1..20 (BuildingConstructed, TaxesCollected).
+RUNAWAY_WHY: dict[tuple[str, str], str] = {
+    ("kingdom", "economy"): (
+        "The loop: a cheap building adds Economy for ever (SC-KM-31: a Smithy costs 6 BP for Economy +1 and "
+        "Stability +1; a Mill the same), taxes are an Economy check ÷ 3 in BP every month (SC-KM-18, RES-KM-48), "
+        "so each Smithy pays for itself in about 18 months and then buys more; lots never run out, as a new "
+        "district can always be added (SC-KM-28) and lot placement is not simulated (RES-KM-38); the Stability "
+        "the same buildings add keeps the upkeep Stability checks passing and Unrest at 0 (SC-KM-09), so nothing brakes it. "
+        "Only the per-turn building limit of SC-KM-17 bounds it (20 buildings a turn at Size 101–200, none from "
+        "201)."),
+}
+RUNAWAY_WHY[("kingdom", "stability")] = RUNAWAY_WHY[("kingdom", "economy")]
+RUNAWAY_WHY[("kingdom", "loyalty")] = (
+    "Loyalty grows with the Guildhalls, Taverns and Noble Villas the same loop pays for (SC-KM-31); see Economy.")
+RUNAWAY_METRICS = {"kingdom": ("economy", "stability", "loyalty", "treasury"), "nation": ("treasury",),
+                   "guild": ("solars",)}
+
+
+def findings_of(data: Any, *, source: str = "", replay: Replay | None = None, stuck_months: float = 12,
+                idle_months: float = 12, min_share: float = 0.25, dominant_share: float = 0.9,
+                min_decisions: int = 20, runaway_factor: float = 10, runaway_min: float = 100,
+                lopsided_d: float = 0.8, lopsided_ratio: float = 3.0) -> Findings:
+    """Every detector on a batch's tidy tables (:class:`workers.report.batch.BatchData`), with group-bys
+    in DuckDB: what share of the campaigns shows each finding, their seeds, and a replay command."""
     out = Findings(source=source)
-    cols = [str(c) for c in table.columns]
-    n = len(table)
+    n = data.count
     if n == 0:
         out.not_checked.append("the table has no rows")
         return out
+    camp_cols = data.columns("campaigns")
+    rows_by_campaign: dict[int, Any] = {}
 
-    def seeds_where(mask: Any) -> list[int]:
-        return sorted({int(s) for s in table.loc[mask.fillna(False).astype(bool), "seed"]})
+    def row_of(campaign: int) -> Any:
+        if campaign not in rows_by_campaign:
+            import pandas as pd
 
-    def first_row(mask: Any) -> Any:
-        rows = table.loc[mask.fillna(False).astype(bool)].sort_values("seed", kind="stable")
-        return rows.iloc[0]
+            d = data.df("SELECT * FROM campaigns WHERE campaign = ?", [int(campaign)])
+            rows_by_campaign[campaign] = d.iloc[0] if len(d) else pd.Series({"seed": 0})
+        return rows_by_campaign[campaign]
 
-    def by_policy(key: str, mask: Any) -> list[tuple[str, Any, int]]:
-        """(policy, mask of its rows that show it, its rows) for each policy that played ``key``: a
-        tournament's rotations give one faction several policies."""
-        c = f"policy[{key}]"
-        if c not in table.columns:
-            return [("its policy", mask.fillna(False).astype(bool), n)]
-        pol = table[c].astype("string")
-        return [(str(p), mask.fillna(False).astype(bool) & (pol == p).fillna(False), int((pol == p).sum()))
-                for p in sorted(pol.dropna().unique())]
+    if replay is None and "rotation" in camp_cols:
+        replay = None  # a tournament's caller passes its own
+    rp: Replay = replay or replay_command
 
-    def per_faction(kind: str, key: str, mask: Any, title: str, detail: str, *, share: float) -> None:
-        for pol, m, rows in by_policy(key, mask):
-            k = int(m.sum())
-            if k and k >= share * rows:
-                out.items.append(Finding(kind, title.format(who=f"{key} ({pol})"), detail.format(policy=pol),
-                                         seeds_where(m), rp(first_row(m)), k, rows, f"{key} ({pol})"))
+    def seeds_of(campaigns: list[int]) -> list[int]:
+        if not campaigns:
+            return []
+        got = data.df("SELECT DISTINCT seed FROM campaigns WHERE campaign IN (SELECT unnest(?::BIGINT[])) ORDER BY seed",
+                      [list(map(int, campaigns))])
+        return [int(s) for s in got["seed"]]
 
     # invariants
-    if "invariants" in cols:
-        mask = table["invariants"].astype("Float64") > 0
-        if mask.fillna(False).any():
-            row = first_row(mask)
+    if "invariants" in camp_cols:
+        bad = data.df("SELECT campaign, invariant_first FROM campaigns WHERE invariants > 0 ORDER BY seed, campaign")
+        if len(bad):
+            first = int(bad["campaign"].iloc[0])
             out.items.append(Finding("invariant", "The engine broke its own invariants",
-                                     f"First violation: {row.get('invariant_first', '')}.", seeds_where(mask), rp(row),
-                                     int(mask.fillna(False).sum()), n, "invariants"))
+                                     f"First violation: {bad['invariant_first'].iloc[0]}.",
+                                     seeds_of(list(bad["campaign"])), rp(row_of(first)), len(bad), n, "invariants"))
     else:
         out.not_checked.append("invariants (no 'invariants' column: a table made before the tallies)")
 
-    signal_cols: dict[str, list[tuple[str, str]]] = {}
-    for c in cols:
-        m = FACTION_COL.match(c)
-        if m:
-            signal_cols.setdefault(m.group(1), []).append((m.group(2), c))
+    fcols = data.types("factions") if "factions" in data.parts else {}
 
-    # anarchy
-    if "anarchy_stuck_months" in signal_cols:
-        for key, c in signal_cols["anarchy_stuck_months"]:
-            months = table[c].astype("Float64")
-            per_faction("anarchy", key, months >= stuck_months, "{who} is stuck in anarchy",
-                        f"Still in anarchy at the end, {stuck_months:g} months or more after it began (up to "
-                        f"{float(months.max()):g} months).", share=0)
-    elif any(c.startswith("policy[kingdom:") for c in cols):
-        out.not_checked.append("anarchy (no 'anarchy_stuck_months[KEY]' columns)")
+    def per_faction(kind: str, cond: str, title: str, detail: str, *, share: float, extra: str = "") -> None:
+        got = data.df(f"""SELECT faction, policy, count(*) AS rows,
+                                 list(campaign ORDER BY seed, campaign) FILTER (WHERE {cond}) AS hit {extra}
+                          FROM factions f JOIN (SELECT campaign AS c2, hours FROM campaigns) c ON f.campaign = c.c2
+                          GROUP BY faction, policy ORDER BY faction, policy""")
+        for _, r in got.iterrows():
+            hit = _ints(r["hit"])
+            if hit and len(hit) >= share * int(r["rows"]):
+                who = f"{r['faction']} ({r['policy']})"
+                out.items.append(Finding(kind, title.format(who=who), detail.format(**r.to_dict()), seeds_of(hit),
+                                         rp(row_of(hit[0])), len(hit), int(r["rows"]), who))
 
-    # hoarding
-    if "money_rise_seasons" in signal_cols:
-        seasons = (table["hours"].astype("Float64") / HOURS_PER_SEASON) if "hours" in cols else None
-        for key, c in signal_cols["money_rise_seasons"]:
-            half = (seasons / 2).clip(lower=4) if seasons is not None else 4
-            money = {"kingdom": "Treasury (BP)", "nation": "Treasury (PO)", "guild": "solars"}.get(key.split(":")[0], "money")
-            per_faction("hoarding", key, table[c].astype("Float64") >= half, "{who} piles up its " + money,
-                        f"Its {money} rose at every season snapshot of the last half of the campaign or more, to the "
-                        f"end.", share=min_share)
-    elif any(c.startswith(("policy[kingdom:", "policy[nation:", "policy[guild:")) for c in cols):
-        out.not_checked.append("hoarding (no 'money_rise_seasons[KEY]' columns)")
-
-    # idle
-    if "idle_months" in signal_cols:
-        for key, c in signal_cols["idle_months"]:
-            limit = CONVOY_IDLE_MONTHS if key.startswith("convoy:") else idle_months
-            months = table[c].astype("Float64")
-            what = "10 days" if key.startswith("convoy:") else f"{idle_months:g} months"
-            per_faction("idle", key, months >= limit, "{who} sits idle",
-                        f"No act for {what} or more in a row (up to {float(months.max()):g} months).", share=min_share)
-    elif any(c.startswith("policy[") for c in cols):
-        out.not_checked.append("idle factions (no 'idle_months[KEY]' columns)")
+    if "anarchy_stuck_months" in fcols:
+        per_faction("anarchy", f"anarchy_stuck_months >= {stuck_months}", "{who} is stuck in anarchy",
+                    f"Still in anarchy at the end, {stuck_months:g} months or more after it began (up to "
+                    "{worst:g} months).", share=0, extra=", max(anarchy_stuck_months) AS worst")
+    elif "factions" in data.parts and data.one("SELECT count(*) FROM factions WHERE kind = 'kingdom'"):
+        out.not_checked.append("anarchy (no 'anarchy_stuck_months' column)")
+    if "money_rise_seasons" in fcols:
+        per_faction("hoarding", f"money_rise_seasons >= greatest(4, hours / {HOURS_PER_SEASON * 2})",
+                    "{who} piles up its money",
+                    "Its money (Treasury, PO or solars) rose at every season snapshot of the last half of the "
+                    "campaign or more, to the end.", share=min_share)
+    if "idle_months" in fcols:
+        per_faction("idle", f"idle_months >= CASE WHEN kind = 'convoy' THEN {CONVOY_IDLE_MONTHS} ELSE {idle_months} END",
+                    "{who} sits idle", "No act for a long stretch (12 months; a convoy: 10 days) or more in a row (up to "
+                    "{worst:g} months).", share=min_share, extra=", max(idle_months) AS worst")
+    elif "factions" in data.parts:
+        out.not_checked.append("idle factions (no 'idle_months' column)")
 
     # dominant orders
-    dec = [(DECISION_COL.match(c), c) for c in cols]
-    dec_cols = [(m.groups(), c) for m, c in dec if m]
-    if dec_cols:
-        by_q: dict[tuple[str, str, str], dict[str, str]] = {}
-        kinds_of_q: dict[tuple[str, str], set[str]] = {}
-        for (kind, pol, q, order), c in dec_cols:
-            by_q.setdefault((kind, pol, q), {})[order] = c
-            kinds_of_q.setdefault((kind, q), set()).add(order)
-        for (kind, pol, q), orders in sorted(by_q.items()):
-            if len(kinds_of_q[(kind, q)]) < 2:
-                continue
-            counts = {o: table[c].astype("Float64").fillna(0) for o, c in orders.items()}
-            total_s = sum(counts.values())
-            total = float(total_s.sum())
-            if total < min_decisions:
-                continue
-            best = max(counts, key=lambda o: (float(counts[o].sum()), o))
-            share = float(counts[best].sum()) / total
-            if share > dominant_share:
-                mask = (counts[best] / total_s.where(total_s > 0)) > dominant_share
-                seeds = seeds_where(mask)
-                others = ", ".join(sorted(o for o in kinds_of_q[(kind, q)] if o != best))
-                out.items.append(Finding("dominant", f"{kind} ({pol}) nearly always orders “{best}”",
-                                         f"{share:.0%} of {total:.0f} decisions on the question of {q} (other orders "
-                                         f"seen: {others}).", seeds, rp(first_row(mask)) if seeds else "",
-                                         int(mask.fillna(False).sum()), n, f"{kind}/{pol}|{q}|{best}"))
+    if "decisions" in data.parts:
+        got = data.df(f"""
+            WITH t AS (SELECT who, question, "order", sum("count") AS k FROM decisions GROUP BY ALL),
+                 kinds AS (SELECT split_part(who, '/', 1) AS kind, question, count(DISTINCT "order") AS orders
+                           FROM decisions GROUP BY ALL),
+                 tot AS (SELECT who, question, sum(k) AS total, arg_max("order", k) AS best, max(k) AS top FROM t GROUP BY ALL)
+            SELECT tot.*, kinds.orders FROM tot JOIN kinds ON kinds.kind = split_part(tot.who, '/', 1)
+                                                  AND kinds.question = tot.question
+            WHERE kinds.orders >= 2 AND total >= {min_decisions} AND top > {dominant_share} * total
+            ORDER BY who, question""")
+        for _, r in got.iterrows():
+            per = data.df(f"""WITH c AS (SELECT campaign, sum("count") AS total,
+                                                sum(CASE WHEN "order" = ? THEN "count" ELSE 0 END) AS best
+                                         FROM decisions WHERE who = ? AND question = ? GROUP BY campaign)
+                              SELECT campaign FROM c WHERE best > {dominant_share} * total ORDER BY campaign""",
+                          [r["best"], r["who"], r["question"]])
+            hit = [int(c) for c in per["campaign"]]
+            others = data.df("""SELECT DISTINCT "order" FROM decisions WHERE split_part(who, '/', 1) = ? AND question = ?
+                                AND "order" <> ? ORDER BY 1""", [str(r["who"]).split("/")[0], r["question"], r["best"]])
+            kind, _, pol = str(r["who"]).partition("/")
+            out.items.append(Finding(
+                "dominant", f"{kind} ({pol}) nearly always orders “{r['best']}”",
+                f"{r['top'] / r['total']:.0%} of {int(r['total'])} decisions on the question of {r['question']} (other "
+                f"orders seen: {', '.join(map(str, others['order']))}).", seeds_of(hit), rp(row_of(hit[0])) if hit else "",
+                len(hit), n, f"{r['who']}|{r['question']}|{r['best']}"))
     else:
-        out.not_checked.append("dominant orders (no 'decisions[…]' columns)")
+        out.not_checked.append("dominant orders (no decisions table)")
+
+    # runaway growth
+    if "seasons" in data.parts:
+        scols = data.types("seasons")
+        for kind, metrics in RUNAWAY_METRICS.items():
+            for m in metrics:
+                if m not in scols:
+                    continue
+                col = '"' + m + '"'
+                got = data.df(f"""
+                    WITH s AS (SELECT campaign, faction, arg_min({col}, hour) AS first, arg_max({col}, hour) AS last
+                               FROM seasons WHERE kind = ? AND {col} IS NOT NULL GROUP BY campaign, faction),
+                         r AS (SELECT *, last / greatest(abs(first), 1) AS growth FROM s
+                               WHERE last >= {runaway_min} AND last >= {runaway_factor} * greatest(abs(first), 1))
+                    SELECT campaign, arg_max(faction, last) AS faction, max(last) AS last, max(growth) AS growth
+                    FROM r GROUP BY campaign ORDER BY last DESC""", [kind])
+                if not len(got):
+                    continue
+                hit = sorted(int(c) for c in got["campaign"])
+                worst = got.iloc[0]
+                leaders = got["faction"].value_counts()
+                lead_text = ", ".join(f"{f} in {k}" for f, k in leaders.head(4).items())
+                name = f"{m.capitalize()}"
+                evidence = ""
+                if kind == "kingdom" and {"buildings", "buildings_month_max", "building_most"} <= set(fcols):
+                    ev = data.df("""SELECT faction, buildings, buildings_month_max, building_most, building_most_n
+                                    FROM factions WHERE campaign = ? AND faction = ?""",
+                                 [int(worst["campaign"]), worst["faction"]])
+                    if len(ev):
+                        e = ev.iloc[0]
+                        evidence = (f" In the worst campaign {e['faction']} built {int(e['buildings'])} buildings, up to "
+                                    f"{int(e['buildings_month_max'])} in one month, {int(e['building_most_n'])} of them "
+                                    f"{e['building_most']}s.")
+                    most = data.df("""SELECT building_most, count(*) AS k FROM factions WHERE kind = 'kingdom'
+                                      AND building_most IS NOT NULL GROUP BY 1 ORDER BY k DESC, 1 LIMIT 1""")
+                    if len(most):
+                        evidence += (f" Across the batch the kind a kingdom built most is the {most['building_most'].iloc[0]} "
+                                     f"for {int(most['k'].iloc[0])} kingdom-campaigns.")
+                why = RUNAWAY_WHY.get((kind, m), "")
+                out.items.append(Finding(
+                    "runaway", f"{kind.capitalize()} {name} runs away",
+                    f"A {kind}'s {name} ends {runaway_factor:g} times its first value or more (and at least "
+                    f"{runaway_min:g}): up to {worst['last']:,.0f} ({worst['growth']:,.0f}×, {worst['faction']}). "
+                    f"Who: {lead_text}.{evidence} {why}".rstrip(),
+                    seeds_of(hit), rp(row_of(int(worst["campaign"]))), len(hit), n, f"{kind}.{m}"))
+    else:
+        out.not_checked.append("runaway growth (no seasons table)")
 
     # lopsided effects of a sweep
-    sweep_cols = [c for c in cols if SET_COL.match(c) and table[c].astype("string").nunique(dropna=False) > 1]
-    if sweep_cols:
-        out.items += _lopsided(table, sweep_cols, rp, lopsided_d, lopsided_ratio)
+    from workers.sweep import analysis_frame, swept_keys
+
+    if data.set_columns():
+        table = analysis_frame(data)
+        keys = swept_keys(table)
+        if keys:
+            out.items += _lopsided(table, keys, rp, lopsided_d, lopsided_ratio)
     return out
 
 
@@ -268,4 +340,12 @@ def write_findings(f: Findings, out: Path) -> list[Path]:
     return [md, js]
 
 
-__all__ = ["Finding", "Findings", "findings", "replay_command", "write_findings"]
+def findings(path_or_data: Any, **kw: Any) -> Findings:
+    """The findings of a batch table file (or of an open :class:`workers.report.batch.BatchData`)."""
+    from workers.report.batch import BatchData
+
+    data = path_or_data if isinstance(path_or_data, BatchData) else BatchData(Path(path_or_data))
+    return findings_of(data, **kw)
+
+
+__all__ = ["Finding", "Findings", "findings", "findings_of", "replay_command", "write_findings"]

@@ -16,11 +16,14 @@ Result (a msgpack map)::
     {"v": 1, "job_key": "…", "scenario": "caravan-crossing", "seed": 7, "code_version": "…",
      "summary": {…}, "factions": {"convoy:amber": {"kind", "policy", "score", "unit", "terms",
      "metrics"}, …}, "events": 1234, "ledger_sha256": "…", "decisions": {…}, "signals": {…},
-     "invariants": {"count", "first"}, "overrides": {…} (only when the job has some),
+     "invariants": {"count", "first"}, "series": {…}, "spawned": [KEY, …],
+     "overrides": {…} (only when the job has some),
      "ledger": <bytes> (only if asked)}
 
-``decisions``, ``signals`` and ``invariants`` are tallied from the events as they come
-(:mod:`workers.signals`) for the findings of a report.
+``decisions``, ``signals``, ``invariants`` and ``series`` (the season snapshots of kingdoms, nations
+and guilds) are tallied from the events as they come (:mod:`workers.signals`) for the tables and
+findings of a batch. ``spawned`` lists the factions the scenario does not declare (the trade caravans
+a kingdom's trade edict sends, LINK-04): a batch's faction table leaves them to its detail table.
 
 A job is keyed by scenario, seed, overrides and code version (``job_key``), so a redelivered job can
 never count twice. A job's bytes are untrusted (anyone who can write to the queue can write one):
@@ -147,6 +150,7 @@ def run_job_dict(job: dict[str, Any]) -> dict[str, Any]:
     model.ledger.subscribe(tally)
     model.run()
     res = finish(model)
+    factions = res.factions()
     out = {
         "v": JOB_VERSION,
         "job_key": key,
@@ -154,16 +158,26 @@ def run_job_dict(job: dict[str, Any]) -> dict[str, Any]:
         "seed": res.seed,
         "code_version": mine,
         "summary": res.summary,
-        "factions": res.factions(),
+        "factions": factions,
         "events": res.events,
         "ledger_sha256": res.ledger_sha256,
         **tally.result(),
+        "spawned": spawned_factions(loaded, factions),
     }
     if job.get("overrides"):
         out["overrides"] = dict(job["overrides"])
     if want:
         out["ledger"] = res.ledger.encode()
     return out
+
+
+def spawned_factions(loaded: Any, factions: dict[str, Any]) -> list[str]:
+    """The faction keys of a result that its scenario does not declare (LINK-04 trade caravans)."""
+    sc = loaded.scenario
+    declared = {f"{kind}:{row.id}" for kind, table in (("kingdom", "kingdoms"), ("nation", "nations"),
+                                                       ("guild", "guilds"), ("convoy", "convoys"))
+                for row in (getattr(sc, table, None) or [])}
+    return sorted(k for k in factions if k not in declared)
 
 
 _BUILTIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")

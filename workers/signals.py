@@ -14,9 +14,16 @@ of a job's result:
   :mod:`workers.quality`'s acts), ``anarchy_months`` (months in anarchy in all), ``anarchy_stuck_months``
   (months from the onset of an anarchy that never ended to the campaign's end; 0 otherwise),
   ``money_rise_seasons`` (how many season snapshots in a row, up to the end, the faction's money
-  rose: a kingdom's or a nation's Treasury, a guild's solars; kingdoms, nations and guilds only);
+  rose: a kingdom's or a nation's Treasury, a guild's solars; kingdoms, nations and guilds only); for a
+  kingdom also ``buildings`` (``BuildingConstructed``), ``buildings_month_max`` (the most in one month),
+  ``building_most`` and ``building_most_n`` (the kind it built most, and how many: the runaway finding);
 * ``invariants`` — ``{"count": N, "first": "hour H: …"}``: the engine's invariant checks
-  (``RealmModel.invariant_violations``) run at every season snapshot and at the end.
+  (``RealmModel.invariant_violations``) run at every season snapshot and at the end;
+* ``series`` — the season snapshots of the kingdoms, nations and guilds (``SeasonSummarized`` and
+  ``CampaignEnded``, their numeric metrics), column by column: ``{"hour": [...], "faction": [...],
+  "METRIC": [...]}`` (``None`` where a faction of another kind has no such metric). Caravans live for
+  days, not seasons: their end values are in ``factions``. A batch's season table is built from it
+  (:mod:`workers.tidy`).
 """
 
 from __future__ import annotations
@@ -56,7 +63,9 @@ def order_kind(label: str) -> str:
     return " ".join(words)[:40] or "#"
 
 
-SIGNAL_NAMES = ("idle_months", "anarchy_months", "anarchy_stuck_months", "money_rise_seasons")
+SERIES_KINDS = ("kingdom", "nation", "guild")
+SIGNAL_NAMES = ("idle_months", "anarchy_months", "anarchy_stuck_months", "money_rise_seasons", "buildings",
+                "buildings_month_max", "building_most", "building_most_n")
 
 
 def is_tally_column(column: str) -> bool:
@@ -83,6 +92,9 @@ class Signals:
         self.invariant_count = 0
         self.invariant_first = ""
         self.end = 0
+        self.series_rows: list[tuple[int, str, dict[str, Any]]] = []
+        self.buildings: dict[str, dict[str, int]] = {}  # kingdom -> building kind -> count
+        self.buildings_month: dict[tuple[str, int], int] = {}  # (kingdom, month) -> buildings
 
     # ---- the listener ----------------------------------------------------------------------------
     def __call__(self, ev: Event) -> None:
@@ -92,6 +104,11 @@ class Signals:
             self._decision(ev)
         elif kind == "SeasonSummarized" or kind == "CampaignEnded":
             self._snapshot(ev)
+        elif kind == "BuildingConstructed":
+            b = self.buildings.setdefault(ev.actor, {})
+            b[ev.outcome] = b.get(ev.outcome, 0) + 1
+            m = (ev.actor, ev.t // HOURS_PER_MONTH)
+            self.buildings_month[m] = self.buildings_month.get(m, 0) + 1
         elif kind == "AnarchyBegan":
             self.anarchy_since.setdefault(ev.actor, ev.t)
         elif kind == "AnarchyEnded":
@@ -111,6 +128,9 @@ class Signals:
 
     def _snapshot(self, ev: Event) -> None:
         for key, row in (ev.data.get("factions") or {}).items():
+            if key.split(":", 1)[0] in SERIES_KINDS:
+                self.series_rows.append((ev.t, key, {m: v for m, v in row.items()
+                                                     if isinstance(v, int | float) and not isinstance(v, bool)}))
             field = MONEY.get(key.split(":", 1)[0])
             if field is None or field not in row:
                 continue
@@ -152,9 +172,9 @@ class Signals:
         return max((b - a for a, b in zip(marks, marks[1:])), default=0)
 
     def result(self) -> dict[str, Any]:
-        signals: dict[str, dict[str, float]] = {}
+        signals: dict[str, dict[str, Any]] = {}
         for key in sorted(set(self.start) | set(self.money_last) | set(self.anarchy_hours) | set(self.anarchy_since)):
-            row: dict[str, float] = {}
+            row: dict[str, Any] = {}
             if key in self.start:
                 row["idle_months"] = round(self.longest_idle(key) / HOURS_PER_MONTH, 2)
             if key.startswith("kingdom:"):
@@ -163,10 +183,27 @@ class Signals:
                 row["anarchy_stuck_months"] = round(stuck / HOURS_PER_MONTH, 2)
             if key in self.money_rise:
                 row["money_rise_seasons"] = self.money_rise[key]
+            if key.startswith("kingdom:"):
+                built = self.buildings.get(key, {})
+                row["buildings"] = sum(built.values())
+                row["buildings_month_max"] = max((n for (k, _m), n in self.buildings_month.items() if k == key), default=0)
+                if built:
+                    top = max(sorted(built), key=lambda b: built[b])
+                    row["building_most"], row["building_most_n"] = top, built[top]
             signals[key] = row
         decisions = {w: {q: dict(sorted(o.items())) for q, o in sorted(qs.items())} for w, qs in sorted(self.decisions.items())}
         return {"decisions": decisions, "signals": signals,
-                "invariants": {"count": self.invariant_count, "first": self.invariant_first}}
+                "invariants": {"count": self.invariant_count, "first": self.invariant_first},
+                "series": self.series()}
+
+    def series(self) -> dict[str, list[Any]]:
+        """The snapshots column by column (compact on the wire and in memory)."""
+        names = sorted({m for _h, _k, row in self.series_rows for m in row})
+        out: dict[str, list[Any]] = {"hour": [h for h, _k, _r in self.series_rows],
+                                     "faction": [k for _h, k, _r in self.series_rows]}
+        for m in names:
+            out[m] = [row.get(m) for _h, _k, row in self.series_rows]
+        return out
 
 
-__all__ = ["MONEY", "SIGNAL_NAMES", "Signals", "is_tally_column", "order_kind"]
+__all__ = ["MONEY", "SERIES_KINDS", "SIGNAL_NAMES", "Signals", "is_tally_column", "order_kind"]

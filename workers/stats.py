@@ -3,7 +3,8 @@ with their interval and effect size, bootstrap over seeds.
 
 Every interval is a 95% interval. A mean's and a paired difference's come from Student's t with
 n − 1 degrees of freedom; the effect size of a paired difference is Cohen's d on the differences
-(d_z = mean ÷ standard deviation of the differences). Nothing is sampled except in
+(d_z = mean ÷ standard deviation of the differences). A sweep tests many metrics and cells at once:
+:func:`benjamini_hochberg` adjusts their p-values for the false discovery rate. Nothing is sampled except in
 :func:`bootstrap_seeds`, which draws from a fixed seed: the same figures every run.
 """
 
@@ -77,6 +78,36 @@ def paired(baseline: Sequence[float], other: Sequence[float]) -> Paired:
     return Paired(c.n, c.mean, c.lo, c.hi, d)
 
 
+def paired_p(p: Paired) -> float:
+    """Two-sided p-value of a paired t test (H0: the mean difference is 0); 1 when every difference is 0,
+    0 when every difference is the same non-zero number."""
+    if p.n < 2 or math.isnan(p.d):
+        return math.nan
+    if math.isinf(p.d):
+        return 0.0
+    from scipy.stats import t
+
+    stat = p.d * math.sqrt(p.n)  # mean / (sd / sqrt n)
+    return float(2 * t.sf(abs(stat), p.n - 1))
+
+
+def benjamini_hochberg(pvalues: Sequence[float]) -> list[float]:
+    """Benjamini–Hochberg adjusted p-values (the false discovery rate over the family given; NaN stays
+    NaN and is not counted): a row is a discovery at level q when its adjusted p is below q."""
+    idx = [i for i, p in enumerate(pvalues) if not math.isnan(p)]
+    m = len(idx)
+    out = [math.nan] * len(pvalues)
+    if not m:
+        return out
+    order = sorted(idx, key=lambda i: pvalues[i])
+    running = 1.0
+    for rank in range(m, 0, -1):  # from the largest p down: the running minimum of p × m / rank
+        i = order[rank - 1]
+        running = min(running, pvalues[i] * m / rank)
+        out[i] = min(1.0, running)
+    return out
+
+
 def bootstrap_seeds(seeds: Sequence[int], stat: Callable[[list[int]], float], *, reps: int = 2000, seed: int = 0,
                     level: float = LEVEL) -> tuple[float, float]:
     """Percentile bootstrap interval of ``stat(seeds)`` resampling whole seeds (a seed's games stay
@@ -94,4 +125,5 @@ def bootstrap_seeds(seeds: Sequence[int], stat: Callable[[list[int]], float], *,
     return (lo, hi)
 
 
-__all__ = ["LEVEL", "MeanCI", "Paired", "bootstrap_seeds", "mean_ci", "paired", "t_quantile"]
+__all__ = ["LEVEL", "MeanCI", "Paired", "benjamini_hochberg", "bootstrap_seeds", "mean_ci", "paired", "paired_p",
+           "t_quantile"]

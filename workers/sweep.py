@@ -9,7 +9,8 @@ baseline (the first cell) only by its values. The results file has one row per c
 :func:`sweep_analysis` reads such a table (or two batch tables, ``report a.csv b.csv``): for each
 metric, each cell's mean with its 95% t interval, and the paired difference from the baseline cell
 seed by seed with its 95% t interval and Cohen's d on the differences; a difference whose interval
-leaves 0 out is flagged as a significant shift.
+leaves 0 out after the Benjamini–Hochberg correction over every metric and cell of the table is flagged
+as a significant shift.
 """
 
 from __future__ import annotations
@@ -97,6 +98,37 @@ def add_arguments(p: Any) -> None:
 
 
 # ---- the analysis ------------------------------------------------------------------------------
+FDR = 0.05  # the false discovery rate of the Benjamini–Hochberg correction
+CORRECTION = "Benjamini–Hochberg"
+MAX_PANELS = 12  # the sweep figure draws the metrics with the smallest adjusted p-values, this many at most
+
+
+def swept_keys_of(data: Any) -> list[str]:
+    """The ``set[KEY]`` columns of a batch's campaign table that take more than one value."""
+    return [c for c in data.set_columns()
+            if int(data.one(f'SELECT count(DISTINCT "{c}") + max(CASE WHEN "{c}" IS NULL THEN 1 ELSE 0 END) '
+                            f"FROM campaigns") or 0) > 1]
+
+
+def analysis_frame(data: Any) -> Any:
+    """A row per campaign: its seed, ``set[KEY]`` and ``rotation`` columns, every summary metric (a pivot of
+    the metrics table) and every faction's score as ``score[KEY]`` (a pivot of the faction table)."""
+    camp = data.df("SELECT * FROM campaigns ORDER BY campaign")
+    keep = [c for c in camp.columns if c in ("campaign", "seed", "scenario", "rotation") or c.startswith("set[")]
+    frame = camp[keep].set_index("campaign")
+    long = data.df("SELECT campaign, metric, value FROM metrics")
+    if len(long):
+        frame = frame.join(long.pivot_table(index="campaign", columns="metric", values="value", aggfunc="first"))
+    if "factions" in data.parts:
+        sc = data.df("SELECT campaign, 'score[' || faction || ']' AS col, score FROM factions WHERE score IS NOT NULL")
+        if len(sc):
+            frame = frame.join(sc.pivot_table(index="campaign", columns="col", values="score", aggfunc="first"))
+    from workers.report.tables import whole_numbers
+
+    frame.columns = [str(c) for c in frame.columns]
+    return whole_numbers(frame.reset_index())
+
+
 def swept_keys(batch: Any) -> list[str]:
     """The ``set[KEY]`` columns of a table that take more than one value."""
     return [c for c in batch.columns if SET.match(c) and batch[c].astype("string").nunique(dropna=False) > 1]
@@ -119,7 +151,8 @@ def analysis_metrics(batch: Any) -> list[str]:
     faction's score (``score[KEY]``)."""
     from workers.report.figures import batch_metrics
 
-    return [c for c in batch_metrics(batch) if c not in ("events",) and ("[" not in c or c.startswith("score["))]
+    return [c for c in batch_metrics(batch) if c not in ("events", "campaign", "rotation")
+            and ("[" not in c or c.startswith("score["))]
 
 
 def cell_order(batch: Any, keys: list[str]) -> list[str]:
@@ -132,10 +165,12 @@ def cell_order(batch: Any, keys: list[str]) -> list[str]:
 
 def sweep_analysis(batch: Any, keys: list[str] | None = None, metrics: list[str] | None = None) -> Any:
     """One row per metric and cell: n, mean and its 95% CI; for the other cells the paired
-    difference from the baseline (same seeds) with its 95% CI, Cohen's d and ``significant``."""
+    difference from the baseline (same seeds) with its 95% CI, Cohen's d, the paired t test's p-value
+    and that p-value adjusted by Benjamini–Hochberg over every row of the table (``p_bh``): a sweep of
+    many cells and metrics flags a shift (``significant``) only when ``p_bh`` < :data:`FDR`."""
     import pandas as pd
 
-    from workers.stats import mean_ci, paired
+    from workers.stats import benjamini_hochberg, mean_ci, paired, paired_p
 
     keys = swept_keys(batch) if keys is None else keys
     if not keys:
@@ -152,12 +187,17 @@ def sweep_analysis(batch: Any, keys: list[str] | None = None, metrics: list[str]
         for c in order:
             ci = mean_ci(list(by[c].values()))
             row = {"metric": m, "cell": c, "baseline": c == base, "n": ci.n, "mean": ci.mean, "ci_lo": ci.lo, "ci_hi": ci.hi,
-                   "diff": math.nan, "diff_lo": math.nan, "diff_hi": math.nan, "cohen_d": math.nan, "significant": False}
+                   "diff": math.nan, "diff_lo": math.nan, "diff_hi": math.nan, "cohen_d": math.nan, "p": math.nan,
+                   "p_bh": math.nan, "significant": False}
             if c != base:
                 common = sorted(set(by[c]) & set(by[base]))
                 p = paired([by[base][s] for s in common], [by[c][s] for s in common])
-                row.update(diff=p.mean, diff_lo=p.lo, diff_hi=p.hi, cohen_d=p.d, significant=p.significant)
+                row.update(diff=p.mean, diff_lo=p.lo, diff_hi=p.hi, cohen_d=p.d, p=paired_p(p))
             rows.append(row)
+    adjusted = benjamini_hochberg([float(r["p"]) for r in rows])  # type: ignore[arg-type]
+    for r, q in zip(rows, adjusted):
+        r["p_bh"] = q
+        r["significant"] = bool(not math.isnan(q) and q < FDR)
     return pd.DataFrame(rows)
 
 
@@ -178,19 +218,21 @@ def markdown(analysis: Any, lang: str = "en") -> str:
     """The analysis as a Markdown table (significant shifts in bold, marked ⚑)."""
     from workers.report.names import metric_name
 
-    lines = ["| metric | cell | n | mean [95% CI] | Δ vs baseline [95% CI] | Cohen's d | |",
-             "| --- | --- | ---: | --- | --- | ---: | --- |"]
+    lines = [f"| metric | cell | n | mean [95% CI] | Δ vs baseline [95% CI] | Cohen's d | p | p ({CORRECTION}) | |",
+             "| --- | --- | ---: | --- | --- | ---: | ---: | ---: | --- |"]
     for _, r in analysis.iterrows():
         mean = f"{_num(r['mean'])} [{_num(r['ci_lo'])}, {_num(r['ci_hi'])}]"
+        pv, pbh = _num(r.get("p", math.nan)), _num(r.get("p_bh", math.nan))
         if r["baseline"]:
-            diff, d, flag = "baseline", "", ""
+            diff, d, flag, pv, pbh = "baseline", "", "", "", ""
         else:
             diff = f"{_num(r['diff'], signed=True)} [{_num(r['diff_lo'], signed=True)}, {_num(r['diff_hi'], signed=True)}]"
             d = _num(r["cohen_d"])
             flag = "⚑ shift" if r["significant"] else ""
             if r["significant"]:
                 diff = f"**{diff}**"
-        lines.append(f"| {metric_name(r['metric'], lang)} (`{r['metric']}`) | {r['cell']} | {r['n']} | {mean} | {diff} | {d} | {flag} |")
+        lines.append(f"| {metric_name(r['metric'], lang)} (`{r['metric']}`) | {r['cell']} | {r['n']} | {mean} | {diff} | "
+                     f"{d} | {pv} | {pbh} | {flag} |")
     return "\n".join(lines) + "\n"
 
 
@@ -261,34 +303,71 @@ def sweep_figure(analysis: Any, metric: str, *, scenario: str = "", lang: str = 
 
 
 def write_sweep_report(table: Any, out: Path, *, lang: str = "en", stem: str = "sweep") -> list[Path]:
-    """``sweep.csv``/``.parquet`` (the analysis), ``sweep.md`` and one PNG under ``sweep/`` per metric
-    that takes two values or more in the table."""
+    """``sweep.csv`` (the analysis), ``sweep.md`` and one figure, ``sweep.png``: the paired differences
+    of the metrics with the smallest adjusted p-values (at most :data:`MAX_PANELS`), whatever the number
+    of metrics and cells. ``table``: a campaign-wide DataFrame or a batch's :class:`BatchData`."""
+    import pandas as pd
+
     from workers.report.draw import png_bytes
 
+    if not isinstance(table, pd.DataFrame):  # a BatchData
+        table = analysis_frame(table)
     analysis = sweep_analysis(table)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    csv, parquet, md = out / f"{stem}.csv", out / f"{stem}.parquet", out / f"{stem}.md"
+    csv, md = out / f"{stem}.csv", out / f"{stem}.md"
     analysis.to_csv(csv, index=False)
-    analysis.to_parquet(parquet, index=False)
     scenario = str(table["scenario"].iloc[0]) if "scenario" in table.columns and len(table) else ""
     keys = ", ".join(SET.match(k).group(1) for k in swept_keys(table))  # type: ignore[union-attr]
+    n_tests = int(analysis["p"].notna().sum()) if len(analysis) else 0
     head = (f"# {'Sweep' if stem == 'sweep' else 'Comparison'} of {scenario}: {keys}\n\n"
             f"Baseline: {analysis['cell'].iloc[0] if len(analysis) else ''}. Means with 95% t intervals; Δ is the "
             f"paired difference from the baseline on the same seeds (95% t interval, Cohen's d on the differences); "
-            f"⚑ marks an interval that leaves 0 out.\n\n")
+            f"p is the paired t test's, corrected for multiple comparisons by {CORRECTION} over the {n_tests} tests of "
+            f"this table (false discovery rate {FDR:g}); ⚑ marks a corrected p below {FDR:g}.\n\n")
     md.write_text(head + markdown(analysis, lang), encoding="utf-8")
-    written += [csv, parquet, md]
-    for m in dict.fromkeys(analysis["metric"]):
-        if table[m].astype("Float64").nunique(dropna=True) <= 1:
-            continue  # the same value in every row: nothing to draw (the table says so)
-        fig = sweep_figure(analysis, m, scenario=scenario, lang=lang)
-        p = out / stem / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', m).strip('_')}.png"
-        p.parent.mkdir(parents=True, exist_ok=True)
+    written += [csv, md]
+    fig = sweep_overview_figure(analysis, scenario=scenario, lang=lang)
+    if fig is not None:
+        p = out / f"{stem}.png"
         p.write_bytes(png_bytes(fig))
         written.append(p)
     return written
 
 
-__all__ = ["analysis_metrics", "cells", "cmd_sweep", "compare_tables", "markdown", "parse_grid", "sweep_analysis",
-           "sweep_figure", "swept_keys", "write_sweep_report"]
+def sweep_overview_figure(analysis: Any, *, scenario: str = "", lang: str = "en") -> Any:
+    """The paired differences from the baseline, one panel per metric (those with the smallest corrected
+    p-values, :data:`MAX_PANELS` at most), one point per cell with its 95% interval, red when the
+    corrected p is below :data:`FDR`."""
+    import numpy as np
+
+    from workers.report.draw import new_figure
+
+    other = analysis[~analysis["baseline"].astype(bool)].dropna(subset=["diff"])
+    if not len(other):
+        return None
+    best = (other.groupby("metric")["p_bh"].min().fillna(1.0).sort_values(kind="stable").index[:MAX_PANELS])
+    fig, axes = new_figure(len(best), panel_height=1.9, width=10.0, sharex=False)
+    cells_ = list(dict.fromkeys(other["cell"]))
+    for ax, m in zip(axes, best):
+        a = other[other["metric"] == m]
+        x = np.array([cells_.index(c) for c in a["cell"]])
+        sig = a["significant"].astype(bool).to_numpy()
+        err = np.nan_to_num(np.array([a["diff"] - a["diff_lo"], a["diff_hi"] - a["diff"]], dtype=float))
+        ax.axhline(0, color="black", lw=0.8)
+        for mask, colour in ((sig, "#d62728"), (~sig, "#7f7f7f")):
+            if mask.any():
+                ax.errorbar(x[mask], a["diff"].astype(float).to_numpy()[mask], yerr=err[:, mask], fmt="o", color=colour,
+                            capsize=3)
+        ax.set_title(f"{metric_title(m, lang)} — Δ vs baseline", loc="left", fontsize=10)
+        ax.set_xticks(range(len(cells_)), [c if len(cells_) <= 6 else c[:18] for c in cells_], fontsize=7,
+                      rotation=30 if len(cells_) > 6 else 0)
+        ax.grid(alpha=0.3)
+    sub = f" — {scenario}" if scenario else ""
+    fig.suptitle(f"Shifts from the baseline (red: {CORRECTION} p < {FDR:g}){sub}", fontsize=12, fontweight="bold")
+    return fig
+
+
+__all__ = ["CORRECTION", "FDR", "analysis_frame", "analysis_metrics", "cells", "cmd_sweep", "compare_tables", "markdown",
+           "parse_grid", "sweep_analysis", "sweep_figure", "sweep_overview_figure", "swept_keys", "swept_keys_of",
+           "write_sweep_report"]

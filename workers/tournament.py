@@ -19,7 +19,7 @@ half), with a 95% interval from the percentile bootstrap over seeds (whole seeds
 seats of a seed are not independent; 2000 draws from a fixed seed).
 
 Output under ``--out``: ``results.parquet`` (every campaign: one row per rotation and seed, with a
-``rotation`` column), ``scenarios/rotation-R.toml`` (the variants, to replay a row), per kind
+``rotation`` column) and its companion tables (``results.factions.parquet``…, :mod:`workers.tidy`), ``scenarios/rotation-R.toml`` (the variants, to replay a row), per kind
 ``leaderboard.csv``/``.parquet``, ``winrates.csv``/``.parquet``, ``scores.csv``/``.parquet``,
 ``tournament.md`` (the tables), ``tournament.json``, the plots ``ratings_KIND.png``,
 ``winrates_KIND.png``, ``scores_KIND.png``, and ``findings.md``/``.json``.
@@ -388,29 +388,12 @@ def scores_figure(scores: Any, policies: list[str], kind: str, scenario: str, n_
     return fig
 
 
-def results_frame(t: Tournament, results: list[list[dict[str, Any]]]) -> Any:
-    import pandas as pd
-
-    from workers.output import rows_of
-
-    flat = [res for rs in results for res in rs]
-    rotation = [r for r, rs in enumerate(results) for _ in rs]
-    columns, _ = rows_of(flat)
-    rows = []
-    for rot, res in zip(rotation, flat):
-        _c, (row,) = rows_of([res])
-        row["rotation"] = rot
-        rows.append(row)
-    return pd.DataFrame(rows, columns=["rotation", *columns])
-
-
 def write_tournament(t: Tournament, results: list[list[dict[str, Any]]], out: Path, *, lang: str = "en",
                      command: str = "") -> list[Path]:
     import pandas as pd
 
     from workers.findings import findings, write_findings
     from workers.report.draw import png_bytes
-    from workers.report.tables import whole_numbers
 
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
@@ -420,9 +403,12 @@ def write_tournament(t: Tournament, results: list[list[dict[str, Any]]], out: Pa
         p = sc_dir / f"rotation-{r}.toml"
         p.write_text(text, encoding="utf-8")
         written.append(p)
-    frame = results_frame(t, results)
-    frame.to_parquet(out / "results.parquet", index=False)
-    written.append(out / "results.parquet")
+    from workers.output import write_results
+    from workers.tidy import written_paths
+
+    flat = [res for rs in results for res in rs]
+    write_results(out / "results.parquet", flat, extra=[{"rotation": r} for r, rs in enumerate(results) for _ in rs])
+    written += written_paths(out / "results.parquet")
     scores = scores_table(t, results)
     boards, wins = {}, {}
     for kind in t.seats:
@@ -453,7 +439,7 @@ def write_tournament(t: Tournament, results: list[list[dict[str, Any]]], out: Pa
     def replay(row: Any) -> str:
         return f"realmsim run {shlex.quote(str(sc_dir / f'rotation-{int(row['rotation'])}.toml'))} --seed {int(row['seed'])}"
 
-    written += write_findings(findings(whole_numbers(frame), source=f"tournament of {t.name}", replay=replay), out)
+    written += write_findings(findings(out / "results.parquet", source=f"tournament of {t.name}", replay=replay), out)
     return written
 
 

@@ -134,7 +134,9 @@ class _Driver(SystemDriver):
         if not cs:
             return {"cv.convoys": 0}
         arrived = [c for c in cs if c.status == "arrived"]
-        days = [c.arrived_at / HOURS_PER_DAY for c in arrived]
+        # days on the road, the day it set out and the day it arrived both counted (a convoy's
+        # ``days_on_road``, sim.scoring); not the campaign day of arrival, which grows with the campaign
+        days = [c.days_travelled + c.days_rested for c in arrived]
         return {
             "cv.convoys": len(cs),
             "cv.arrived": len(arrived),

@@ -87,14 +87,26 @@ def test_the_datacollector_has_a_row_a_season_and_each_faction_kind() -> None:
 
 
 @pytest.mark.slow
-def test_mesa_batch_run_gives_the_summaries_of_realmsim_batch() -> None:
+def test_mesa_batch_run_gives_the_tables_of_realmsim_batch(tmp_path: Any) -> None:
+    """mesa.batch_run's rows carry the summary metrics of the batch's metrics table and the campaign
+    table's headline columns, seed by seed (the tidy tables of workers/tidy.py)."""
+    import pyarrow.parquet as pq
+
+    from workers.output import write_results
+
     seeds = [1, 2, 3]
     rows = mesa.batch_run(RealmModel, parameters={"scenario": "caravan-crossing", "seed": seeds},
                           number_processes=1, display_progress=False)
     ref, _ = scenario_ref("caravan-crossing")
-    for seed in seeds:
-        want = run_job_dict(make_job(ref, seed))["summary"]
-        mine = [r for r in rows if r["seed"] == seed]
-        assert mine, f"no row for seed {seed}"
-        assert {k: mine[0][k] for k in want} == want
-        assert {r["key"] for r in mine} >= {"convoy:amber"}
+    write_results(tmp_path / "b.parquet", [run_job_dict(make_job(ref, seed)) for seed in seeds])
+    campaigns = pq.read_table(tmp_path / "b.parquet").to_pylist()
+    metrics = pq.read_table(tmp_path / "b.metrics.parquet").to_pylist()
+    factions = pq.read_table(tmp_path / "b.factions.parquet").to_pylist()
+    for camp in campaigns:
+        mine = [r for r in rows if r["seed"] == camp["seed"]]
+        assert mine, f"no row for seed {camp['seed']}"
+        want = {m["metric"]: m["value"] for m in metrics if m["campaign"] == camp["campaign"]}
+        assert len(want) > 15 and {k: float(mine[0][k]) for k in want} == want
+        headline = {k: v for k, v in camp.items() if k.startswith("cv.")}
+        assert headline and {k: mine[0][k] for k in headline} == headline
+        assert {r["key"] for r in mine} >= {f["faction"] for f in factions if f["campaign"] == camp["campaign"]}

@@ -171,9 +171,9 @@ def test_local_batch_writes_one_row_per_seed(capsys: pytest.CaptureFixture[str],
     code, stdout, err = run(capsys, "batch", str(TINY), "--seeds", "3,1..2", "--workers", "2", "--out", str(out))
     assert code == 0, err
     lines = out.read_text(encoding="utf-8").splitlines()
-    assert lines[0].split(",")[:4] == ["seed", "scenario", "ledger_sha256", "events"]
-    assert [line.split(",")[0] for line in lines[1:]] == ["1", "2", "3"]
-    assert all(line.split(",")[1] == "tiny" for line in lines[1:])
+    assert lines[0].split(",")[:5] == ["campaign", "seed", "scenario", "ledger_sha256", "events"]
+    assert [line.split(",")[1] for line in lines[1:]] == ["1", "2", "3"]
+    assert all(line.split(",")[2] == "tiny" for line in lines[1:])
     assert "batch tiny: 3/3 jobs in" in err  # stderr is not a terminal: only the final line
     assert f"wrote 3 rows to {out}" in err
     assert stdout == ""
@@ -211,7 +211,7 @@ def test_collect_timeout_names_what_is_missing(procs: Procs, redis_server, tmp_p
     res = procs.cli("collect", batch_id, "--redis", redis_server.url, "--out", str(out), "--timeout", "0.5",
                     "--partial")
     assert res.returncode == 1
-    assert out.read_text(encoding="utf-8") == "seed,scenario,ledger_sha256,events\n"
+    assert out.read_text(encoding="utf-8") == "campaign,seed,scenario,ledger_sha256,events\n"
 
 
 @pytest.mark.redis

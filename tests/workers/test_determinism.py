@@ -78,21 +78,22 @@ def test_local_pool_and_redis_workers_give_identical_results(procs: Procs, redis
 
     base = _rows(tmp_path / "l1.csv")
     lines = base.splitlines()
-    assert lines[0].startswith("seed,scenario,ledger_sha256,events")
-    assert [line.split(",")[0] for line in lines[1:]] == ["1", "2", "3", "4", "5", "6"]
-    assert len({line.split(",")[2] for line in lines[1:]}) == 6, "two seeds gave the same ledger"
+    assert lines[0].startswith("campaign,seed,scenario,ledger_sha256,events")
+    assert [line.split(",")[1] for line in lines[1:]] == ["1", "2", "3", "4", "5", "6"]
+    assert len({line.split(",")[3] for line in lines[1:]}) == 6, "two seeds gave the same ledger"
     assert _rows(tmp_path / "l2.csv") == base
     assert _rows(tmp_path / "r1.csv") == base
     import csv
     import io
 
     from workers.output import read_results
+    from workers.tidy import _csv_cell
 
     rows = read_results(tmp_path / "r2.parquet")  # the parquet file, written out as CSV in its own column order
     text = io.StringIO()
     out = csv.writer(text, lineterminator="\n")
     out.writerow(list(rows[0]))
-    out.writerows(["" if v is None else v for v in row.values()] for row in rows)
+    out.writerows([_csv_cell(v) for v in row.values()] for row in rows)
     assert text.getvalue() == base
 
 

@@ -4,16 +4,19 @@ statistics, the findings detectors, the sweep grid and the tournament's rotation
 from __future__ import annotations
 
 import math
+from pathlib import Path
+from typing import Any
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from sim.events import Event
 from workers.batch import UsageError
 from workers.findings import findings, replay_command
-from workers.output import rows_of, tally_columns
-from workers.signals import Signals, is_tally_column, order_kind
-from workers.stats import mean_ci, paired
+from workers.output import write_results
+from workers.signals import Signals, order_kind
+from workers.stats import benjamini_hochberg, mean_ci, paired
 from workers.sweep import cells, parse_grid, sweep_analysis
 from workers.tournament import parse_policies, plan_tournament, ratings, win_matrix, win_share
 
@@ -59,24 +62,31 @@ def test_signals_tally_anarchy_money_idle_and_decisions() -> None:
     # acts: 500 only; from its first event (100) to the end (10000): 9500 h = 13.19 months
     # anarchy: 100..820 (720 h) and 1000..end (9000 h, never ended)
     assert r["signals"] == {"kingdom:a": {"idle_months": 13.19, "anarchy_months": 13.5, "anarchy_stuck_months": 12.5,
-                                          "money_rise_seasons": 2}}
+                                          "money_rise_seasons": 2, "buildings": 0, "buildings_month_max": 0}}
+    assert r["series"] == {"hour": [0, 2000, 4000, 6000, 8000, 10000], "faction": ["kingdom:a"] * 6,
+                           "treasury": [1, 2, 3, 2, 3, 4]}
     assert r["invariants"] == {"count": 0, "first": ""}
 
 
-def test_tally_columns_and_rows() -> None:
-    result = {"seed": 3, "scenario": "s", "ledger_sha256": "x", "events": 1, "summary": {"m": 1},
+def test_a_result_becomes_tidy_rows_not_columns(tmp_path: Path) -> None:
+    result = {"seed": 3, "scenario": "s", "ledger_sha256": "x", "events": 1, "summary": {"hours": 8640, "cv.arrived": 1},
               "overrides": {"cv.fatigued_penalty": 4},
+              "factions": {"guild:g": {"kind": "guild", "policy": "heuristic", "score": 5.0, "unit": "solars",
+                                       "metrics": {"solars": 7}}},
               "decisions": {"guild/heuristic": {"SC-GW-09": {"recruit": 7}}},
               "signals": {"guild:g": {"idle_months": 2.5, "money_rise_seasons": 1}},
               "invariants": {"count": 0, "first": ""}}
-    assert tally_columns(result) == {"invariants": 0, "invariant_first": "", "idle_months[guild:g]": 2.5,
-                                     "money_rise_seasons[guild:g]": 1, "decisions[guild/heuristic|SC-GW-09|recruit]": 7}
-    columns, rows = rows_of([result])
-    assert columns == ["seed", "scenario", "ledger_sha256", "events", "m", "set[cv.fatigued_penalty]",
-                       "decisions[guild/heuristic|SC-GW-09|recruit]", "idle_months[guild:g]", "invariant_first",
-                       "invariants", "money_rise_seasons[guild:g]"]
-    assert rows[0]["set[cv.fatigued_penalty]"] == 4
-    assert all(is_tally_column(c) for c in columns[5:]) and not any(is_tally_column(c) for c in columns[:5])
+    write_results(tmp_path / "r.parquet", [result])
+    camp = pq.read_table(tmp_path / "r.parquet").to_pylist()
+    assert camp == [{"campaign": 0, "set[cv.fatigued_penalty]": 4, "seed": 3, "scenario": "s", "ledger_sha256": "x",
+                     "events": 1, "hours": 8640, "invariants": 0, "invariant_first": "", "cv.arrived": 1}]
+    assert pq.read_table(tmp_path / "r.factions.parquet").to_pylist() == [
+        {"campaign": 0, "seed": 3, "faction": "guild:g", "kind": "guild", "policy": "heuristic", "score": 5.0,
+         "unit": "solars", "idle_months": 2.5, "money_rise_seasons": 1, "solars": 7}]
+    assert pq.read_table(tmp_path / "r.decisions.parquet").to_pylist() == [
+        {"campaign": 0, "seed": 3, "who": "guild/heuristic", "question": "SC-GW-09", "order": "recruit", "count": 7}]
+    assert pq.read_table(tmp_path / "r.metrics.parquet").to_pylist() == [
+        {"campaign": 0, "seed": 3, "metric": "cv.arrived", "value": 1.0}]
 
 
 # ---- statistics ----------------------------------------------------------------------------------
@@ -102,29 +112,37 @@ def test_mean_ci() -> None:
 
 
 # ---- findings ------------------------------------------------------------------------------------
-def hand_table() -> pd.DataFrame:
-    return pd.DataFrame({
-        "seed": [1, 2, 3, 4],
-        "scenario": ["demo"] * 4,
-        "hours": [40 * 2160] * 4,  # 40 seasons: the last half is 20 snapshots
-        "policy[kingdom:a]": ["heuristic"] * 4,
-        "anarchy_stuck_months[kingdom:a]": [0, 24, 0, 12],
-        "money_rise_seasons[kingdom:a]": [25, 19, 20, 3],
-        "idle_months[kingdom:a]": [1.0, 2.0, 3.0, 4.0],
-        "policy[convoy:b]": ["random"] * 4,
-        "idle_months[convoy:b]": [0.5, 0.1, 0.2, 0.1],
-        "invariants": [0, 0, 2, 0],
-        "invariant_first": ["", "", "hour 720: km: treasury is not a number", ""],
-        "decisions[kingdom/heuristic|Q1|build]": [10, 10, 10, 1],
-        "decisions[kingdom/heuristic|Q1|nothing]": [0, 0, 1, 0],
-        "decisions[kingdom/heuristic|Q2|#]": [5, 5, 5, 5],  # one kind of order: no finding
-        "decisions[kingdom/random|Q1|build]": [5, 5, 5, 5],
-        "decisions[kingdom/random|Q1|nothing]": [5, 5, 5, 5],
-    })
+def _result(seed: int, **kw: Any) -> dict[str, Any]:
+    return {"seed": seed, "scenario": "demo", "ledger_sha256": "", "events": 1, "summary": {"hours": 40 * 2160},
+            **kw}
 
 
-def test_findings_on_a_hand_made_table() -> None:
-    f = findings(hand_table())
+def hand_results() -> list[dict[str, Any]]:
+    """Four campaigns of 40 seasons (the last half: 20 snapshots)."""
+    stuck, rise, idle_a, idle_b = [0, 24, 0, 12], [25, 19, 20, 3], [1.0, 2.0, 3.0, 4.0], [0.5, 0.1, 0.2, 0.1]
+    inv = [(0, ""), (0, ""), (2, "hour 720: km: treasury is not a number"), (0, "")]
+    build, nothing = [10, 10, 10, 1], [0, 0, 1, 0]
+    out = []
+    for i, seed in enumerate([1, 2, 3, 4]):
+        out.append(_result(
+            seed,
+            factions={"kingdom:a": {"kind": "kingdom", "policy": "heuristic", "score": 1.0, "metrics": {}},
+                      "convoy:b": {"kind": "convoy", "policy": "random", "score": 1.0, "metrics": {}}},
+            signals={"kingdom:a": {"anarchy_stuck_months": stuck[i], "money_rise_seasons": rise[i],
+                                   "idle_months": idle_a[i]}, "convoy:b": {"idle_months": idle_b[i]}},
+            invariants={"count": inv[i][0], "first": inv[i][1]},
+            decisions={"kingdom/heuristic": {"Q1": {"build": build[i], "nothing": nothing[i]}, "Q2": {"#": 5}},
+                       "kingdom/random": {"Q1": {"build": 5, "nothing": 5}}}))
+    return out
+
+
+def hand_table(tmp_path: Path) -> Path:
+    write_results(tmp_path / "h.parquet", hand_results())
+    return tmp_path / "h.parquet"
+
+
+def test_findings_on_a_hand_made_table(tmp_path: Path) -> None:
+    f = findings(hand_table(tmp_path))
     got = sorted((x.kind, x.subject, x.seeds, x.count, x.total, x.replay) for x in f.items)
     assert got == sorted([
         ("invariant", "invariants", [3], 1, 4, "realmsim run demo --seed 3"),
@@ -133,29 +151,49 @@ def test_findings_on_a_hand_made_table() -> None:
         ("idle", "convoy:b (random)", [1], 1, 4, "realmsim run demo --seed 1"),
         ("dominant", "kingdom/heuristic|Q1|build", [1, 2, 3, 4], 4, 4, "realmsim run demo --seed 1"),
     ])
-    assert f.not_checked == []
+    assert f.not_checked == ["runaway growth (no seasons table)"]
     inv = next(x for x in f.items if x.kind == "invariant")
     assert "hour 720: km: treasury is not a number" in inv.detail
     md = f.markdown()
     for head in ("### Invariant violations", "### Stuck in anarchy", "### Resources piling up", "### Idle for long stretches",
                  "### Dominant orders"):
         assert head in md
+    assert "In 1 of 4 campaigns (25%)" in md
     assert f.as_json()["findings"][0]["replay"].startswith("realmsim run demo --seed ")
 
 
-def test_findings_thresholds_are_parameters() -> None:
-    f = findings(hand_table(), stuck_months=30, min_share=0.6, dominant_share=0.99)
+def test_findings_thresholds_are_parameters(tmp_path: Path) -> None:
+    f = findings(hand_table(tmp_path), stuck_months=30, min_share=0.6, dominant_share=0.99)
     assert sorted(x.kind for x in f.items) == ["invariant"]
 
 
-def test_findings_say_what_a_table_cannot_tell() -> None:
+def test_findings_say_what_a_table_cannot_tell(tmp_path: Path) -> None:
     old = pd.DataFrame({"seed": [1, 2], "scenario": ["demo", "demo"], "policy[kingdom:a]": ["heuristic"] * 2})
-    f = findings(old)
+    old.to_parquet(tmp_path / "old.parquet")
+    f = findings(tmp_path / "old.parquet")
     assert f.items == []
     assert any(s.startswith("invariants") for s in f.not_checked)
-    assert any(s.startswith("anarchy") for s in f.not_checked)
     assert any(s.startswith("dominant orders") for s in f.not_checked)
     assert "Not checked:" in f.markdown()
+
+
+def test_runaway_growth_names_the_rule_loop_and_the_share_of_seeds(tmp_path: Path) -> None:
+    def series(economy: list[int]) -> dict[str, list[Any]]:
+        n = len(economy)
+        return {"hour": [i * 2160 for i in range(n)] * 2, "faction": ["kingdom:a"] * n + ["kingdom:b"] * n,
+                "economy": economy + [10] * n}
+
+    results = [_result(1, series=series([20, 40, 400]), factions={}, signals={}),  # ×20: runs away
+               _result(2, series=series([20, 30, 150]), factions={}, signals={}),  # ×7.5: no
+               _result(3, series=series([30, 200, 2000]), factions={}, signals={})]  # ×66: the worst
+    write_results(tmp_path / "g.parquet", results)
+    f = findings(tmp_path / "g.parquet")
+    (r,) = [x for x in f.items if x.kind == "runaway"]
+    assert (r.subject, r.seeds, r.count, r.total) == ("kingdom.economy", [1, 3], 2, 3)
+    assert r.replay == "realmsim run demo --seed 3"
+    assert "up to 2,000 (67×, kingdom:a)" in r.detail
+    for clause in ("SC-KM-31", "SC-KM-18", "RES-KM-48", "SC-KM-28", "SC-KM-17"):
+        assert clause in r.detail
 
 
 def sweep_table() -> pd.DataFrame:
@@ -168,7 +206,7 @@ def sweep_table() -> pd.DataFrame:
     })
 
 
-def test_sweep_analysis_and_lopsided_finding() -> None:
+def test_sweep_analysis_and_lopsided_finding(tmp_path: Path) -> None:
     a = sweep_analysis(sweep_table())
     m1 = a[(a["metric"] == "m1") & ~a["baseline"]].iloc[0]
     assert m1["cell"] == "x=2" and m1["diff"] == 10 and m1["significant"]
@@ -177,10 +215,35 @@ def test_sweep_analysis_and_lopsided_finding() -> None:
     assert m2["diff"] == 0 and not m2["significant"] and m2["diff_lo"] < 0 < m2["diff_hi"]
     base = a[a["baseline"]]
     assert list(base["cell"]) == ["x=1", "x=1"] and list(base["mean"]) == [11.5, 6.5]
-    f = findings(sweep_table())
+    results = [_result(s, summary={"hours": 1, "m1": m1v, "m2": m2v}, overrides={"x": x})
+               for s, x, m1v, m2v in zip(*(sweep_table()[c] for c in ("seed", "set[x]", "m1", "m2")))]
+    for r in results:
+        r["seed"], r["overrides"]["x"] = int(r["seed"]), int(r["overrides"]["x"])
+    write_results(tmp_path / "s.parquet", results)
+    f = findings(tmp_path / "s.parquet")
     (lop,) = [x for x in f.items if x.kind == "lopsided"]
     assert lop.subject == "m1" and lop.seeds == [4, 1, 3, 2]
     assert lop.replay == "realmsim run demo --seed 4 --set x=2"
+
+
+def test_benjamini_hochberg_by_hand() -> None:
+    # p = 0.01, 0.04, 0.03, 0.2 (m = 4): sorted 0.01, 0.03, 0.04, 0.2 → ×4/1, ×4/2, ×4/3, ×4/4 = 0.04, 0.06,
+    # 0.0533, 0.2; running minimum from the top: 0.2, 0.0533, 0.0533, 0.04
+    adj = benjamini_hochberg([0.01, 0.04, 0.03, 0.2, math.nan])
+    assert adj[:4] == pytest.approx([0.04, 0.053333, 0.053333, 0.2], abs=1e-6) and math.isnan(adj[4])
+
+
+def test_a_sweep_of_many_null_cells_flags_no_row_by_chance() -> None:
+    # 60 cells of pure noise (every cell the same distribution): uncorrected, about 5% of rows would be
+    # flagged; after Benjamini–Hochberg none is (the seeds are fixed: the same draws every run)
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    rows = [{"seed": s, "scenario": "demo", "set[k]": c, "m": float(rng.normal())} for c in range(61) for s in range(12)]
+    a = sweep_analysis(pd.DataFrame(rows))
+    other = a[~a["baseline"]]
+    assert int((other["p"] < 0.05).sum()) >= 1  # the uncorrected test would flag some
+    assert not other["significant"].any()
 
 
 def test_replay_command_quotes_and_carries_set_values() -> None:

@@ -14,9 +14,9 @@ from agents.campaign import run_campaign
 from workers.cli import main
 from workers.job import make_job, run_job_dict
 from workers.output import write_results
+from workers.report.batch import BatchData, report_batch
 from workers.report.tables import read_batch
-from workers.research import table_extras
-from workers.sweep import sweep_analysis
+from workers.sweep import analysis_frame, sweep_analysis
 
 from .conftest import TINY
 
@@ -35,7 +35,7 @@ def test_sweep_ci_excludes_zero_for_a_parameter_that_matters_and_not_for_one_tha
                 results.append(run_job_dict(job))
     path = tmp_path / "sweep.parquet"
     write_results(path, results)
-    a = sweep_analysis(read_batch(path))
+    a = sweep_analysis(analysis_frame(BatchData(path)))
     assert list(dict.fromkeys(a["cell"])) == [
         "cv.fatigued_penalty=0, km.explorer_speed_ft=30", "cv.fatigued_penalty=0, km.explorer_speed_ft=60",
         "cv.fatigued_penalty=10, km.explorer_speed_ft=30", "cv.fatigued_penalty=10, km.explorer_speed_ft=60"]
@@ -65,7 +65,7 @@ def test_sweep_command_then_report_and_comparison(tmp_path: Path, capsys: pytest
     assert main(["sweep", str(TINY), "--set", "cv.fatigued_penalty=2,8", "--seeds", "1..2", "--out", str(out),
                  "--workers", "1"]) == 0
     t = read_batch(out)
-    assert list(t["set[cv.fatigued_penalty]"]) == [2, 8, 2, 8] and list(t["seed"]) == [1, 1, 2, 2]
+    assert list(t["set[cv.fatigued_penalty]"]) == [2, 2, 8, 8] and list(t["seed"]) == [1, 2, 1, 2]  # cell, then seed
     assert "invariants" in t.columns
     rep = tmp_path / "rep"
     assert main(["report", str(out), "--out", str(rep)]) == 0
@@ -122,10 +122,10 @@ def test_batch_report_has_findings(tmp_path: Path) -> None:
     out = tmp_path / "b.parquet"
     assert main(["batch", "caravan-crossing", "--seeds", "1..2", "--out", str(out), "--workers", "1"]) == 0
     rep = tmp_path / "rep"
-    written = table_extras(out, rep)  # what `report` adds to a batch's report (its plots are tests/test_report*.py's)
-    assert written == [rep / "findings.md", rep / "findings.json"]
+    written = report_batch(out, rep)
+    assert rep / "findings.md" in written and rep / "findings.json" in written
     f = json.loads((rep / "findings.json").read_text(encoding="utf-8"))
-    assert f["not_checked"] == [] and f["source"] == str(out)
+    assert f["not_checked"] == ["runaway growth (no seasons table)"] and f["source"] == str(out)
     md = (rep / "findings.md").read_text(encoding="utf-8")
     assert md.startswith("## Findings")
     assert not (rep / "sweep.md").exists()

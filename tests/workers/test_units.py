@@ -125,10 +125,12 @@ def test_csv_has_identity_columns_then_sorted_metrics_and_rows_by_seed(tmp_path:
     out = tmp_path / "r.csv"
     assert write_results(out, RESULTS) == 2
     assert out.read_text(encoding="utf-8") == (
-        "seed,scenario,ledger_sha256,events,a.first,z.last\n"
-        "2,s,aa,3,0.5,7\n"
-        "9,s,cc,4,2.5,1\n"
+        "campaign,seed,scenario,ledger_sha256,events,a.first,z.last\n"
+        "0,2,s,aa,3,0.5,7\n"
+        "1,9,s,cc,4,2.5,1\n"
     )
+    assert (tmp_path / "r.metrics.csv").read_text(encoding="utf-8") == (
+        "campaign,seed,metric,value\n0,2,a.first,0.5\n0,2,z.last,7\n1,9,a.first,2.5\n1,9,z.last,1\n")
 
 
 def test_parquet_round_trips(tmp_path: Path) -> None:
@@ -136,8 +138,8 @@ def test_parquet_round_trips(tmp_path: Path) -> None:
     write_results(out, RESULTS)
     rows = read_results(out)
     assert rows == [
-        {"seed": 2, "scenario": "s", "ledger_sha256": "aa", "events": 3, "a.first": 0.5, "z.last": 7},
-        {"seed": 9, "scenario": "s", "ledger_sha256": "cc", "events": 4, "a.first": 2.5, "z.last": 1},
+        {"campaign": 0, "seed": 2, "scenario": "s", "ledger_sha256": "aa", "events": 3, "a.first": 0.5, "z.last": 7},
+        {"campaign": 1, "seed": 9, "scenario": "s", "ledger_sha256": "cc", "events": 4, "a.first": 2.5, "z.last": 1},
     ]
 
 

@@ -9,9 +9,9 @@
   the plots ``treasury``, ``unrest``, ``territory``, ``armies``, ``treaties`` (per season),
   ``caravans`` and ``journeys`` (per day), for the systems the run has; and one PNG per metric under
   ``metrics/``;
-* a batch — the ``.csv``/``.parquet`` written by ``realmsim batch`` — gives ``distribution.csv``
-  (count, mean, quantiles and readable name of each metric across seeds), a histogram per metric,
-  an overview per system, and per-faction box plots for per-faction metrics (``gw.solars.<guild>``).
+* a batch — the tidy tables written by ``realmsim batch`` (``.csv``/``.parquet``) — gives a bounded set
+  of files (:mod:`workers.report.batch`): ``index.html``, ``distribution.csv``, ``factions.csv``, an
+  overview per system, end values per faction kind, quantile bands over the seasons, the findings.
 
 The public functions below take tables and return matplotlib Figures, apart from the ones that write
 files (:func:`report`, :func:`report_run`, :func:`report_batch`): a server or a notebook uses
@@ -40,11 +40,10 @@ from workers.report.figures import (
     journeys_figure,
     metric_figure,
     overview_figure,
-    per_faction_groups,
     season_figure,
     standard_figure,
 )
-from workers.report.names import SYSTEMS, axis_label, check_lang, lookup, metric_name, system_of
+from workers.report.names import axis_label, check_lang, metric_name
 from workers.report.tables import (
     ReportError,
     campaign_info,
@@ -142,48 +141,20 @@ def report_run(path: Path, out: Path, lang: str = "en") -> list[Path]:
     return written + _write_figures(run_figures(t, lang), out)
 
 
-def batch_figures(batch: Any, lang: str = "en") -> dict[str, Figure]:
-    """Every figure of a batch's report, by file name without ``.png``."""
-    check_lang(lang)
-    out: dict[str, Figure] = {}
-    for system in SYSTEMS:
-        fig = overview_figure(batch, system, lang=lang)
-        if fig is not None:
-            out[f"overview_{system}"] = fig
-    for base in per_faction_groups(batch):
-        out[f"by_faction_{base.replace('.', '_')}"] = by_faction_figure(batch, base, lang=lang)
-    for m in batch_metrics(batch):
-        out[f"dist_{m.replace('.', '_')}"] = distribution_figure(batch, m, lang=lang)
-    return out
+def report_batch(path: Path, out: Path, lang: str = "en", *, command: str = "") -> list[Path]:
+    """The report of a batch's tables (:mod:`workers.report.batch`): a bounded set of files."""
+    from workers.report.batch import report_batch as write
+
+    return write(path, out, lang, command=command)
 
 
-def distribution_table(batch: Any, lang: str = "en") -> Any:
-    """count, mean, std, min, 5/25/50/75/95th percentiles, max of every metric, with its system,
-    readable name and unit."""
-    numeric = batch_metrics(batch)
-    dist = batch[numeric].astype("float64").describe(percentiles=[0.05, 0.25, 0.5, 0.75, 0.95]).T
-    dist["count"] = dist["count"].astype("int64")
-    dist["system"] = [system_of(m) for m in dist.index]
-    dist["name"] = [metric_name(m, lang) for m in dist.index]
-    dist["unit"] = [lookup(m).unit(lang) for m in dist.index]
-    return dist
-
-
-def report_batch(path: Path, out: Path, lang: str = "en") -> list[Path]:
-    batch = read_batch(path)
-    out.mkdir(parents=True, exist_ok=True)
-    written = [out / "distribution.csv"]
-    distribution_table(batch, lang).to_csv(written[0])
-    return written + _write_figures(batch_figures(batch, lang), out)
-
-
-def report(path: Path, out: Path, lang: str = "en") -> list[Path]:
+def report(path: Path, out: Path, lang: str = "en", *, command: str = "") -> list[Path]:
     """Write the report of a run (ledger or save file) or of a batch (``.csv``/``.parquet``) under
     ``out``; returns the files written."""
     check_lang(lang)
     if not path.exists():
         raise ReportError(f"{path}: no such file")
     if path.suffix in (".csv", ".parquet"):
-        return report_batch(path, out, lang)
+        return report_batch(path, out, lang, command=command)
     return report_run(path, out, lang)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import colorsys
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -57,14 +58,52 @@ def palette(n: int) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class Margins:
+    """A layout fixed in inches: the space around the panels (``left``…) and between them (``hgap``
+    between rows, ``wgap`` between columns), for titles, tick labels, axis labels and legends.
+
+    Constrained layout measures every text of a figure twice more before it draws it; a figure whose
+    texts are known in advance (a batch report's: the same titles and labels whatever the data) can say
+    where they go and be drawn once — a third of the time of a batch report went to layout."""
+
+    left: float
+    right: float
+    top: float
+    bottom: float
+    hgap: float = 0.0
+    wgap: float = 0.0
+
+    def size(self, rows: int, cols: int, width: float, panel_height: float) -> tuple[float, float]:
+        """(width, height) in inches of a figure of ``rows`` panels ``panel_height`` high."""
+        return width, self.top + self.bottom + rows * panel_height + (rows - 1) * self.hgap
+
+    def title_y(self, fig: Figure) -> float:
+        """Where a suptitle goes (with ``va="top"``): 0.15 in below the top, however tall the figure."""
+        return float(1 - 0.15 / fig.get_size_inches()[1])
+
+    def gridspec(self, rows: int, cols: int, width: float, height: float) -> dict[str, float]:
+        axes_w = (width - self.left - self.right - (cols - 1) * self.wgap) / cols
+        axes_h = (height - self.top - self.bottom - (rows - 1) * self.hgap) / rows
+        return {"left": self.left / width, "right": 1 - self.right / width, "top": 1 - self.top / height,
+                "bottom": self.bottom / height, "hspace": self.hgap / axes_h, "wspace": self.wgap / axes_w}
+
+
 def new_figure(panels: int, *, panel_height: float = 3.0, width: float = WIDTH, sharex: bool = True,
-               cols: int = 1) -> tuple[Figure, list[Axes]]:
+               cols: int = 1, margins: Margins | None = None) -> tuple[Figure, list[Axes]]:
     """A figure of ``panels`` axes (one column unless ``cols``), laid out by matplotlib's constrained
-    layout so that titles, legends outside the axes and labels never overlap."""
-    fig = Figure(figsize=(width, 0.9 + panel_height * -(-panels // cols)), dpi=DPI, layout="constrained")
-    FigureCanvasAgg(fig)
+    layout so that titles, legends outside the axes and labels never overlap; with ``margins``, laid
+    out once in inches instead (``panel_height`` is then the height of each axes)."""
     rows = -(-panels // cols)
-    grid = fig.subplots(rows, cols, sharex=sharex, squeeze=False)
+    if margins is None:
+        fig = Figure(figsize=(width, 0.9 + panel_height * rows), dpi=DPI, layout="constrained")
+        gridspec_kw = None
+    else:
+        size = margins.size(rows, cols, width, panel_height)
+        fig = Figure(figsize=size, dpi=DPI)
+        gridspec_kw = margins.gridspec(rows, cols, *size)
+    FigureCanvasAgg(fig)
+    grid = fig.subplots(rows, cols, sharex=sharex, squeeze=False, gridspec_kw=gridspec_kw)
     axes = [ax for row in grid for ax in row]
     for ax in axes[panels:]:
         ax.set_visible(False)

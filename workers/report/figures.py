@@ -25,6 +25,7 @@ from workers.report.draw import (
     HEAT_SPAN,
     MANY,
     TOP,
+    Margins,
     Series,
     draw_band,
     draw_heatmap,
@@ -81,9 +82,10 @@ def _subtitle(info: dict[str, Any], lang: str) -> str:
     return ", ".join(parts)
 
 
-def _suptitle(fig: Figure, title: str, info: dict[str, Any], lang: str) -> None:
+def _suptitle(fig: Figure, title: str, info: dict[str, Any], lang: str, margins: Margins | None = None) -> None:
     sub = _subtitle(info, lang)
-    fig.suptitle(f"{title} — {sub}" if sub else title, fontsize=13, fontweight="bold")
+    at = {} if margins is None else {"y": margins.title_y(fig), "va": "top"}
+    fig.suptitle(f"{title} — {sub}" if sub else title, fontsize=13, fontweight="bold", **at)
 
 
 # ---- a run: per-season panels ------------------------------------------------------------------------
@@ -387,6 +389,11 @@ def _per_faction(column: str) -> tuple[str, str] | None:
 _PER_FACTION_KEYS = {"gw.domains.*", "gw.solars.*", "gw.notoriety.*"}
 
 
+# the overview's small panels (inches): suptitle and a panel title above, the foot note below; between
+# rows a unit, tick labels and the next title; between columns the tick labels of counts
+OVERVIEW_MARGINS = Margins(left=0.6, right=0.2, top=0.8, bottom=0.75, hgap=0.78, wgap=0.5)
+
+
 def overview_figure(batch: Any, system: str, *, info: dict[str, Any] | None = None, lang: str = "en",
                     cols: int = 4) -> Figure | None:
     """Small histograms of every metric of one system that varies across the seeds (the ones that do
@@ -399,18 +406,19 @@ def overview_figure(batch: Any, system: str, *, info: dict[str, Any] | None = No
     if not varying:
         varying = mine
         fixed = []
-    fig, axes = new_figure(len(varying), panel_height=2.3, width=3.1 * min(cols, len(varying)), sharex=False,
-                           cols=min(cols, len(varying)))
+    fig, axes = new_figure(len(varying), panel_height=1.5, width=3.1 * min(cols, len(varying)), sharex=False,
+                           cols=min(cols, len(varying)), margins=OVERVIEW_MARGINS)
     for ax, c in zip(axes, varying):
         _hist(ax, batch[c], _is_count(batch[c]), lang, small=True)
         ax.set_title(metric_name(c, lang), fontsize=9)
         unit = lookup(c).unit(lang)
         ax.set_xlabel(unit, fontsize=8)
         ax.tick_params(labelsize=7)
+        ax.locator_params(nbins=4)  # small panels: four ticks a side, which never run into each other
         ax.grid(alpha=0.3)
     axes[0].set_ylabel(text("seeds", lang))
     title = f"{system_label(system, lang)} — {text('distributions', lang)}"
-    _suptitle(fig, title, _batch_info(batch, info, lang), lang)
+    _suptitle(fig, title, _batch_info(batch, info, lang), lang, OVERVIEW_MARGINS)
     foot = text("lines_key", lang)
     if fixed:
         same = "; ".join(f"{metric_name(c, lang)} {batch[c].dropna().iloc[0]}" for c in fixed

@@ -9,16 +9,27 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from litestar import Request, Response, Router, delete, get, post
+from litestar.openapi import ResponseSpec
 from litestar.params import Parameter
 from litestar.response import Stream
 
+from sim.errors import Problem
 from workers.batch import BatchPlan, new_batch_id
 from workers.server.auth import may_see, owner, sees
 from workers.server.bodies import json_body
 from workers.server.errors import ApiError, not_cancellable, not_found
 from workers.server.feed import KEEPALIVE, sse
 from workers.server.inputs import check_overrides, scenario_from, scenario_ref, seeds_from
-from workers.server.models import Batch, BatchList, BatchRequest, Created, Failure
+from workers.server.models import (
+    Batch,
+    BatchFinding,
+    BatchList,
+    BatchReport,
+    BatchRequest,
+    Created,
+    ErrorBody,
+    Failure,
+)
 from workers.server.services import Services, svc
 from workers.server.store import ACTIVE
 
@@ -31,7 +42,8 @@ def view(rec: dict[str, Any], failures: list[tuple[int, str]]) -> Batch:
                  done=rec["done"], dead=rec["dead"], created=rec["created"], started=rec["started"],
                  finished=rec["finished"], error=rec["error"], failures=[Failure(s, e) for s, e in failures],
                  links={"self": base, "stream": f"{base}/stream", "results_csv": f"{base}/results.csv",
-                        "results_parquet": f"{base}/results.parquet", "page": f"/batches/{rec['id']}"})
+                        "results_parquet": f"{base}/results.parquet", "report": f"{base}/report",
+                        "page": f"/batches/{rec['id']}"})
 
 
 async def record(s: Services, bid: str, request: Request[Any, Any, Any] | None = None) -> dict[str, Any]:
@@ -148,20 +160,72 @@ async def _results(s: Services, bid: str, suffix: str, request: Request[Any, Any
     return await s.store.call(encode)
 
 
-@get("/{batch_id:str}/results.csv", summary="One row per seed (workers/output.py columns)", media_type="text/csv")
+@get("/{batch_id:str}/results.csv", summary="The campaign table: one row per seed (workers/tidy.py columns)",
+     media_type="text/csv")
 async def results_csv(request: Request[Any, Any, Any], batch_id: str) -> Response[bytes]:
     body = await _results(svc(request), batch_id, ".csv", request)
     return Response(body, media_type="text/csv", headers={"Content-Disposition": f'attachment; filename="{batch_id}.csv"'})
 
 
-@get("/{batch_id:str}/results.parquet", summary="One row per seed, as Parquet", media_type="application/vnd.apache.parquet")
+@get("/{batch_id:str}/results.parquet", summary="The campaign table: one row per seed, as Parquet",
+     media_type="application/vnd.apache.parquet")
 async def results_parquet(request: Request[Any, Any, Any], batch_id: str) -> Response[bytes]:
     body = await _results(svc(request), batch_id, ".parquet", request)
     return Response(body, media_type="application/vnd.apache.parquet",
                     headers={"Content-Disposition": f'attachment; filename="{batch_id}.parquet"'})
 
 
+async def batch_report_info(s: Services, bid: str, request: Request[Any, Any, Any]) -> dict[str, Any]:
+    """The report of an ended batch (made on first request, then kept): figures, findings, command."""
+    from workers.server.batch_report import make_report
+
+    rec = await record(s, bid, request)
+    if rec["status"] in ACTIVE:
+        raise ApiError(409, "not_yet", f"batch {bid} is {rec['status']}: its report is made when it ends")
+    if rec["done"] == 0:
+        raise ApiError(409, "not_yet", f"batch {bid} has no result ({rec['status']}): nothing to report")
+    results = await s.store.call(s.store.batch_results, bid)
+    return await s.store.call(make_report, s.settings.data_dir, bid, results, rec["scenario"])
+
+
+_REPORT_ERRORS = {
+    404: ResponseSpec(ErrorBody, generate_examples=False, description="No such batch (or no such figure in its report)"),
+    409: ResponseSpec(ErrorBody, generate_examples=False,
+                      description="The batch is still queued or running, or ended without a result: no report yet"),
+}
+
+
+@get("/{batch_id:str}/report", summary="An ended batch's overview: the figures and findings of realmsim report",
+     responses=_REPORT_ERRORS)
+async def get_batch_report(request: Request[Any, Any, Any], batch_id: str) -> BatchReport:
+    info = await batch_report_info(svc(request), batch_id, request)
+    base = f"/v1/batches/{batch_id}/report"
+    f = info["findings"]
+    return BatchReport(id=batch_id, campaigns=int(info["campaigns"]), command=str(info["command"]),
+                       figures=list(info["figures"]), links={n: f"{base}/{n}.png" for n in info["figures"]},
+                       findings=[BatchFinding(kind=x["kind"], title=x["title"], detail=x["detail"], seeds=list(x["seeds"]),
+                                              replay=x["replay"], count=int(x["count"]), total=int(x["total"]),
+                                              share=float(x.get("share", 0.0)), subject=x.get("subject", ""))
+                                 for x in f.get("findings", [])],
+                       not_checked=list(f.get("not_checked", [])))
+
+
+@get("/{batch_id:str}/report/{name:str}", summary="A figure of an ended batch's report (PNG: NAME.png)",
+     media_type="image/png", responses=_REPORT_ERRORS)
+async def batch_report_figure(request: Request[Any, Any, Any], batch_id: str, name: str) -> Response[bytes]:
+    from workers.server.batch_report import figure_path
+
+    s = svc(request)
+    await batch_report_info(s, batch_id, request)
+    p = figure_path(s.settings.data_dir, batch_id, name.removesuffix(".png")) if name.endswith(".png") else None
+    if p is None:
+        raise ApiError(404, "not_found", f"no figure {name!r} in the report of batch {batch_id}",
+                       [Problem("name", "NAME.png, a figure of the report (its links)", repr(name))])
+    return Response(p.read_bytes(), media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
+
+
 router = Router("/v1/batches", tags=["batches"], route_handlers=[
     create_batch, list_batches, get_batch, cancel_batch, delete_batch, stream_batch, results_csv, results_parquet,
+    get_batch_report, batch_report_figure,
 ])
 

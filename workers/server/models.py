@@ -203,6 +203,34 @@ class Batch(Struct):
     error: str | None = None
 
 
+class BatchFinding(Struct):
+    """One finding of a batch (docs/research.md, "Findings"): what, in how many campaigns, and how to
+    replay one."""
+
+    kind: str
+    title: str
+    detail: str
+    seeds: list[int]
+    replay: str
+    count: int
+    total: int
+    share: float
+    subject: str = ""
+
+
+class BatchReport(Struct):
+    """The overview of an ended batch: the figures of ``realmsim report`` (PNG, under ``links``), its
+    findings and the command that makes the same report from the batch's table."""
+
+    id: str
+    campaigns: int
+    command: str
+    figures: list[str]
+    links: dict[str, str]
+    findings: list[BatchFinding]
+    not_checked: list[str]
+
+
 class BatchList(Struct):
     batches: list[Batch]
 

@@ -58,6 +58,8 @@ ERRORS: dict[str, tuple[int, ...]] = {
     "GET /v1/batches/{batch_id}/stream": (404,),
     "GET /v1/batches/{batch_id}/results.csv": (404, 409),
     "GET /v1/batches/{batch_id}/results.parquet": (404, 409),
+    "GET /v1/batches/{batch_id}/report": (404, 409),
+    "GET /v1/batches/{batch_id}/report/{name}": (404, 409),
     "POST /v1/advise": (422,),
 }
 

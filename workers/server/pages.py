@@ -335,22 +335,34 @@ async def batch_fragment(s: Services, rec: dict[str, Any]) -> str:
     if rec["dead"]:
         fails = await s.store.call(s.store.batch_failures, rec["id"])
         out += "<ul class=failures>" + "".join(f"<li>seed {seed}: <code>{escape(err)}</code></li>" for seed, err in fails) + "</ul>"
-    if rec["done"]:
-        import statistics
-
-        results = await s.store.call(s.store.batch_results, rec["id"])
-        metrics = sorted({k for r in results for k, v in (r.get("summary") or {}).items()
-                          if isinstance(v, int | float) and not isinstance(v, bool)})
-        rows = []
-        for m in metrics:
-            vals = [float(r["summary"][m]) for r in results if isinstance((r.get("summary") or {}).get(m), int | float)]
-            if vals:
-                rows.append(f"<tr><td>{escape(m)}</td><td class=num>{len(vals)}</td><td class=num>{statistics.fmean(vals):,.2f}</td>"
-                            f"<td class=num>{min(vals):,.2f}</td><td class=num>{statistics.median(vals):,.2f}</td>"
-                            f"<td class=num>{max(vals):,.2f}</td></tr>")
-        out += ("<h3>Across seeds</h3><div class=scroll><table class=results><thead><tr><th>metric</th><th>seeds</th>"
-                f"<th>mean</th><th>min</th><th>median</th><th>max</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
+    if rec["done"] and rec["status"] not in ACTIVE:
+        out += await batch_overview(s, rec)
+    elif rec["done"]:
+        out += "<p class=note>The overview (figures and findings) appears when the batch ends.</p>"
     return out
+
+
+async def batch_overview(s: Services, rec: dict[str, Any]) -> str:
+    """The figures and findings of ``realmsim report`` for an ended batch (workers.server.batch_report)."""
+    from workers.report.batch import markdown_html
+    from workers.server.batches_api import batch_report_info
+    from workers.server.errors import ApiError
+
+    try:
+        info = await batch_report_info(s, rec["id"])
+    except ApiError as e:
+        return f"<p class=\"error\">{escape(e.message)}</p>"
+    api = f"/v1/batches/{escape(rec['id'])}/report"
+    from workers.findings import Finding, Findings
+
+    f = info["findings"]
+    items = [Finding(**{k: v for k, v in x.items() if k != "share"}) for x in f.get("findings", [])]
+    md = Findings(items, list(f.get("not_checked", [])), f.get("source", "")).markdown()
+    figs = "".join(f'<figure><img src="{api}/{escape(n)}.png" alt="{escape(n)}" loading="lazy"></figure>'
+                   for n in info["figures"])
+    return (f"<h3>Findings</h3><div class=findings>{markdown_html(md)}</div>"
+            f"<p class=note>The same report from the command line: <code>{escape(info['command'])}</code></p>"
+            f"<h3>Across {int(info['campaigns']):,} campaigns</h3><div class=figures>{figs}</div>")
 
 
 @get("/batches/{batch_id:str}", include_in_schema=False)
@@ -367,7 +379,7 @@ async def batch_page(request: Request[Any, Any, Any], batch_id: str) -> Response
     <div class="actions"><a class="button ghost" href="{api}/results.csv">results.csv</a>
     <a class="button ghost" href="{api}/results.parquet">.parquet</a>
     <button class="danger" id="cancel" data-api="{api}" {'hidden' if rec['status'] not in ACTIVE else ''}>Cancel</button></div></div>
-  <section class="card"><div id="batch-panel" data-src="/ui/batches/{escape(batch_id)}" data-stream="{api}/stream">{await batch_fragment(s, rec)}</div></section>
+  <section class="card"><div id="batch-panel" data-src="/ui/batches/{escape(batch_id)}" data-stream="{api}/stream"{'' if rec['status'] in ACTIVE else ' data-ended'}>{await batch_fragment(s, rec)}</div></section>
 </div>"""
     return _html(layout(f"batch {batch_id}", body, request, "batch"))
 

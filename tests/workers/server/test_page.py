@@ -103,3 +103,38 @@ def test_the_page_starts_a_campaign_and_its_map_follows_the_seasons(make_server)
             browser.close()
     assert not errors, errors
     print(f"\nscreenshots: {ARTIFACTS}")
+
+
+def test_an_ended_batch_page_shows_its_figures_and_findings(make_server) -> None:
+    """The batch page of an ended batch shows the overview of ``realmsim report``: every figure loads and
+    is visible at a readable size, and the findings are listed (issue 25 item 5)."""
+    exe = _chromium()
+    from playwright.sync_api import sync_playwright
+
+    s: Server = make_server().start()
+    bid = s.post("/v1/batches", {"scenario": "guild-war", "seeds": "1..2"}).json()["id"]
+    assert s.wait("batches", bid, timeout=300)["status"] == "finished"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1440, "height": 1100})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{s.url}/batches/{bid}")
+            page.wait_for_load_state("load")
+            imgs = page.locator(".figures img")
+            assert imgs.count() == 3, page.content()[:2000]  # overview_gw, factions_guild, series_guild
+            for i in range(imgs.count()):
+                img = imgs.nth(i)
+                img.scroll_into_view_if_needed()
+                page.wait_for_function("(el) => el.complete", arg=img.element_handle())
+                assert img.evaluate("el => el.naturalWidth") > 0, f"{img.get_attribute('src')} did not load"
+                box = img.bounding_box()
+                assert img.is_visible() and box is not None and box["width"] > 400 and box["height"] > 200, box
+            findings = page.locator(".findings li")
+            assert findings.count() >= 1 and "realmsim run guild-war --seed" in page.locator(".findings").inner_text()
+            page.screenshot(path=str(ARTIFACTS / "batch.png"), full_page=True)
+        finally:
+            browser.close()
+    assert not errors, errors

@@ -161,7 +161,8 @@ def test_a_token_sees_only_its_own_records_and_those_of_its_group(make_server, t
         reads = [f"/v1/campaigns/{cid}", f"/v1/campaigns/{cid}/events", f"/v1/campaigns/{cid}/stream",
                  f"/v1/campaigns/{cid}/map", f"/v1/campaigns/{cid}/plots", f"/v1/campaigns/{cid}/seasons.csv",
                  f"/v1/campaigns/{cid}/seasons.parquet", f"/v1/batches/{bid}", f"/v1/batches/{bid}/stream",
-                 f"/v1/batches/{bid}/results.csv", f"/v1/batches/{bid}/results.parquet", f"/campaigns/{cid}",
+                 f"/v1/batches/{bid}/results.csv", f"/v1/batches/{bid}/results.parquet", f"/v1/batches/{bid}/report",
+                 f"/v1/batches/{bid}/report/overview_cv.png", f"/campaigns/{cid}",
                  f"/ui/campaigns/{cid}/map", f"/ui/campaigns/{cid}/status", f"/batches/{bid}", f"/ui/batches/{bid}"]
         for path in reads:
             assert alice.get(path).status_code == 200, path

@@ -146,7 +146,7 @@ if (camp) {
 
 // ---- one batch: progress live --------------------------------------------------------------------
 const panel = document.getElementById("batch-panel");
-if (panel) {
+if (panel && !("ended" in panel.dataset)) {  // an ended batch's page is complete: nothing to follow
   const es = new EventSource(panel.dataset.stream);
   let t = null;
   es.addEventListener("progress", () => { if (!t) t = setTimeout(() => { t = null; reload(panel); }, 300); });
