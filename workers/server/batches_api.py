@@ -175,7 +175,7 @@ async def results_parquet(request: Request[Any, Any, Any], batch_id: str) -> Res
                     headers={"Content-Disposition": f'attachment; filename="{batch_id}.parquet"'})
 
 
-async def batch_report_info(s: Services, bid: str, request: Request[Any, Any, Any]) -> dict[str, Any]:
+async def batch_report_info(s: Services, bid: str, request: Request[Any, Any, Any] | None = None) -> dict[str, Any]:
     """The report of an ended batch (made on first request, then kept): figures, findings, command."""
     from workers.server.batch_report import make_report
 

@@ -94,7 +94,7 @@ def test_a_running_batch_has_no_report_yet_and_a_cancelled_one_has_what_it_ran(s
     assert r.status_code == 409 and r.json()["error"] == "not_yet", r.text
     assert "report is made when it ends" in r.json()["message"]
     assert server.get(f"/v1/batches/{bid}/report/overview_km.png").status_code == 409
-    cancelled = server.client().delete(f"/v1/batches/{bid}").json()
+    cancelled = server.post(f"/v1/batches/{bid}/cancel", {}).json()
     time.sleep(0.5)
     done = server.get(f"/v1/batches/{bid}").json()["done"]
     r = server.get(f"/v1/batches/{bid}/report")
