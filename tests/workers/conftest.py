@@ -105,3 +105,11 @@ def wait_for(cond: Callable[[], Any], timeout: float = 30.0, what: str = "condit
             return v
         time.sleep(0.02)
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def seeds_in(table: Path) -> list[str]:
+    """The ``seed`` column of a campaign table written as CSV (workers/tidy.py), in row order."""
+    import csv
+
+    with table.open(encoding="utf-8", newline="") as f:
+        return [row["seed"] for row in csv.DictReader(f)]

@@ -17,7 +17,7 @@ from workers.batch import BatchPlan
 from workers.job import decode, encode
 from workers.queue import GROUP, STORE_LUA, RedisQueue, incomplete_message, wait_batch
 
-from .conftest import Procs, wait_for
+from .conftest import Procs, seeds_in, wait_for
 
 pytestmark = pytest.mark.redis
 
@@ -153,8 +153,7 @@ def test_a_redelivered_job_whose_result_exists_is_not_counted_twice(procs: Procs
     assert q.counts(plan.id) == (3, 0)
     out = procs.cli("collect", plan.id, "--redis", redis_server.url, "--queue", "t", "--out", str(tmp_path / "r.csv"))
     assert out.returncode == 0, out.stderr
-    lines = (tmp_path / "r.csv").read_text(encoding="utf-8").splitlines()
-    assert [line.split(",")[0] for line in lines[1:]] == ["1", "2", "3"]
+    assert seeds_in(tmp_path / "r.csv") == ["1", "2", "3"]
 
 
 def test_the_store_script_stores_a_result_only_once_and_acknowledges_both_deliveries(redis_server) -> None:
@@ -263,8 +262,7 @@ def test_collect_after_redis_lost_everything_resubmits_from_the_manifest(procs: 
     assert out.returncode == 0, out.stderr
     assert f"Redis does not know batch {batch_id} (restarted without its data?); restoring it from its manifest" in out.stderr
     assert f"resubmitting 5 job(s) of batch {batch_id} that have no result (Redis lost the batch's jobs)" in out.stderr
-    rows = (tmp_path / "r.csv").read_text(encoding="utf-8").splitlines()
-    assert [r.split(",")[0] for r in rows[1:]] == ["1", "2", "3", "4", "5"]
+    assert seeds_in(tmp_path / "r.csv") == ["1", "2", "3", "4", "5"]
 
 
 @pytest.mark.slow  # over 0.5 s: left out of make test-fast
@@ -367,7 +365,7 @@ def test_collect_queues_again_a_deleted_entry_and_a_deleted_result_after_resubmi
     assert res.returncode == 0, res.stderr
     assert (f"resubmitting 2 job(s) of batch {batch_id} that were gone from the queue for 1 s or more with no result "
             f"(deleted, or lost by Redis); --resubmit-after SECONDS sets this wait, 'never' turns it off") in res.stderr
-    assert [line.split(",")[0] for line in out.read_text(encoding="utf-8").splitlines()[1:]] == ["1", "2", "3"]
+    assert seeds_in(out) == ["1", "2", "3"]
     assert q.r.scard(q.keys.done(batch_id)) == 3
     # with --resubmit-after never, nothing is queued again: the wait ends at its timeout
     q.r.delete(q.keys.result(plan.keys()[0]))

@@ -17,7 +17,7 @@ from workers.batch import BatchPlan, ServiceError
 from workers.queue import RedisQueue, connect, wait_batch
 
 from ..conftest import RedisServer
-from .conftest import Procs, wait_for
+from .conftest import Procs, seeds_in, wait_for
 
 pytestmark = pytest.mark.redis
 
@@ -113,7 +113,7 @@ def test_submit_worker_collect_with_an_acl_user_and_password(procs: Procs, acl_s
     out = tmp_path / "r.csv"
     res = procs.cli("collect", batch_id, "--redis", url, "--out", str(out), "--timeout", "90")
     assert res.returncode == 0, res.stderr
-    assert [line.split(",")[0] for line in out.read_text(encoding="utf-8").splitlines()[1:]] == ["1", "2", "3"]
+    assert seeds_in(out) == ["1", "2", "3"]
     w.terminate()
     assert w.wait(30) == 0
     assert "realm-pw" not in procs.log("w1") + sub.stderr + res.stderr
@@ -147,7 +147,7 @@ def test_batch_over_tls_with_the_ca_file(procs: Procs, tls_server: tuple[Server,
     res = procs.cli("batch", "data/tiny.toml", "--seeds", "1..3", "--redis", url, "--redis-ca",
                     str(certs / "ca.pem"), "--workers", "1", "--out", str(out), "--timeout", "120")
     assert res.returncode == 0, res.stderr
-    assert [line.split(",")[0] for line in out.read_text(encoding="utf-8").splitlines()[1:]] == ["1", "2", "3"]
+    assert seeds_in(out) == ["1", "2", "3"]
     # and step by step: submit, a worker, collect
     sub = procs.cli("submit", "data/tiny.toml", "--seeds", "4..5", "--redis", url, "--redis-ca", str(certs / "ca.pem"))
     assert sub.returncode == 0, sub.stderr

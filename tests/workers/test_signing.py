@@ -15,7 +15,7 @@ from workers.batch import BatchPlan
 from workers.job import encode
 from workers.queue import GROUP, RedisQueue, wait_batch
 
-from .conftest import Procs, wait_for
+from .conftest import Procs, seeds_in, wait_for
 from .test_queue import spin_digest
 
 pytestmark = pytest.mark.redis
@@ -138,7 +138,7 @@ def test_collect_resubmit_dead_requeues_a_batch_s_dead_lettered_jobs(procs: Proc
                     "--manifest", str(tmp_path / "m.msgpack"))
     assert res.returncode == 0, res.stderr
     assert f"resubmitting 1 dead-lettered job(s) of batch {plan.id} (--resubmit-dead)" in res.stderr
-    assert [line.split(",")[0] for line in out.read_text(encoding="utf-8").splitlines()[1:]] == ["1", "2", "3"]
+    assert seeds_in(out) == ["1", "2", "3"]
     st = q.state(plan)
     assert st.dead == {} and st.results[plan.keys()[1]]["ledger_sha256"] == spin_digest(2, 10)
 
@@ -203,7 +203,7 @@ def test_dead_marks_written_without_the_secret_are_ignored_and_said(procs: Procs
     out = tmp_path / "r.csv"
     res = procs.cli("collect", batch_id, "--redis", url, "--out", str(out), "--timeout", "90", **SECRET)
     assert res.returncode == 0, res.stderr
-    assert [line.split(",")[0] for line in out.read_text(encoding="utf-8").splitlines()[1:]] == ["1", "2", "3"]
+    assert seeds_in(out) == ["1", "2", "3"]
     assert (f"ignored 3 dead mark(s) of batch {batch_id} in Redis that do not hold (seed 1: unsigned dead "
             f"(REALMSIM_SECRET is set); …): written by someone without REALMSIM_SECRET?") in res.stderr
     assert "curl" not in res.stderr
