@@ -160,13 +160,18 @@ def _hex_rows(m: dict[str, Any], st: dict[str, Any], h: int, colour: Colours) ->
 
 async def hex_panel(s: Services, rec: dict[str, Any], h: int, token: str | None, season: int | None,
                     day: int | None) -> str:
-    """The details of hex ``h`` at the moment shown: where it is, and everything that stands on it."""
+    """The details of hex ``h`` at the moment shown (:func:`hex_details`)."""
     from workers.server.campaigns_api import moment_snapshot
 
     found = await moment_snapshot(s, rec["id"], rec, *_moment(season, day))
     if found is None:
         return '<p class="empty">No map yet.</p>'
-    m, st = json.loads(found[0]), json.loads(found[1])
+    return hex_details(json.loads(found[0]), json.loads(found[1]), h, token)
+
+
+def hex_details(m: dict[str, Any], st: dict[str, Any], h: int, token: str | None = None) -> str:
+    """Where hex ``h`` is (its ``[col,row]``, terrain, province and region, settlement, road, river) and
+    everything that stands on it in snapshot ``st``, the token ``token`` first."""
     width, height = m["width"], m["height"]
     if not 0 <= h < width * height:
         return f'<p class="empty">No hex {h} on this {width}×{height} map.</p>'
@@ -372,7 +377,7 @@ async def campaign_page(request: Request[Any, Any, Any], campaign_id: str) -> Re
       <label>Faction <select name="faction"><option value="">(none)</option>{fopts}</select></label>
       <label>New policy <select name="policy"><option value="">(none)</option>{policy_opts}</select></label>
       <label>Stop at season <input name="until" type="number" min="1" placeholder="the end"></label></div>
-      <label>Rules overrides from then on <input name="overrides" placeholder='{{"km.base_unrest": 1}}'></label>
+      <label>Rules overrides from then on <input name="overrides" placeholder='{{"km.explorer_speed_ft": 20}}'></label>
       <button type="submit">Fork</button><div class="problems" hidden></div>
     </form>
   </section>

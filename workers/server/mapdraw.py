@@ -138,13 +138,17 @@ def coords(i: int, width: int) -> str:
     return f"[{col},{row}]"
 
 
-def fan(n: int) -> list[tuple[float, float]]:
-    """Where n tokens sharing a hex stand, so that none hides another: one at the centre; up to four
-    around it inside the hex; more in a ring that reaches out of the hex (each joined to its centre)."""
-    if n <= 1:
+def fan(n: int, centre_taken: bool = False) -> list[tuple[float, float]]:
+    """Where n tokens sharing a hex stand, so that none hides another nor what stands at the hex's
+    centre (a settlement, a city, a domain): alone on a free hex, at its centre; else around it, inside
+    the hex for up to three, beyond it for more (each joined to the centre by a line)."""
+    if n == 1 and not centre_taken:
         return [(0.0, 0.0)]
-    r = R * 0.55 if n <= 4 else R * (0.9 + 0.06 * n)
-    return [(r * math.cos(math.radians(-90 + 360 * k / n)), r * math.sin(math.radians(-90 + 360 * k / n)))
+    if n == 1:
+        return [(R * 0.62, -R * 0.42)]
+    r = R * 0.78 if n <= 3 else R * (1.05 + 0.07 * n)
+    start = -90.0 if n != 2 else -30.0
+    return [(r * math.cos(math.radians(start + 360 * k / n)), r * math.sin(math.radians(start + 360 * k / n)))
             for k in range(n)]
 
 
@@ -329,7 +333,7 @@ def _places(m: dict[str, Any], snap: dict[str, Any], colour: Colours) -> list[st
                            f'fill="{colour(e["nation"])}" stroke="#222" stroke-width="0.4"/></g>')
         out.append("</g>")
     if snap.get("domains"):
-        out.append('<g class="gw domains">')
+        out.append('<g class="domains">')
         for d in snap["domains"]:
             cx, cy = centre(d["hex"], width)
             out.append(f'<g class="domain" data-h="{d["hex"]}" data-token="domain:{escape(d["id"])}" '
@@ -377,7 +381,7 @@ def token_id(kind: str, t: dict[str, Any]) -> str:
 
 def _token(kind: str, t: dict[str, Any], x: float, y: float, h: int, colour: Colours, small: bool, left: bool = False) -> str:
     owner = token_owner(kind, t)
-    s = 0.8 if small else 1.0
+    s = 0.72 if small else 1.0
     if kind == "army":
         shape = (f'<path d="M{x:.1f},{y - 5.5 * s:.1f}L{x + 5 * s:.1f},{y + 3.5 * s:.1f}L{x - 5 * s:.1f},{y + 3.5 * s:.1f}Z" '
                  f'fill="{colour.fill(owner)}" stroke="#111" stroke-width="1"/>')
@@ -396,6 +400,15 @@ def _token(kind: str, t: dict[str, Any], x: float, y: float, h: int, colour: Col
             f'{shape}{label}{escape(text)}</text></g>')
 
 
+def _places_at(m: dict[str, Any], snap: dict[str, Any]) -> set[int]:
+    """The hexes whose centre a place holds (settlements, cities, nations' provinces, domains)."""
+    out = {h for h, _, _ in m["settlements"]}
+    out |= {h for k in snap.get("kingdoms", []) for h, _ in k["settlements"]}
+    out |= {c["hex"] for c in snap.get("cities", [])} | {d["hex"] for d in snap.get("domains", [])}
+    out |= {h for n in snap.get("nations", []) for h in n["provinces"]}
+    return out
+
+
 def _moving(m: dict[str, Any], snap: dict[str, Any], colour: Colours) -> list[str]:
     width = m["width"]
     out: list[str] = []
@@ -409,13 +422,14 @@ def _moving(m: dict[str, Any], snap: dict[str, Any], colour: Colours) -> list[st
                            f'stroke-dasharray="3 2" stroke-opacity="0.85" data-faction="{escape(token_owner("convoy", c))}"/>')
         out.append("</g>")
     by_hex = tokens(snap)
-    groups = {"army": "gw", "convoy": "convoys", "envoy": "envoys"}
+    groups = {"army": "armies", "convoy": "convoys", "envoy": "envoys"}
     layers: dict[str, list[str]] = {g: [] for g in groups.values()}
+    taken = _places_at(m, snap)
     for h, items in sorted(by_hex.items()):
         cx, cy = centre(h, width)
-        spots = fan(len(items))
+        spots = fan(len(items), h in taken)
         for (dx, dy), (kind, t) in zip(spots, items, strict=True):
-            if len(items) > 4:  # out of the hex: a line back to where it stands
+            if len(items) > 3:  # out of the hex: a line back to where it stands
                 layers[groups[kind]].append(f'<line x1="{cx:.1f}" y1="{cy:.1f}" x2="{cx + dx:.1f}" y2="{cy + dy:.1f}" '
                                             'class="fanline"/>')
             # labels point away from the hex's centre, so that fanned tokens' labels do not cross
