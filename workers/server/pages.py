@@ -21,6 +21,7 @@ from litestar.enums import RequestEncodingType
 from litestar.params import Body
 from litestar.response import Redirect
 
+from sim.calendar import date_of
 from workers.server.auth import COOKIE, is_valid, may_see, sees
 from workers.server.services import Services, svc
 from workers.server.store import ACTIVE
@@ -82,7 +83,9 @@ async def home_tables(s: Services, seen: tuple[str, ...] | None = None) -> str:
     for rec in camps:
         v = view(rec)
         p = v.progress
-        fork = f' <small class="fork">fork of {escape(v.fork_of.id)} @ season {v.fork_of.season}</small>' if v.fork_of else ""
+        point = "" if not v.fork_of else (date_of(v.fork_of.hour).format() if v.fork_of.hour is not None
+                                          else f"season {v.fork_of.season}")
+        fork = f' <small class="fork">fork of {escape(v.fork_of.id)} @ {escape(point)}</small>' if v.fork_of else ""
         rows.append(f'<tr data-status="{v.status}"><td><a href="/campaigns/{v.id}">{escape(v.id)}</a>{fork}</td>'
                     f"<td>{escape(v.scenario)}</td><td>{v.seed}</td><td>{badge(v.status)}</td>"
                     f"<td>{bar(p.fraction, f'season {p.season}/{p.seasons}')}</td><td class=num>{p.events:,}</td>"

@@ -49,17 +49,20 @@ def _view_width(page: Any) -> float:
 
 
 def _click_a_visible(page: Any, selector: str) -> str:
-    """Click the middle of the first element of ``selector`` inside the map's frame; its token id."""
-    frame = page.locator("#map svg.hexmap").bounding_box()
-    items = page.locator(selector)
-    for i in range(items.count()):
-        box = items.nth(i).locator("path, circle").first.bounding_box()
-        if box and frame["x"] + 8 < box["x"] and box["x"] + box["width"] < frame["x"] + frame["width"] - 8 \
-                and frame["y"] + 8 < box["y"] and box["y"] + box["height"] < frame["y"] + frame["height"] - 8:
-            token = items.nth(i).get_attribute("data-token")
-            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.65)
-            return str(token)
-    raise AssertionError(f"no {selector} inside the map's frame")
+    """Click the middle of the first element of ``selector`` inside the map's frame; its token id. (The
+    live map is redrawn as the campaign runs: where it is is read in one go, in the page.)"""
+    found = page.evaluate("""(sel) => {
+        const frame = document.querySelector("#map svg.hexmap").getBoundingClientRect();
+        for (const g of document.querySelectorAll(sel)) {
+            const b = g.querySelector("path, circle").getBoundingClientRect();
+            if (b.left > frame.left + 8 && b.right < frame.right - 8 && b.top > frame.top + 8 && b.bottom < frame.bottom - 8)
+                return {token: g.dataset.token, x: b.left + b.width / 2, y: b.top + b.height * 0.65};
+        }
+        return null;
+    }""", selector)
+    assert found, f"no {selector} inside the map's frame"
+    page.mouse.click(found["x"], found["y"])
+    return str(found["token"])
 
 
 def test_a_game_master_zooms_reads_a_hex_goes_back_two_seasons_and_gives_advised_orders_in_a_fork(make_server) -> None:

@@ -248,7 +248,7 @@ if (camp) {
   const setFormMoment = () => {
     const at = shown === null ? present : shown;
     const season = Math.floor(at / HOURS_SEASON);
-    if (adviceForm) adviceForm.elements.season.value = String(shown === null || at % HOURS_SEASON === 0 ? season : season);
+    if (adviceForm) adviceForm.elements.season.value = String(season);  // advice stands at the season's start
     if (forkForm) {
       forkForm.elements.season.value = String(season);
       forkForm.elements.day.value = String(Math.floor((at % HOURS_SEASON) / HOURS_DAY));
