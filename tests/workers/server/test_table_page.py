@@ -114,6 +114,18 @@ def test_a_game_master_zooms_reads_a_hex_goes_back_two_seasons_and_gives_advised
                    what="the campaign to stop at season 10")
             _until(lambda: page.evaluate("window.realmsim.present()") == 10 * HOURS_PER_SEASON, what="the present")
 
+            # pan: a drag moves the zoomed view with the pointer
+            x0, y0 = (float(v) for v in page.locator("#map svg.hexmap").get_attribute("viewBox").split()[:2])
+            frame = page.locator("#map svg.hexmap").bounding_box()
+            cx, cy = frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2
+            page.mouse.move(cx, cy)
+            page.mouse.down()
+            page.mouse.move(cx - 120, cy - 60, steps=6)
+            page.mouse.up()
+            x1, y1, w1, _ = (float(v) for v in page.locator("#map svg.hexmap").get_attribute("viewBox").split())
+            scale = w1 / frame["width"]  # map units per screen pixel
+            assert (x1 - x0, y1 - y0) == (pytest.approx(120 * scale, rel=0.05), pytest.approx(60 * scale, rel=0.05))
+
             # back two seasons: the map, the chronicle and the standings of the start of season 8
             page.click("#back-season")
             page.click("#back-season")
