@@ -344,6 +344,7 @@ if (camp) {
   // ---- advice, and its orders given to a fork ----
   let advised = null;
   const pct = (c) => `${Number(c.percent).toLocaleString(undefined, {maximumFractionDigits: 1})}%`;
+  const nameOf = (key) => adviceForm.querySelector(`option[value="${CSS.escape(key)}"]`)?.textContent || key;
   const renderAdvice = (body) => {
     const a = body.advice;
     const rows = a.orders.map((o, i) => `<tr><td><input type="checkbox" data-i="${i}" checked aria-label="give this order"></td>` +
@@ -356,7 +357,7 @@ if (camp) {
       `<tbody>${rows}</tbody></table></div>` +
       `<form id="apply" class="apply"><label>Stop the fork at season <input name="until" type="number" min="1" placeholder="the end"></label>` +
       `<button type="submit">Give these orders in a fork</button> <span class="note">the fork is this campaign up to season ${body.season}, ` +
-      `then ${esc(a.faction)} gives the orders ticked when the rules ask, then its policy plays on</span><div class="problems" hidden></div></form>`;
+      `then ${esc(nameOf(a.faction))} gives the orders ticked when the rules ask, then its policy plays on</span><div class="problems" hidden></div></form>`;
     document.getElementById("apply").addEventListener("submit", applyAdvice);
   };
   async function applyAdvice(e) {
