@@ -6,16 +6,26 @@ map) from stdin, and writes messages (msgpack arrays) to stdout as the campaign 
 
     ["map", {static map}]                       once, first
     ["events", [[seq, t, season, kind, actor, factions, line, json], ...]]   every ~0.1 s or 256 events
-    ["state", hour, season, {snapshot}]         at every season boundary, about every second between
-                                                them, and at the end
+    ["state", hour, season, {snapshot}]         at every day boundary where the world differs from the
+                                                day before (always at a season boundary, with the
+                                                factions' standings, at a fork point and at the end)
+    ["checkpoint", hour, zlib(world msgpack)]   at every season boundary the campaign stands at
+                                                (advice and standings at a past season read it)
+    ["gm", {"faction", "hour", "given", "not_given"}]  once the game master's orders of a fork's
+                                                stage have had their decision time
     ["done", {"hour", "end", "events", "summary", "ledger_sha256"}]   last, or
     ["error", message, traceback]
 
+The campaign runs a day at a time (``model.run`` to each day boundary: the same events, dice and
+ledger as one run to the end, as a save taken at any hour and resumed is).
+
 A recipe: ``{"scenario": {"name": N} | {"label": L, "text": TOML}, "seed", "overrides", "until"
-(hour or nil), "lang", "stages": [{"hour", "overrides", "policies": {faction: policy}}]}``. A stage
-is a fork point: the campaign runs to its hour (a season boundary), the world gets the stage's rule
-overrides and policies, and the campaign goes on from the same world, dice and ledger exactly as
-``realmsim resume`` goes on from a save file (agents/savefile.py).
+(hour or nil), "lang", "stages": [{"hour", "overrides", "policies": {faction: policy}, "gm": {"faction",
+"hour", "orders": [[decision, order], ...]} | nil}]}``. A stage is a fork point: the campaign runs to its
+hour (a day boundary), the world gets the stage's rule overrides and policies, the faction of ``gm``
+gives the game master's orders at its decision time ``hour`` (:mod:`workers.server.gm_orders`), and the
+campaign goes on from the same world, dice and ledger exactly as ``realmsim resume`` goes on from a
+save file (agents/savefile.py).
 """
 
 from __future__ import annotations
@@ -25,17 +35,17 @@ import signal
 import sys
 import time
 import traceback
+import zlib
 from typing import IO, Any
 
 import msgpack
 import msgspec
 
-from sim.calendar import HOURS_PER_SEASON
+from sim.calendar import HOURS_PER_DAY, HOURS_PER_SEASON
 from sim.events import Event
 
 CHUNK_EVENTS = 256
 CHUNK_SECONDS = 0.1
-SNAPSHOT_SECONDS = 1.0
 POLICY_FIELD = {"kingdom": "kingdoms", "nation": "nations", "guild": "guilds", "convoy": "convoys"}
 
 
@@ -44,8 +54,8 @@ class StageError(Exception):
 
 
 class Streamer:
-    """Ledger listener: sends events in chunks, with their chronicle line and factions, and map
-    snapshots at season boundaries."""
+    """Ledger listener: sends events in chunks, with their chronicle line and factions; and the map's
+    snapshots and the world's checkpoints when the campaign stands at a day boundary (:meth:`moment`)."""
 
     def __init__(self, out: IO[bytes], lang: str) -> None:
         self.out = out
@@ -54,7 +64,7 @@ class Streamer:
         self.buf: list[list[Any]] = []
         self.pending: list[Event] = []
         self.last_flush = time.monotonic()
-        self.last_snapshot = time.monotonic()
+        self.last_snap: dict[str, Any] | None = None
         self._json = msgspec.json.Encoder()
 
     def send(self, msg: list[Any]) -> None:
@@ -72,14 +82,9 @@ class Streamer:
             self.pending.append(ev)
             return
         self._add(ev)
-        now = time.monotonic()
-        if ev.kind == "SeasonSummarized":  # the map first, so that it is stored when a client hears of the season
-            self.snapshot()
+        # a season's summary at once (its map was sent when the campaign stood at the boundary)
+        if ev.kind == "SeasonSummarized" or len(self.buf) >= CHUNK_EVENTS or time.monotonic() - self.last_flush >= CHUNK_SECONDS:
             self.flush()
-        elif len(self.buf) >= CHUNK_EVENTS or now - self.last_flush >= CHUNK_SECONDS:
-            self.flush()
-            if now - self.last_snapshot >= SNAPSHOT_SECONDS:
-                self.snapshot()
 
     def _add(self, ev: Event) -> None:
         from agents.chronicle import line
@@ -97,12 +102,25 @@ class Streamer:
             self.buf = []
         self.last_flush = time.monotonic()
 
-    def snapshot(self) -> None:
-        from workers.server.mapview import snapshot
+    def moment(self, *, always: bool = False) -> None:
+        """The campaign stands at a day boundary (or its end): the map's snapshot if the world changed
+        since the last one (always at a season boundary, with the standings, and when ``always``), and
+        the world's checkpoint at a season boundary before the end."""
+        from sim.world import encode_world
+        from workers.server.mapview import same_moment, snapshot, standings
 
         w = self.model.world
-        self.send(["state", w.now, w.now // HOURS_PER_SEASON, snapshot(w)])
-        self.last_snapshot = time.monotonic()
+        snap = snapshot(w)
+        season_start = w.now % HOURS_PER_SEASON == 0
+        if season_start or always or w.now >= w.end:
+            snap["standings"] = standings(w)
+        elif same_moment(snap, self.last_snap):
+            return
+        self.flush()
+        self.send(["state", w.now, w.now // HOURS_PER_SEASON, snap])
+        self.last_snap = {k: v for k, v in snap.items() if k != "standings"}
+        if season_start and w.now < w.end:
+            self.send(["checkpoint", w.now, zlib.compress(encode_world(w), 6)])
 
 
 def load(scenario: dict[str, Any]) -> Any:
@@ -117,25 +135,64 @@ def load(scenario: dict[str, Any]) -> Any:
 
 
 def apply_stage(model: Any, stage: dict[str, Any]) -> Any:
-    """The campaign's model rebuilt at a season boundary with the stage's overrides and policies."""
+    """The campaign's model rebuilt at the stage's hour with its overrides, policies and the game
+    master's orders."""
     from agents.model import RealmModel
     from scenarios.loader import apply_overrides
 
     world = model.world
+    when = f"fork at hour {world.now}"
     if stage.get("overrides"):
-        world.config = apply_overrides(world.config, stage["overrides"], f"fork at season {world.now // HOURS_PER_SEASON}")
+        world.config = apply_overrides(world.config, stage["overrides"], when)
     for faction, policy in (stage.get("policies") or {}).items():
-        kind, _, ident = str(faction).partition(":")
-        part = {"kingdom": world.km, "nation": world.mn, "guild": world.gw, "convoy": world.cv}.get(kind)
-        if part is None:
-            raise StageError(f"fork: faction {faction!r}: this campaign has no {kind or 'such'} factions")
-        table = getattr(part, POLICY_FIELD[kind])
-        rows = table.values() if isinstance(table, dict) else table
-        match = [r for r in rows if r.id == ident]
-        if not match:
-            raise StageError(f"fork: faction {faction!r} does not exist at season {world.now // HOURS_PER_SEASON}")
-        match[0].policy = str(policy)
-    return RealmModel(world, dice=model.dice, ledger=model.ledger, collect=False)
+        _faction_row(world, str(faction)).policy = str(policy)
+    from workers.server.gm_orders import GameMasterOrders
+
+    rebuilt = RealmModel(world, dice=model.dice, ledger=model.ledger, collect=False)
+    # an earlier stage's orders whose hour is still to come go on with the rebuilt agents
+    orders: list[GameMasterOrders] = [GameMasterOrders.install(rebuilt, gm.faction, gm.hour, gm.orders)
+                                      for gm in getattr(model, "gm_orders", []) if not gm.reported and gm.hour >= world.now]
+    gm = stage.get("gm")
+    if gm:
+        _faction_row(world, str(gm["faction"]))  # it exists
+        orders.append(GameMasterOrders.install(rebuilt, str(gm["faction"]), int(gm["hour"]),
+                                               [(str(d), str(o)) for d, o in gm["orders"]]))
+    rebuilt.gm_orders = orders
+    return rebuilt
+
+
+def _faction_row(world: Any, faction: str) -> Any:
+    kind, _, ident = faction.partition(":")
+    part = {"kingdom": world.km, "nation": world.mn, "guild": world.gw, "convoy": world.cv}.get(kind)
+    if part is None:
+        raise StageError(f"fork: faction {faction!r}: this campaign has no {kind or 'such'} factions")
+    table = getattr(part, POLICY_FIELD[kind])
+    rows = table.values() if isinstance(table, dict) else table
+    match = [r for r in rows if r.id == ident]
+    if not match:
+        raise StageError(f"fork: faction {faction!r} does not exist at hour {world.now}")
+    return match[0]
+
+
+def advance(model: Any, until: int | None, streamer: Streamer) -> None:
+    """Run the campaign to ``until`` (default: its end) a day at a time, the map at each day boundary."""
+    world = model.world
+    end = world.end if until is None else min(int(until), world.end)
+    day = (world.now // HOURS_PER_DAY + 1) * HOURS_PER_DAY
+    while day < end:
+        model.run(day)
+        streamer.moment()
+        _report_gm(model, streamer)
+        day += HOURS_PER_DAY
+    model.run(end)
+
+
+def _report_gm(model: Any, streamer: Streamer, final: bool = False) -> None:
+    """The game master's orders whose hour has passed (all of them at the end): what was given."""
+    for gm in getattr(model, "gm_orders", []):
+        if not gm.reported and (final or model.world.now > gm.hour):
+            streamer.flush()
+            streamer.send(["gm", gm.report()])
 
 
 def run(recipe: dict[str, Any], out: IO[bytes]) -> None:
@@ -150,17 +207,20 @@ def run(recipe: dict[str, Any], out: IO[bytes]) -> None:
     streamer.send(["map", static_map(model.world)])
     streamer.attach(model)
     streamer.flush()
-    streamer.snapshot()
+    streamer.moment(always=True)
     for stage in sorted(recipe.get("stages") or [], key=lambda s: s["hour"]):
-        model.run(int(stage["hour"]))
+        advance(model, int(stage["hour"]), streamer)
         streamer.flush()
+        _report_gm(model, streamer)
         model = apply_stage(model, stage)
         streamer.attach(model)
+        streamer.moment(always=True)
     until = recipe.get("until")
-    model.run(None if until is None else int(until))
+    advance(model, None if until is None else int(until), streamer)
     res = finish(model)
     streamer.flush()
-    streamer.snapshot()
+    streamer.moment(always=True)
+    _report_gm(model, streamer, final=True)
     w = model.world
     streamer.send(["done", {"hour": w.now, "end": w.end, "events": res.events, "summary": res.summary,
                             "ledger_sha256": res.ledger_sha256}])

@@ -21,7 +21,7 @@ from litestar import Request, Response, Router, delete, get, post
 from litestar.params import Parameter
 from litestar.response import Stream
 
-from sim.calendar import HOURS_PER_SEASON
+from sim.calendar import HOURS_PER_DAY, HOURS_PER_SEASON, date_of
 from sim.errors import Problem
 from workers.server.auth import may_see, owner, sees
 from workers.server.bodies import json_body
@@ -73,7 +73,7 @@ def view(rec: dict[str, Any], position: int | None = None) -> Campaign:
         factions=[FactionResult(faction=k, kind=k.partition(":")[0], metrics=v) for k, v in sorted(factions.items())],
         summary=json.loads(rec["summary"]) if rec["summary"] else None, ledger_sha256=rec["ledger_sha256"],
         error=rec["error"], note=rec["note"],
-        fork_of=ForkOf(id=rec["parent"], season=rec["fork_season"]) if rec["parent"] else None,
+        fork_of=ForkOf(id=rec["parent"], season=rec["fork_season"], hour=rec.get("fork_hour")) if rec["parent"] else None,
         links={"self": base, "events": f"{base}/events", "stream": f"{base}/stream", "map": f"{base}/map",
                "seasons_csv": f"{base}/seasons.csv", "seasons_parquet": f"{base}/seasons.parquet",
                "plots": f"{base}/plots", "fork": f"{base}/fork", "page": f"/campaigns/{rec['id']}"},
@@ -127,8 +127,8 @@ async def create_campaign(request: Request[Any, Any, Any], payload: CampaignRequ
     return await _create(s, recipe, rec)
 
 
-@post("/{campaign_id:str}/fork", summary="A new campaign: this one from the start of season N, with other rules "
-                                         "overrides or another policy for one faction",
+@post("/{campaign_id:str}/fork", summary="A new campaign: this one up to a day of season N, then with other rules "
+                                         "overrides, another policy for one faction or the game master's orders",
       dependencies={"payload": json_body(ForkRequest)})
 async def fork_campaign(request: Request[Any, Any, Any], campaign_id: str, payload: ForkRequest) -> Created:
     data = payload
@@ -137,26 +137,36 @@ async def fork_campaign(request: Request[Any, Any, Any], campaign_id: str, paylo
     parent = await record(s, campaign_id, request)
     recipe = await s.store.call(s.store.recipe, campaign_id)
     assert recipe is not None
-    hour = data.season * HOURS_PER_SEASON
+    hour = data.season * HOURS_PER_SEASON + data.day * HOURS_PER_DAY
     end = parent["end_hour"]
     if hour >= end:
-        raise bad_value("season", f"a season of the campaign, 1..{-(-end // HOURS_PER_SEASON) - 1}", str(data.season))
+        last = -(-end // HOURS_PER_SEASON) - 1
+        raise bad_value("season", f"a season of the campaign, 0..{last} (with day, a moment before its end, hour "
+                                  f"{end})", str(data.season) if data.day == 0 else f"{data.season} (day {data.day})")
+    orders_hour = hour if data.orders_hour is None else data.orders_hour
+    if data.orders and not hour <= orders_hour < end:
+        raise bad_value("orders_hour", f"the hour of the orders' decisions, from the fork's ({hour}) to before the "
+                                       f"campaign's end ({end})", str(orders_hour))
+    if data.orders_hour is not None and not data.orders:
+        raise bad_value("orders_hour", "the game master's orders with it (orders)", "no orders")
 
     def prepare() -> tuple[dict[str, Any], dict[str, Any]]:
         from workers.server.campaign_child import load
 
         loaded = load(recipe["scenario"])
         overrides = check_overrides(loaded, dict(data.overrides))
-        policies = fork_policies(loaded, data.faction, data.policy)
-        if not overrides and not policies:
-            pass  # a plain copy from season N: allowed (it reproduces the parent exactly)
+        policies = fork_policies(loaded, data.faction, data.policy, orders=bool(data.orders))
         until = until_hour(data.until, end, after=hour)
         stages = [st for st in recipe.get("stages", []) if st["hour"] <= hour]
-        stages.append({"hour": hour, "overrides": overrides, "policies": policies})
+        stage: dict[str, Any] = {"hour": hour, "overrides": overrides, "policies": policies}
+        if data.orders:
+            stage["gm"] = {"faction": data.faction, "hour": orders_hour,
+                           "orders": [[o.decision, o.order] for o in data.orders]}
+        stages.append(stage)
         new = {**recipe, "stages": stages, "until": until}
         rec = {"id": new_id(), "created": time.time(), "status": "queued", "scenario": parent["scenario"],
                "title": parent["title"], "seed": parent["seed"], "lang": parent["lang"], "end_hour": end,
-               "until_hour": until, "parent": campaign_id, "fork_season": data.season,
+               "until_hour": until, "parent": campaign_id, "fork_season": data.season, "fork_hour": hour,
                "owner": owner(request.scope)}
         return new, rec
 
@@ -357,21 +367,48 @@ async def get_plot(request: Request[Any, Any, Any], campaign_id: str, name: str)
     return Response(found[name], media_type="image/png")
 
 
-@get("/{campaign_id:str}/map", summary="The map (terrain, roads, rivers, settlements) and the factions' state at a "
-     "season (default: the latest)")
-async def get_map(request: Request[Any, Any, Any], campaign_id: str,
-                  season: Annotated[int | None, Parameter(ge=0, le=10**6)] = None) -> Response[MapView]:
-    s = svc(request)
-    await record(s, campaign_id, request)
-    static = await s.store.call(s.store.map, campaign_id)
-    snap = await s.store.call(s.store.snapshot, campaign_id, None if season is None else season * HOURS_PER_SEASON)
+async def moment_snapshot(s: Services, cid: str, rec: dict[str, Any], season: int | None,
+                          day: int | None) -> tuple[bytes, bytes] | None:
+    """The map and the snapshot of the world at day ``day`` of ``season`` (the latest when neither is
+    given; a season alone: its start). Snapshots are kept for the days that changed something, so the
+    one at or before the moment is the world then; its clock is set to the moment asked (at most the
+    campaign's present)."""
+    static = await s.store.call(s.store.map, cid)
+    if season is None and day is None:
+        snap = await s.store.call(s.store.snapshot, cid, None)
+        return None if static is None or snap is None else (static, snap[2])
+    hour = (season or 0) * HOURS_PER_SEASON + (day or 0) * HOURS_PER_DAY
+    snap = await s.store.call(s.store.snapshot, cid, hour)
     if static is None or snap is None:
+        return None
+    present = max(int(rec["hour"] or 0), snap[0])
+    at = min(hour, present)
+    if at == snap[0]:
+        return static, snap[2]
+    st = json.loads(snap[2])
+    st.update({"hour": at, "season": at // HOURS_PER_SEASON, "date": date_of(at).format("en"), "since": snap[0]})
+    return static, json.dumps(st).encode()
+
+
+@get("/{campaign_id:str}/map", summary="The map (terrain, roads, rivers, settlements, provinces) and the factions' "
+     "state at a moment (default: the latest; ?season=N: its start; &day=D: its day D)")
+async def get_map(request: Request[Any, Any, Any], campaign_id: str,
+                  season: Annotated[int | None, Parameter(ge=0, le=10**6)] = None,
+                  day: Annotated[int | None, Parameter(ge=0, le=89, description="a day of the season (0: its "
+                                                                                "first), with season")] = None) -> Response[MapView]:
+    s = svc(request)
+    rec = await record(s, campaign_id, request)
+    found = await moment_snapshot(s, campaign_id, rec, season, day)
+    if found is None:
         raise ApiError(409, "not_yet", f"campaign {campaign_id} has not started yet")
-    body = b'{"map":' + static + b',"state":' + snap[2] + b"}"
+    static, snap = found
+    body = b'{"map":' + static + b',"state":' + snap + b"}"
     return Response(cast(Any, body), media_type="application/json")
 
 
+from workers.server.campaign_advice import advise_campaign  # noqa: E402 - it looks campaigns up here
+
 router = Router("/v1/campaigns", tags=["campaigns"], route_handlers=[
-    create_campaign, fork_campaign, list_campaigns, get_campaign, cancel_campaign, delete_campaign, list_events, stream_campaign,
+    create_campaign, fork_campaign, advise_campaign, list_campaigns, get_campaign, cancel_campaign, delete_campaign, list_events, stream_campaign,
     seasons_csv, seasons_parquet, list_plots, get_plot, get_map,
 ])

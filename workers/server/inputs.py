@@ -213,13 +213,19 @@ def seeds_from(seeds: str | list[int]) -> list[int]:
     return out
 
 
-def fork_policies(loaded: LoadedScenario, faction: str | None, policy: str | None) -> dict[str, str]:
-    """``{faction: policy}`` for a fork, checked against the scenario's factions and the registry."""
-    if faction is None and policy is None:
+def fork_policies(loaded: LoadedScenario, faction: str | None, policy: str | None,
+                  orders: bool = False) -> dict[str, str]:
+    """``{faction: policy}`` for a fork, checked against the scenario's factions and the registry
+    (``orders``: the fork gives the faction the game master's orders, so a faction without a policy is
+    fine)."""
+    if faction is None and policy is None and not orders:
         return {}
-    if faction is None or policy is None:
-        missing = "faction" if faction is None else "policy"
-        raise bad_value(missing, "a faction and a policy together (or neither)", "nothing")
+    if faction is None:
+        raise bad_value("faction", "the faction the game master's orders are for" if orders and policy is None
+                        else "a faction and a policy together (or neither)", "nothing")
+    if policy is None and not orders:
+        raise bad_value("policy", "a faction and a policy together (or neither), or the game master's orders "
+                                  "for the faction", "nothing")
     from agents.policies import known_policies
 
     kind = faction.partition(":")[0]
@@ -229,6 +235,8 @@ def fork_policies(loaded: LoadedScenario, faction: str | None, policy: str | Non
     if kind not in tables or faction not in known:
         raise bad_value("faction", f"a faction of the scenario ({', '.join(known[:20])}{'…' if len(known) > 20 else ''})",
                         describe(faction))
+    if policy is None:
+        return {}
     allowed = [p for p in known_policies(kind) if p != "scripted"]
     if policy not in allowed:
         raise bad_value("policy", f"a registered {kind} policy ({', '.join(allowed)})", describe(policy))

@@ -1,9 +1,12 @@
 """What the live map shows, as plain data: the map itself once, then a snapshot of the factions.
 
 The campaign process (:mod:`workers.server.campaign_child`) calls :func:`static_map` once and
-:func:`snapshot` at every season boundary (and now and then between them), reading only
-``model.world`` (``sim/world.py``, ``sim/state/*.py``); the server stores both as JSON and draws them
-(:mod:`workers.server.svg`). Nothing here changes the world or the ledger.
+:func:`snapshot` at every day boundary (a day whose snapshot is the previous one's is not sent again),
+with the factions' standings (:func:`standings`) at every season boundary and at the end, reading only
+``model.world`` (``sim/world.py``, ``sim/state/*.py``); the server stores them as JSON and draws them
+(:mod:`workers.server.svg`). A snapshot carries what a game master asks of a hex or a token: owners,
+garrisons, armies' strength and units, convoys' cargo and crew. Nothing here changes the world or the
+ledger.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from typing import Any
 from sim.calendar import HOURS_PER_SEASON, date_of
 from sim.hexmap import TERRAIN_LETTERS, HexMap
 from sim.world import World
+
+SNAPSHOT_CLOCK = ("hour", "season", "date")  # what changes every day even when nothing else does
 
 LETTER_OF = {name: letter for letter, name in TERRAIN_LETTERS.items()}
 FACTION_KINDS = ("kingdom", "nation", "guild", "convoy")
@@ -32,9 +37,16 @@ def factions(world: World) -> list[dict[str, str]]:
     return out
 
 
+def _areas(names: list[str | None]) -> dict[str, Any]:
+    """Hexes by area (a province or a region): ``{"names": [...], "of": [index per hex, -1: none]}``."""
+    known = sorted({n for n in names if n})
+    index = {n: i for i, n in enumerate(known)}
+    return {"names": known, "of": [index[n] if n else -1 for n in names]}
+
+
 def static_map(world: World) -> dict[str, Any]:
     m: HexMap = world.map
-    return {
+    out = {
         "width": m.width,
         "height": m.height,
         "terrain": "".join(LETTER_OF.get(h.terrain, "P") for h in m.hexes),
@@ -44,7 +56,36 @@ def static_map(world: World) -> dict[str, Any]:
         "factions": factions(world),
         "systems": list(world.systems),
         "end": world.end,
+        "start": world.start,
     }
+    if any(h.province for h in m.hexes):  # guild war's provinces and regions (map.provinces)
+        out["provinces"] = _areas([h.province for h in m.hexes])
+    if any(h.region for h in m.hexes):
+        out["regions"] = _areas([h.region for h in m.hexes])
+    return out
+
+
+def _by_kind(units: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for u in units:
+        out[u.kind] = out.get(u.kind, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def _count(items: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for x in items:
+        out[x] = out.get(x, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def _convoy_owner(world: World, cid: str) -> str | None:
+    """The kingdom whose trade edict sent a convoy (``trade-<kingdom>-<n>``, LINK-02), if any."""
+    if not world.km or not cid.startswith("trade-"):
+        return None
+    rest = cid[len("trade-"):]
+    owners = [k for k in world.km.kingdoms if rest.startswith(k + "-")]
+    return f"kingdom:{max(owners, key=len)}" if owners else None
 
 
 def _envoy_hex(path: list[int], depart: int, arrive: int, now: int) -> int:
@@ -67,7 +108,9 @@ def snapshot(world: World) -> dict[str, Any]:
             snap["kingdoms"].append({
                 "key": f"kingdom:{k.id}", "name": k.name, "hexes": list(k.hexes), "capital": k.capital,
                 "settlements": [[s.hex, s.name] for s in k.settlements], "unrest": k.unrest, "treasury": k.treasury,
-                "overlord": k.overlord,
+                "overlord": k.overlord, "policy": k.policy, "fame": k.fame, "armies": k.armies,
+                "anarchy": k.anarchy, "districts": {s.name: s.districts for s in k.settlements},
+                "buildings": {s.name: sum(s.buildings.values()) for s in k.settlements},
             })
         for e in world.km.envoys:
             if e.status == "travelling":
@@ -77,8 +120,10 @@ def snapshot(world: World) -> dict[str, Any]:
         mn = world.mn
         seat = {p.id: p.seat for p in mn.provinces.values()}
         for n in sorted(mn.nations.values(), key=lambda n: n.id):
+            ambassadors = _count(a.state for a in mn.ambassadors.values() if a.nation == n.id)
             snap["nations"].append({"key": f"nation:{n.id}", "name": n.name, "capital": seat.get(n.capital, -1),
-                                    "provinces": [seat.get(p, -1) for p in n.provinces], "treasury": n.treasury})
+                                    "provinces": [seat.get(p, -1) for p in n.provinces], "treasury": n.treasury,
+                                    "province_names": list(n.provinces), "policy": n.policy, "ambassadors": ambassadors})
         for c in sorted(mn.cities.values(), key=lambda c: c.id):
             snap["cities"].append({"id": c.id, "name": c.name, "hex": seat.get(c.province, -1),
                                    "controller": f"nation:{c.controller}" if c.controller else None})
@@ -87,18 +132,49 @@ def snapshot(world: World) -> dict[str, Any]:
             if emb.last_turn is None:
                 snap["embassies"].append({"nation": f"nation:{emb.nation}", "city": emb.city, "hex": city_hex.get(emb.city, -1)})
     if world.gw:
+        from sim.rules.gw.core import army_strength, garrison_strength
+
         gw = world.gw
         for d in sorted(gw.domains.values(), key=lambda d: d.id):
             snap["domains"].append({"id": d.id, "name": d.name, "hex": d.hex, "owner": f"guild:{d.owner_guild}",
-                                    "occupied": bool(d.occupied_by), "besieged": bool(d.besieged_by)})
+                                    "occupied": bool(d.occupied_by), "besieged": bool(d.besieged_by),
+                                    "occupied_by": list(d.occupied_by), "besieged_by": list(d.besieged_by),
+                                    "province": d.province, "region": d.region, "fortification": d.fortification,
+                                    "garrison": _by_kind(d.garrison), "garrison_strength": garrison_strength(world, d),
+                                    "buildings": len(d.buildings)})
         for a in sorted(gw.armies.values(), key=lambda a: a.id):
-            snap["armies"].append({"id": a.id, "owner": f"guild:{a.owner}", "hex": a.hex, "units": len(a.units)})
+            snap["armies"].append({"id": a.id, "owner": f"guild:{a.owner}", "hex": a.hex, "units": len(a.units),
+                                   "strength": army_strength(world, a), "by_kind": _by_kind(a.units),
+                                   "capacity": a.capacity, "seals": len(a.own_seals) + len(a.other_seals),
+                                   "besieging": a.besieging, "occupying": a.occupying})
     if world.cv:
         for cv in world.cv.convoys:
-            rest = cv.path[cv.path_pos:] if cv.status == "travelling" else []
-            snap["convoys"].append({"key": f"convoy:{cv.id}", "name": cv.name, "hex": cv.hex, "status": cv.status,
-                                    "unrest": cv.unrest, "path": rest[:200], "destination": cv.destination})
+            row = {"key": f"convoy:{cv.id}", "name": cv.name, "hex": cv.hex, "status": cv.status,
+                   "destination": cv.destination, "owner": _convoy_owner(world, cv.id)}
+            if cv.status != "travelling":  # arrived or lost: off the map, its sheet no longer moves
+                snap["convoys"].append(row)
+                continue
+            rest = cv.path[cv.path_pos:]
+            snap["convoys"].append({**row, "unrest": cv.unrest, "path": rest[:200], "hp": cv.hp, "max_hp": cv.max_hp,
+                                    "provisions": cv.provisions, "gp": cv.gp, "morale": cv.morale,
+                                    "cargo": dict(sorted(cv.cargo.items())), "wagons": _count(w.kind for w in cv.wagons),
+                                    "crew": _count(t.job for t in cv.travelers), "policy": cv.policy})
     return snap
+
+
+def standings(world: World) -> dict[str, dict[str, Any]]:
+    """Every faction's score (``sim.scoring``, docs/scoring.md): kind, policy, total, unit and terms."""
+    from sim.scoring import score_all
+
+    return {key: {"kind": s.kind, "policy": s.policy, "score": s.total, "unit": s.unit, "terms": s.terms_dict()}
+            for key, s in score_all(world).items()}
+
+
+def same_moment(a: dict[str, Any], b: dict[str, Any] | None) -> bool:
+    """Whether two snapshots show the same world (the clock aside)."""
+    if b is None:
+        return False
+    return all(a[k] == b.get(k) for k in a if k not in SNAPSHOT_CLOCK) and set(a) == set(b)
 
 
 def event_factions(world: World, actor: str, data: dict[str, Any]) -> list[str]:

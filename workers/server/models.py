@@ -68,16 +68,43 @@ class CampaignRequest(Struct, forbid_unknown_fields=True):
     lang: Literal["en", "fr"] | None = None
 
 
-class ForkRequest(Struct, forbid_unknown_fields=True):
-    """Fork at the start of ``season`` (>= 1): the new campaign is this one up to there, then goes on
-    with ``overrides`` and/or ``policy`` for ``faction`` (a key such as ``kingdom:avalon``; a registered
-    policy of its kind); ``until`` as for a campaign."""
+class GivenOrder(Struct, forbid_unknown_fields=True):
+    """A game master's order: the question it answers (``decision``: a kingdom's slot such as ``claim``,
+    ``building`` or ``special``, a guild's ``orders``, a convoy's ``day``, a nation's ``buy`` or
+    ``ambassador``, as advice names them in English) and the order as the ledger labels it (``order``)."""
 
-    season: Annotated[int, Meta(ge=1, le=10**6)]
+    decision: Annotated[str, Meta(min_length=1, max_length=100)]
+    order: Annotated[str, Meta(min_length=1, max_length=500)]
+
+
+class ForkRequest(Struct, forbid_unknown_fields=True):
+    """Fork at day ``day`` (0 to 89, default 0: its first) of ``season`` (0-based): the new campaign is this one up to there, then goes on with
+    ``overrides``, and/or ``policy`` for ``faction`` (a key such as ``kingdom:avalon``; a registered
+    policy of its kind), and/or the game master's ``orders`` for ``faction`` at ``orders_hour`` (the hour
+    of the decisions they answer, as advice gives it; default: the fork point): the faction gives them
+    when the rules ask, then its policy plays on. ``until`` as for a campaign."""
+
+    season: Annotated[int, Meta(ge=0, le=10**6)]
+    day: Annotated[int, Meta(ge=0, le=89)] = 0
     overrides: Overrides = {}
     faction: Annotated[str, Meta(max_length=200)] | None = None
     policy: Annotated[str, Meta(max_length=100)] | None = None
+    orders: Annotated[list[GivenOrder], Meta(max_length=200)] = []
+    orders_hour: Annotated[int, Meta(ge=0, le=2**40)] | None = None
     until: Until | None = None
+
+
+class CampaignAdviceRequest(Struct, forbid_unknown_fields=True):
+    """Advice at the start of ``season`` of this campaign: the orders ``faction`` (``kind:id`` or a bare
+    id) would give then, from the campaign's world at that season as a state file; ``policy`` a
+    registered one of its kind (default heuristic); ``lang`` of the reasons (default: the campaign's);
+    ``explain``: every alternative."""
+
+    faction: Annotated[str, Meta(min_length=1, max_length=200)]
+    season: Annotated[int, Meta(ge=0, le=10**6)]
+    policy: Annotated[str, Meta(min_length=1, max_length=100)] = "heuristic"
+    lang: Literal["en", "fr"] | None = None
+    explain: bool = False
 
 
 class Progress(Struct):
@@ -99,6 +126,7 @@ class FactionResult(Struct):
 class ForkOf(Struct):
     id: str
     season: int
+    hour: int | None = None  # the fork point (a day of ``season``); None: a fork recorded before forks had days
 
 
 class Campaign(Struct):
@@ -162,6 +190,7 @@ class MapState(Struct):
     armies: list[dict[str, Any]]
     convoys: list[dict[str, Any]]
     envoys: list[dict[str, Any]]
+    since: int | None = None  # the hour the world was last seen to change, when before ``hour``
 
 
 class MapView(Struct):

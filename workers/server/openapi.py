@@ -40,6 +40,7 @@ ERRORS: dict[str, tuple[int, ...]] = {
     "GET /v1/campaigns": (),
     "POST /v1/campaigns": (422, 429, 503),
     "POST /v1/campaigns/{campaign_id}/fork": (404, 422, 429, 503),
+    "POST /v1/campaigns/{campaign_id}/advise": (404, 409, 422),
     "GET /v1/campaigns/{campaign_id}": (404,),
     "POST /v1/campaigns/{campaign_id}/cancel": (404, 409),
     "DELETE /v1/campaigns/{campaign_id}": (404, 409),
@@ -70,8 +71,8 @@ WHEN = {
     403: "A Host the server does not answer to, a change that a browser says comes from another site, or the page's "
          "sign-in cookie without the page's Origin.",
     404: "No such campaign, batch or plot (or one that belongs to another token).",
-    409: "Cancelling what has ended, deleting a campaign still stopping, or a table, map, plot or result asked for "
-         "before there is one.",
+    409: "Cancelling what has ended, deleting a campaign still stopping, or a table, map, plot, result or advice "
+         "asked for before there is one.",
     413: "A body over the server's --max-body.",
     415: "A body that is not `Content-Type: application/json`.",
     422: "A scenario with problems (`file`, then every problem) or a value the request may not have (an unknown "

@@ -2,14 +2,13 @@
 (static/app.js) that follows the ledger with an EventSource and reloads the fragments below.
 
 ``/`` lists the campaigns and batches and starts new ones; ``/campaigns/{id}`` shows one campaign
-(live hex map, season charts, per-faction results, the chronicle with a filter by faction, fork and
-cancel); ``/batches/{id}`` one batch. ``/ui/…`` are the fragments the script reloads.
+(:mod:`workers.server.campaign_page`: the game master's table); ``/batches/{id}`` one batch. ``/ui/…``
+are the fragments the script reloads.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from html import escape
 from importlib import resources
@@ -22,8 +21,7 @@ from litestar.enums import RequestEncodingType
 from litestar.params import Body
 from litestar.response import Redirect
 
-from sim.calendar import HOURS_PER_SEASON, date_of
-from workers.server import svg
+from sim.calendar import date_of
 from workers.server.auth import COOKIE, is_valid, may_see, sees
 from workers.server.services import Services, svc
 from workers.server.store import ACTIVE
@@ -85,7 +83,9 @@ async def home_tables(s: Services, seen: tuple[str, ...] | None = None) -> str:
     for rec in camps:
         v = view(rec)
         p = v.progress
-        fork = f' <small class="fork">fork of {escape(v.fork_of.id)} @ season {v.fork_of.season}</small>' if v.fork_of else ""
+        point = "" if not v.fork_of else (date_of(v.fork_of.hour).format() if v.fork_of.hour is not None
+                                          else f"season {v.fork_of.season}")
+        fork = f' <small class="fork">fork of {escape(v.fork_of.id)} @ {escape(point)}</small>' if v.fork_of else ""
         rows.append(f'<tr data-status="{v.status}"><td><a href="/campaigns/{v.id}">{escape(v.id)}</a>{fork}</td>'
                     f"<td>{escape(v.scenario)}</td><td>{v.seed}</td><td>{badge(v.status)}</td>"
                     f"<td>{bar(p.fraction, f'season {p.season}/{p.seasons}')}</td><td class=num>{p.events:,}</td>"
@@ -153,13 +153,7 @@ async def home_fragment(request: Request[Any, Any, Any]) -> Response[str]:
     return _html(await home_tables(svc(request), sees(request.scope)))
 
 
-# ---- one campaign ------------------------------------------------------------------------------
-async def _campaign(s: Services, cid: str, request: Request[Any, Any, Any]) -> dict[str, Any] | None:
-    """The campaign, if there is one that this request may see."""
-    rec = await s.store.call(s.store.campaign, cid)
-    return rec if rec is not None and may_see(request.scope, rec["owner"]) else None
-
-
+# ---- one campaign: workers/server/campaign_page.py ---------------------------------------------------
 async def _batch(s: Services, bid: str, request: Request[Any, Any, Any]) -> dict[str, Any] | None:
     rec = await s.store.call(s.store.batch, bid)
     return rec if rec is not None and may_see(request.scope, rec["owner"]) else None
@@ -168,160 +162,6 @@ async def _batch(s: Services, bid: str, request: Request[Any, Any, Any]) -> dict
 def _not_found(request: Request[Any, Any, Any], what: str, ident: str) -> Response[str]:
     return _html(layout("not found", f'<section class="card"><h2>No {what} {escape(ident)}</h2><p><a href="/">'
                                      "Back to the list</a></p></section>", request), 404)
-
-
-async def map_fragment(s: Services, cid: str, season: int | None = None) -> str:
-    static = await s.store.call(s.store.map, cid)
-    snap = await s.store.call(s.store.snapshot, cid, None if season is None else season * HOURS_PER_SEASON)
-    if static is None or snap is None:
-        return '<div class="waiting">The map appears when the campaign starts…</div>'
-    m, st = json.loads(static), json.loads(snap[2])
-    return (f'<div class="mapdate"><b>{escape(st["date"])}</b> · season {st["season"]} · hour {st["hour"]:,}</div>'
-            f'{svg.map_svg(m, st)}{svg.legend(m, st)}')
-
-
-def status_fragment(s: Services, rec: dict[str, Any]) -> str:
-    from workers.server.campaigns_api import view
-
-    v = view(rec, s.campaigns.position(rec["id"]))
-    p = v.progress
-    out = (f'<div id="status" data-status="{v.status}">{badge(v.status)} '
-           f'{bar(p.fraction, f"{date_of(p.hour).format()} — season {p.season} of {p.seasons}")}'
-           f'<span class="events">{p.events:,} events</span></div>')
-    if v.error:
-        out += f'<p class="error">{escape(v.error)}</p>'
-    if v.note:
-        out += f'<p class="note">{escape(v.note)}</p>'
-    if p.queue_position:
-        out += f'<p class="note">waiting: number {p.queue_position} in the queue</p>'
-    return out
-
-
-KIND_ORDER = {"kingdom": 0, "nation": 1, "guild": 2, "convoy": 3}
-
-
-async def panels_fragment(s: Services, rec: dict[str, Any]) -> str:
-    from workers.server.campaigns_api import view
-
-    v = view(rec)
-    static = await s.store.call(s.store.map, rec["id"])
-    charts = ""
-    results = ""
-    if static:
-        m = json.loads(static)
-        bodies = await s.store.call(s.store.season_events, rec["id"])
-        rows = []
-        for b in bodies:
-            ev = msgspec.json.decode(b)
-            season = ev["data"].get("season", ev["t"] / HOURS_PER_SEASON)
-            for f, metrics in ev["data"].get("factions", {}).items():
-                rows.append({"season": season, "faction": f, **metrics})
-        charts = svg.season_charts(rows, m)
-        colour = svg.Colours(m["factions"])
-        by_kind: dict[str, list[Any]] = {}
-        for fr in v.factions:
-            by_kind.setdefault(fr.kind, []).append(fr)
-        for kind, frs in sorted(by_kind.items(), key=lambda kv: KIND_ORDER.get(kv[0], 9)):
-            cols = sorted({k for fr in frs for k in fr.metrics})
-            head = "".join(f"<th>{escape(c.replace('_', ' '))}</th>" for c in cols)
-            body = "".join(
-                f'<tr data-faction="{escape(fr.faction)}"><td><span class="sw" style="background:{colour(fr.faction)}"></span>'
-                f"{escape(colour.name(fr.faction))}</td>"
-                + "".join(f"<td class=num>{escape(_cell(fr.metrics.get(c)))}</td>" for c in cols) + "</tr>" for fr in frs)
-            table = (f"<div class=scroll><table class=results><thead><tr><th>{escape(kind)}</th>{head}</tr></thead>"
-                     f"<tbody>{body}</tbody></table></div>")
-            if len(frs) > 12:
-                results += f"<details><summary>{escape(kind)}s ({len(frs)})</summary>{table}</details>"
-            else:
-                results += f"<h3>{escape(kind)}s</h3>{table}"
-    summary = ""
-    if v.summary:
-        summary = "<details><summary>Summary metrics</summary><table class=results>" + "".join(
-            f"<tr><td>{escape(k)}</td><td class=num>{escape(_cell(val))}</td></tr>" for k, val in v.summary.items()) + \
-            f"</table><p class=mono>ledger sha256 {escape(v.ledger_sha256 or '')}</p></details>"
-    return (f'<section class="card"><h2>Seasons</h2><div class="charts">{charts or "<p class=empty>The first season summary comes at hour 0.</p>"}</div></section>'
-            f'<section class="card"><h2>Factions now</h2>{results or "<p class=empty>No faction results yet.</p>"}{summary}</section>')
-
-
-def _cell(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:,.2f}"
-    if isinstance(v, int) and not isinstance(v, bool):
-        return f"{v:,}"
-    return "" if v is None else str(v)
-
-
-@get("/campaigns/{campaign_id:str}", include_in_schema=False)
-async def campaign_page(request: Request[Any, Any, Any], campaign_id: str) -> Response[str]:
-    s = svc(request)
-    rec = await _campaign(s, campaign_id, request)
-    if rec is None:
-        return _not_found(request, "campaign", campaign_id)
-    static = await s.store.call(s.store.map, campaign_id)
-    factions = json.loads(static)["factions"] if static else []
-
-    fopts = "".join(f'<option value="{escape(f["key"])}">{escape(f["name"])} ({escape(f["key"].partition(":")[0])})</option>'
-                    for f in factions)
-    api = f"/v1/campaigns/{campaign_id}"
-    parent = f' · fork of <a href="/campaigns/{escape(rec["parent"])}">{escape(rec["parent"])}</a> from season {rec["fork_season"]}' if rec["parent"] else ""
-    seasons = -(-rec["end_hour"] // HOURS_PER_SEASON) if rec["end_hour"] else 1
-    from agents.policies import known_policies
-
-    policy_opts = "".join(f"<option>{escape(p)}</option>" for p in sorted(
-        {p for k in ("kingdom", "nation", "guild", "convoy") for p in known_policies(k)} - {"scripted"}))
-    body = f"""
-<div class="campaign" data-id="{escape(campaign_id)}" data-active="{1 if rec['status'] in ACTIVE else 0}">
-  <div class="head card">
-    <div class="title"><h1>{escape(rec['title'] or rec['scenario'])}</h1>
-      <p class="sub"><code>{escape(campaign_id)}</code> · scenario <b>{escape(rec['scenario'])}</b> · seed {rec['seed']}{parent}</p>
-      <div id="head-status" data-src="/ui/campaigns/{escape(campaign_id)}/status">{status_fragment(s, rec)}</div></div>
-    <div class="actions">
-      <a class="button ghost" href="{api}/seasons.csv">seasons.csv</a>
-      <a class="button ghost" href="{api}/seasons.parquet">.parquet</a>
-      <a class="button ghost" href="{api}/plots">plots</a>
-      <a class="button ghost" href="{api}/events">ledger</a>
-      <button class="danger" id="cancel" data-api="{api}" {'hidden' if rec['status'] not in ACTIVE else ''}>Cancel</button>
-    </div>
-  </div>
-  <div class="grid">
-    <section class="card mapcard"><h2>Map</h2><div id="map" data-src="/ui/campaigns/{escape(campaign_id)}/map">{await map_fragment(s, campaign_id)}</div></section>
-    <section class="card chronicle"><h2>Chronicle</h2>
-      <div class="filter"><label>Faction <select id="faction"><option value="">all</option>{fopts}</select></label>
-      <span id="lines-count"></span></div>
-      <ol id="lines" data-stream="{api}/stream?only=chronicle"></ol>
-    </section>
-  </div>
-  <div id="panels" data-src="/ui/campaigns/{escape(campaign_id)}/panels">{await panels_fragment(s, rec)}</div>
-  <section class="card"><h2>Fork</h2>
-    <form id="fork" class="api-form" data-api="{api}/fork" data-go="/campaigns/">
-      <div class="row"><label>From season <input name="season" type="number" min="1" max="{max(1, seasons - 1)}" value="{max(1, min(4, seasons - 1))}" required></label>
-      <label>Faction <select name="faction"><option value="">(none)</option>{fopts}</select></label>
-      <label>New policy <select name="policy"><option value="">(none)</option>{policy_opts}</select></label>
-      <label>Stop at season <input name="until" type="number" min="1" placeholder="the end"></label></div>
-      <label>Rules overrides from then on <input name="overrides" placeholder='{{"km.base_unrest": 1}}'></label>
-      <button type="submit">Fork</button><div class="problems" hidden></div>
-    </form>
-  </section>
-</div>"""
-    return _html(layout(rec["title"] or rec["scenario"], body, request, "campaign"))
-
-
-@get("/ui/campaigns/{campaign_id:str}/map", include_in_schema=False)
-async def campaign_map(request: Request[Any, Any, Any], campaign_id: str, season: int | None = None) -> Response[str]:
-    s = svc(request)
-    if await _campaign(s, campaign_id, request) is None:
-        return _html("", 404)
-    return _html(await map_fragment(s, campaign_id, season))
-
-
-@get("/ui/campaigns/{campaign_id:str}/{part:str}", include_in_schema=False)
-async def campaign_part(request: Request[Any, Any, Any], campaign_id: str, part: str) -> Response[str]:
-    """``status`` (the head's status line) or ``panels`` (charts and tables)."""
-    s = svc(request)
-    rec = await _campaign(s, campaign_id, request)
-    if rec is None or part not in ("status", "panels"):
-        return _html("", 404)
-    return _html(status_fragment(s, rec) if part == "status" else await panels_fragment(s, rec))
 
 
 # ---- one batch ------------------------------------------------------------------------------------
@@ -437,5 +277,4 @@ async def app_js() -> Response[bytes]:
     return Response(JS, media_type="text/javascript", headers={"Cache-Control": "public, max-age=86400"})
 
 
-router = Router("/", route_handlers=[home, home_fragment, campaign_page, campaign_map, campaign_part, batch_page,
-                                     batch_panel, login_page, login, app_css, app_js])
+router = Router("/", route_handlers=[home, home_fragment, batch_page, batch_panel, login_page, login, app_css, app_js])

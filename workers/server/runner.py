@@ -235,7 +235,19 @@ class CampaignRunner:
                 await self._ingest(cid, feed, msg[1])
             elif what == "state":
                 _, hour, season, snap = msg
+                table = snap.pop("standings", None)
+                if table is not None:
+                    await self.store.call(self.store.add_standings, cid, int(hour), json.dumps(table).encode())
                 await self.store.call(self.store.add_snapshot, cid, int(hour), int(season), json.dumps(snap).encode())
+            elif what == "checkpoint":
+                await self.store.call(self.store.add_checkpoint, cid, int(msg[1]), bytes(msg[2]))
+            elif what == "gm":
+                from workers.server.gm_orders import note
+
+                rec = await self.store.call(self.store.campaign, cid)
+                old = (rec or {}).get("note")
+                await self.store.call(self.store.update_campaign, cid, note=f"{old}; {note(msg[1])}" if old else note(msg[1]))
+                self.views.pop(cid, None)
             elif what == "map":
                 await self.store.call(self.store.set_map, cid, json.dumps(msg[1]).encode())
                 await self.store.call(self.store.update_campaign, cid, end_hour=int(msg[1]["end"]))

@@ -16,6 +16,7 @@ import fcntl
 import sqlite3
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -30,7 +31,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS campaigns (
     id TEXT PRIMARY KEY, created REAL NOT NULL, status TEXT NOT NULL, recipe BLOB NOT NULL,
     scenario TEXT NOT NULL, title TEXT NOT NULL DEFAULT '', seed INTEGER NOT NULL, lang TEXT NOT NULL,
-    parent TEXT, fork_season INTEGER, started REAL, finished REAL,
+    parent TEXT, fork_season INTEGER, fork_hour INTEGER, started REAL, finished REAL,
     hour INTEGER NOT NULL DEFAULT 0, end_hour INTEGER NOT NULL DEFAULT 0, until_hour INTEGER,
     events INTEGER NOT NULL DEFAULT 0, summary TEXT, factions TEXT, ledger_sha256 TEXT, error TEXT,
     note TEXT, owner TEXT
@@ -46,6 +47,14 @@ CREATE INDEX IF NOT EXISTS events_season ON events (campaign, season, seq);
 CREATE TABLE IF NOT EXISTS maps (campaign TEXT PRIMARY KEY, body BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS snapshots (
     campaign TEXT NOT NULL, hour INTEGER NOT NULL, season INTEGER NOT NULL, body BLOB NOT NULL,
+    PRIMARY KEY (campaign, hour)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS standings (
+    campaign TEXT NOT NULL, hour INTEGER NOT NULL, body BLOB NOT NULL,
+    PRIMARY KEY (campaign, hour)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS checkpoints (
+    campaign TEXT NOT NULL, hour INTEGER NOT NULL, body BLOB NOT NULL,
     PRIMARY KEY (campaign, hour)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS plots (
@@ -65,7 +74,8 @@ CREATE TABLE IF NOT EXISTS batch_results (
 """
 
 ACTIVE = ("queued", "running")
-CAMPAIGN_FIELDS = ("id", "created", "status", "scenario", "title", "seed", "lang", "parent", "fork_season", "started",
+CAMPAIGN_TABLES = ("events", "snapshots", "standings", "checkpoints", "maps", "plots")  # what a campaign has besides its record
+CAMPAIGN_FIELDS = ("id", "created", "status", "scenario", "title", "seed", "lang", "parent", "fork_season", "fork_hour", "started",
                    "finished", "hour", "end_hour", "until_hour", "events", "summary", "factions", "ledger_sha256",
                    "error", "note", "owner")
 BATCH_FIELDS = ("id", "created", "status", "mode", "scenario", "total", "done", "dead", "started", "finished", "error",
@@ -94,9 +104,10 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
-            for table in ("campaigns", "batches"):  # a data directory from before records had owners
-                if "owner" not in {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}:
-                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN owner TEXT")
+            # a data directory from before records had owners, or forks an hour
+            for table, column in (("campaigns", "owner"), ("batches", "owner"), ("campaigns", "fork_hour")):
+                if column not in {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {'INTEGER' if column == 'fork_hour' else 'TEXT'}")
 
     def close(self) -> None:
         with self.lock:
@@ -119,10 +130,10 @@ class Store:
     def add_campaign(self, rec: dict[str, Any], recipe: dict[str, Any]) -> None:
         self._exec(
             "INSERT INTO campaigns (id, created, status, recipe, scenario, title, seed, lang, parent, fork_season, "
-            "end_hour, until_hour, owner) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "fork_hour, end_hour, until_hour, owner) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (rec["id"], rec["created"], rec["status"], msgpack.packb(recipe, use_bin_type=True), rec["scenario"],
              rec.get("title", ""), rec["seed"], rec["lang"], rec.get("parent"), rec.get("fork_season"),
-             rec.get("end_hour", 0), rec.get("until_hour"), rec.get("owner")),
+             rec.get("fork_hour"), rec.get("end_hour", 0), rec.get("until_hour"), rec.get("owner")),
         )
 
     def campaign(self, cid: str) -> dict[str, Any] | None:
@@ -160,7 +171,7 @@ class Store:
         """Forget what a run that did not finish produced, so that it can run again from the start."""
         with self.lock:
             self.db.execute("BEGIN")
-            for table in ("events", "snapshots", "maps", "plots"):
+            for table in CAMPAIGN_TABLES:
                 self.db.execute(f"DELETE FROM {table} WHERE campaign = ?", (cid,))
             self.db.execute("UPDATE campaigns SET status = 'queued', hour = 0, events = 0, summary = NULL, factions = NULL, "
                             "started = NULL, error = NULL, note = ? WHERE id = ?", (note, cid))
@@ -170,7 +181,7 @@ class Store:
         """Forget a campaign and everything it has (its ledger, maps, snapshots, plots)."""
         with self.lock:
             self.db.execute("BEGIN")
-            for table in ("events", "snapshots", "maps", "plots"):
+            for table in CAMPAIGN_TABLES:
                 self.db.execute(f"DELETE FROM {table} WHERE campaign = ?", (cid,))
             self.db.execute("DELETE FROM campaigns WHERE id = ?", (cid,))
             self.db.execute("COMMIT")
@@ -230,19 +241,44 @@ class Store:
         return rows[0]["body"] if rows else None
 
     def add_snapshot(self, cid: str, hour: int, season: int, body: bytes) -> None:
-        self._exec("INSERT OR REPLACE INTO snapshots (campaign, hour, season, body) VALUES (?,?,?,?)", (cid, hour, season, body))
+        """A snapshot of the map (JSON), kept compressed: a campaign of 40 seasons has one for every day
+        that changed something."""
+        self._exec("INSERT OR REPLACE INTO snapshots (campaign, hour, season, body) VALUES (?,?,?,?)",
+                   (cid, hour, season, zlib.compress(body, 6)))
 
     def snapshot(self, cid: str, hour: int | None = None) -> tuple[int, int, bytes] | None:
-        """The last snapshot at or before ``hour`` (default: the last one)."""
+        """The last snapshot at or before ``hour`` (default: the last one), its JSON."""
         if hour is None:
             rows = self._rows("SELECT hour, season, body FROM snapshots WHERE campaign = ? ORDER BY hour DESC LIMIT 1", (cid,))
         else:
             rows = self._rows("SELECT hour, season, body FROM snapshots WHERE campaign = ? AND hour <= ? "
                               "ORDER BY hour DESC LIMIT 1", (cid, hour))
-        return (rows[0]["hour"], rows[0]["season"], rows[0]["body"]) if rows else None
+        return (rows[0]["hour"], rows[0]["season"], _json_of(rows[0]["body"])) if rows else None
+
+    def add_standings(self, cid: str, hour: int, body: bytes) -> None:
+        """Every faction's score (JSON) at ``hour`` (a season's start, a fork point, the end)."""
+        self._exec("INSERT OR REPLACE INTO standings (campaign, hour, body) VALUES (?,?,?)", (cid, hour, body))
+
+    def standings(self, cid: str, hour: int | None = None) -> tuple[int, bytes] | None:
+        """The last standings at or before ``hour`` (default: the last ones): (their hour, JSON)."""
+        if hour is None:
+            rows = self._rows("SELECT hour, body FROM standings WHERE campaign = ? ORDER BY hour DESC LIMIT 1", (cid,))
+        else:
+            rows = self._rows("SELECT hour, body FROM standings WHERE campaign = ? AND hour <= ? ORDER BY hour DESC LIMIT 1",
+                              (cid, hour))
+        return (rows[0]["hour"], rows[0]["body"]) if rows else None
 
     def snapshot_hours(self, cid: str) -> list[int]:
         return [r["hour"] for r in self._rows("SELECT hour FROM snapshots WHERE campaign = ? ORDER BY hour", (cid,))]
+
+    def add_checkpoint(self, cid: str, hour: int, body: bytes) -> None:
+        """The world at a season boundary (zlib-compressed msgpack, as the campaign process sends it)."""
+        self._exec("INSERT OR REPLACE INTO checkpoints (campaign, hour, body) VALUES (?,?,?)", (cid, hour, body))
+
+    def checkpoint(self, cid: str, hour: int) -> bytes | None:
+        """The world's msgpack at ``hour`` exactly, if the campaign stood there."""
+        rows = self._rows("SELECT body FROM checkpoints WHERE campaign = ? AND hour = ?", (cid, hour))
+        return zlib.decompress(rows[0]["body"]) if rows else None
 
     def plots(self, cid: str, hour: int) -> dict[str, bytes]:
         rows = self._rows("SELECT name, png FROM plots WHERE campaign = ? AND hour = ?", (cid, hour))
@@ -332,6 +368,11 @@ def _seen(seen: Sequence[str] | None) -> tuple[list[str], list[Any]]:
     if seen is None:
         return [], []
     return [f"(owner IS NULL OR owner IN ({', '.join('?' * len(seen))}))" if seen else "owner IS NULL"], list(seen)
+
+
+def _json_of(body: bytes) -> bytes:
+    """A stored snapshot's JSON (compressed since snapshots are daily; a data directory from before holds JSON)."""
+    return body if body[:1] == b"{" else zlib.decompress(body)
 
 
 def now() -> float:

@@ -208,7 +208,18 @@ def test_a_fork_that_changes_nothing_ends_exactly_as_its_parent(server: Server, 
     r = server.post(f"/v1/campaigns/{finished['id']}/fork", {"season": 7})
     assert r.status_code == 201, r.text
     fork = server.wait("campaigns", r.json()["id"])
-    assert fork["status"] == "finished" and fork["fork_of"] == {"id": finished["id"], "season": 7}
+    assert fork["status"] == "finished"
+    assert fork["fork_of"] == {"id": finished["id"], "season": 7, "hour": 7 * HOURS_PER_SEASON}
+    assert fork["ledger_sha256"] == finished["ledger_sha256"]
+
+
+def test_a_fork_at_a_day_inside_a_season_that_changes_nothing_ends_exactly_as_its_parent(
+        server: Server, finished: dict) -> None:
+    r = server.post(f"/v1/campaigns/{finished['id']}/fork", {"season": 7, "day": 17})
+    assert r.status_code == 201, r.text
+    fork = server.wait("campaigns", r.json()["id"])
+    assert fork["status"] == "finished"
+    assert fork["fork_of"] == {"id": finished["id"], "season": 7, "hour": 7 * HOURS_PER_SEASON + 17 * 24}
     assert fork["ledger_sha256"] == finished["ledger_sha256"]
 
 
@@ -318,10 +329,23 @@ def test_bad_requests_get_a_4xx_json_error_naming_the_problem(server: Server, me
 
 def test_bad_fork_requests(server: Server, finished: dict) -> None:
     base = f"/v1/campaigns/{finished['id']}/fork"
-    r = server.post(base, {"season": 0})
+    r = server.post(base, {"season": -1})
     assert r.status_code == 400 and problem_paths(r) == ["season"]
+    r = server.post(base, {"season": 3, "day": 90})
+    assert r.status_code == 400 and problem_paths(r) == ["day"]
     r = server.post(base, {"season": 40})
     assert r.status_code == 422 and problem_paths(r) == ["season"]
+    r = server.post(base, {"season": 39, "day": 89})  # the campaign's last day: a fork point
+    assert r.status_code == 201, r.text
+    given = [{"decision": "buy", "order": "pass"}]
+    r = server.post(base, {"season": 3, "orders": given})
+    assert r.status_code == 422 and problem_paths(r) == ["faction"]
+    r = server.post(base, {"season": 3, "faction": "nation:rome", "orders": given, "orders_hour": 10})
+    assert r.status_code == 422 and problem_paths(r) == ["orders_hour"]
+    r = server.post(base, {"season": 3, "faction": "nation:rome", "orders_hour": 7000})
+    assert r.status_code == 422 and problem_paths(r) == ["orders_hour"]
+    r = server.post(base, {"season": 3, "faction": "nation:rome", "orders": [{"decision": "buy", "order": ""}]})
+    assert r.status_code == 400 and problem_paths(r) == ["orders[0].order"]
     r = server.post(base, {"season": 3, "faction": "nation:sparta", "policy": "random"})
     assert r.status_code == 422 and problem_paths(r) == ["faction"]
     r = server.post(base, {"season": 3, "faction": "nation:rome", "policy": "evil.module:Policy"})

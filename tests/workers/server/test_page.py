@@ -71,7 +71,7 @@ def test_the_page_starts_a_campaign_and_its_map_follows_the_seasons(make_server)
             seen: list[int] = []
             deadline = time.monotonic() + 180
             while time.monotonic() < deadline:
-                season = page.evaluate("() => { const s = document.querySelector('#map svg'); "
+                season = page.evaluate("() => { const s = document.querySelector('#map svg.hexmap'); "
                                        "return s ? Number(s.dataset.season) : -1; }")
                 if season >= 0 and (not seen or season != seen[-1]):
                     seen.append(season)
@@ -81,8 +81,8 @@ def test_the_page_starts_a_campaign_and_its_map_follows_the_seasons(make_server)
             assert seen and seen[-1] == 6, seen
             assert seen == sorted(seen) and len(seen) >= 3, f"the map did not follow the seasons: {seen}"
 
-            svg = page.locator("#map svg")
-            for layer in ("terrain", "territory", "borders", "settlements", "mn", "gw"):
+            svg = page.locator("#map svg.hexmap")
+            for layer in ("terrain", "territory", "borders", "settlements", "mn", "domains", "armies"):
                 assert svg.locator(f"g.{layer}").count() == 1, layer
             assert svg.locator("g.army").count() > 0
             assert page.locator(".charts svg.chart").count() >= 6
