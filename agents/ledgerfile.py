@@ -66,9 +66,9 @@ class LedgerReader:
         self.end = MAX_HOURS if end is None else min(end, MAX_HOURS)
         self.started: dict[str, Any] | None = None
 
-    def fail(self, ev: Event | None, field: str, expected: str, found: Any) -> LedgerError:
+    def fail(self, ev: Event | None, field: str, expected: str, found: Any, *, shown: str | None = None) -> LedgerError:
         at = f"{field}: " if field else ""
-        return LedgerError(f"{_where(self.count, ev)}: {at}expected {expected}, found {describe(found)}")
+        return LedgerError(f"{_where(self.count, ev)}: {at}expected {expected}, found {shown or describe(found)}")
 
     def event(self, obj: Any) -> Event:
         """The next event, from its decoded map; LedgerError if anything in its envelope is wrong."""
@@ -90,6 +90,10 @@ class LedgerReader:
             raise self.fail(ev, "kind", "an event kind (a word of at most 80 letters, e.g. ConvoySetOut)", ev.kind)
         if len(ev.actor) > MAX_ACTOR:
             raise self.fail(ev, "actor", f"an actor of at most {MAX_ACTOR} characters", f"{len(ev.actor)} characters")
+        bad = _not_plain(ev.data)
+        if bad is not None:
+            raise self.fail(ev, f"data{bad[0]}", "a value of a ledger (nothing, true or false, a number, a text, "
+                            "a list, a map of texts to values)", None, shown=bad[1])
         if ev.kind == "CampaignStarted" and i == 0:
             self._started(ev)
         self.last_t = ev.t
@@ -112,6 +116,38 @@ class LedgerReader:
         self.started = dict(d)
 
 
+_JSON = msgspec.json.Encoder()
+
+
+def _takes(v: Any) -> bool:
+    try:
+        _JSON.encode(v)
+        return True
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+def _not_plain(data: dict[str, Any]) -> tuple[str, str] | None:
+    """(where, what is found there) of a value in ``data`` that a ledger cannot hold, else None. Every value must be one
+    the JSON-lines writer takes, since ``realmsim resume --ledger x.jsonl`` writes every event again:
+    no msgpack timestamp, no map keyed by nothing, true or bytes (bytes values and other keys do)."""
+    if _takes(data):  # the fast way, for every event; the walk below says where, for a bad one
+        return None
+    stack: list[tuple[Any, str]] = [(v, f".{k}") for k, v in data.items()]
+    while stack:
+        v, where = stack.pop()
+        if isinstance(v, list | tuple):
+            stack.extend((x, f"{where}[{i}]") for i, x in enumerate(v))
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if not _takes({k: None}):
+                    return where, f"a key {describe(k)}"
+                stack.append((x, f"{where}.{str(k)[:40]}"))
+        elif not _takes(v):
+            return where, describe(v)
+    return "", "a value the JSON writer cannot take"
+
+
 def _msgpack_events(f: IO[bytes], reader: LedgerReader) -> Iterator[Event]:
     import msgpack
 
@@ -126,12 +162,11 @@ def _msgpack_events(f: IO[bytes], reader: LedgerReader) -> Iterator[Event]:
                 unpacker.read_bytes(1)  # at a clean end: nothing; inside an event: ValueError
             except ValueError:
                 raise LedgerError(f"event {reader.count}: the ledger ends in the middle of it (cut short after "
-                                  f"byte {start:,})".replace(",", " ")) from None
+                                  f"byte {_n(start)})") from None
             return
         except (ValueError, TypeError, RecursionError, msgpack.UnpackException) as e:
             why = "nested too deep" if isinstance(e, (RecursionError, msgpack.StackError)) else type(e).__name__
-            raise LedgerError(f"event {reader.count}: not msgpack, or damaged (from byte {start:,}: "
-                              f"{why})".replace(",", " ")) from None
+            raise LedgerError(f"event {reader.count}: not msgpack, or damaged (from byte {_n(start)}: {why})") from None
         yield reader.event(obj)
 
 

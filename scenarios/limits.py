@@ -351,6 +351,11 @@ def file_cap(kind: str, environ: dict[str, str] | None = None) -> int:
                            f"found {raw[:40]!r}") from None
 
 
+def check_file_caps(environ: dict[str, str] | None = None) -> dict[str, int]:
+    """Every kind's cap (FileCapError if a variable is malformed: a command says so before it starts)."""
+    return {kind: file_cap(kind, environ) for kind in FILE_CAPS}
+
+
 def size_text(n: int) -> str:
     """``1 GiB``, ``4 MiB``, ``1 500 bytes``: a cap as messages and the documentation say it."""
     for unit, size in (("GiB", GIB), ("MiB", MIB), ("KiB", KIB)):

@@ -36,6 +36,7 @@ from workers.report.draw import (
     note,
     number,
     palette,
+    plain,
 )
 from workers.report.names import (
     KINDS,
@@ -75,7 +76,7 @@ def _is_count(s: Any) -> bool:
 
 
 def _subtitle(info: dict[str, Any], lang: str) -> str:
-    parts = [str(info["scenario"])] if info.get("scenario") else []
+    parts = [plain(str(info["scenario"]))] if info.get("scenario") else []
     if info.get("seed") is not None:
         parts.append(text("seed", lang, seed=info["seed"]))
     return ", ".join(parts)
@@ -292,7 +293,7 @@ def journeys_figure(journeys: Any, *, info: dict[str, Any] | None = None, lang: 
         y = np.arange(len(j))
         colours = [OUTCOME_COLOURS.get(o, "#777777") for o in outcome]
         ax.barh(y, np.maximum(end - start, 0.3), left=start, color=colours, height=0.7)
-        ax.set_yticks(y, [str(c).partition(":")[2] for c in j["convoy"]], fontsize=8 if len(j) > 20 else 9)
+        ax.set_yticks(y, [plain(str(c).partition(":")[2]) for c in j["convoy"]], fontsize=8 if len(j) > 20 else 9)
         ax.invert_yaxis()
         ax.set_xlabel(text("day", lang))
         ax.set_ylabel(text("convoy", lang))
@@ -300,7 +301,7 @@ def journeys_figure(journeys: Any, *, info: dict[str, Any] | None = None, lang: 
         ax.grid(axis="x", alpha=0.3)
         integer_ticks(ax, x=True)
         ax2.barh(y, end - start, color=colours, height=0.7)
-        causes = [str(c) if isinstance(c, str) else "" for c in j["cause"].fillna("")]
+        causes = [plain(str(c)) if isinstance(c, str) else "" for c in j["cause"].fillna("")]
         for yi, d, cause in zip(y, end - start, causes):
             ax2.text(d, yi, f" {d:.1f}" + (f" ({cause})" if cause else ""), va="center", fontsize=7)
         ax2.set_xlabel(text("days", lang))

@@ -88,10 +88,14 @@ def _miles(v: Any, _r: LedgerReader) -> bool:
     return miles_of(v) is not None
 
 
-AMOUNT = (_amount, f"a whole number from -{BIG:,} to {BIG:,}".replace(",", " "))
+def _n(v: int) -> str:
+    return f"{v:,}".replace(",", " ")
+
+
+AMOUNT = (_amount, f"a whole number from -{_n(BIG)} to {_n(BIG)}")
 HOUR = (_hour, "an hour within the campaign")
 NAME = (_name, "a text of at most 200 characters")
-MILES = (_miles, f"a distance in miles from 0 to {MAX_MILES:,} (a number, or a fraction such as '1120/3')".replace(",", " "))
+MILES = (_miles, f"a distance in miles from 0 to {_n(MAX_MILES)} (a number, or a fraction such as '1120/3')")
 STATUS = (lambda v, _r: isinstance(v, str) and len(v) <= 40, "a status of at most 40 characters")
 
 # What the convoy tables read of each CV event of a convoy: field → (check, expected, required).
@@ -151,15 +155,15 @@ class _Check:
         self.factions: set[str] = set()
         self.metrics: set[tuple[str, str]] = set()
 
-    def fail(self, ev: Event, field: str, expected: str, found: Any) -> LedgerError:
+    def fail(self, ev: Event, field: str, expected: str, found: Any, *, shown: str | None = None) -> LedgerError:
         return LedgerError(f"event {ev.seq} ({ev.kind} at hour {ev.t}): {field}: expected {expected}, "
-                           f"found {describe(found)}")
+                           f"found {shown or describe(found)}")
 
-    def convoy(self, ev: Event, name: str) -> None:
+    def convoy(self, ev: Event, name: str, field: str) -> None:
         self.convoys.add(name)
         if len(self.convoys) > MAX_CONVOYS:
-            raise self.fail(ev, "actor", f"at most {MAX_CONVOYS:,} convoys in a ledger".replace(",", " "),
-                            f"convoy number {len(self.convoys):,}".replace(",", " "))
+            raise self.fail(ev, field, f"at most {_n(MAX_CONVOYS)} convoys in a ledger", None,
+                            shown=f"convoy number {_n(len(self.convoys))} ({name[:60]})")
 
     def event(self, ev: Event) -> bool:
         """Whether the tables read ``ev`` (after checking what they read of it)."""
@@ -176,7 +180,7 @@ class _Check:
                     and not _amount(ev.total, self.r):
                 raise self.fail(ev, "total", AMOUNT[1], ev.total)
             if ev.kind == "ConvoySetOut":
-                self.convoy(ev, ev.actor)
+                self.convoy(ev, ev.actor, "actor")
             return True
         return ev.kind == "CampaignStarted" and ev.seq == 0
 
@@ -194,12 +198,12 @@ class _Check:
                 raise self.fail(ev, where, "a map of metric → value", metrics)
             kind = m.group(1)
             if kind == "convoy":
-                self.convoy(ev, faction)
+                self.convoy(ev, faction, "data.factions")
             elif faction not in self.factions:
                 self.factions.add(faction)
                 if len(self.factions) > MAX_FACTIONS:
-                    raise self.fail(ev, "data.factions", f"at most {MAX_FACTIONS:,} factions besides convoys"
-                                    .replace(",", " "), f"faction number {len(self.factions):,}".replace(",", " "))
+                    raise self.fail(ev, "data.factions", f"at most {_n(MAX_FACTIONS)} factions besides convoys", None,
+                                    shown=f"faction number {_n(len(self.factions))} ({faction[:60]})")
             for name, v in metrics.items():
                 if not (isinstance(name, str) and _METRIC.fullmatch(name)):
                     raise self.fail(ev, where, "metric names such as treasury (lower-case letters, digits and _)", name)
@@ -212,7 +216,8 @@ class _Check:
                 if (kind, name) not in self.metrics:
                     self.metrics.add((kind, name))
                     if len(self.metrics) > MAX_METRICS:
-                        raise self.fail(ev, f"{where}.{name}", f"at most {MAX_METRICS} metrics in all", f"metric number {len(self.metrics)}")
+                        raise self.fail(ev, f"{where}.{name}", f"at most {MAX_METRICS} metrics in all", None,
+                                        shown=f"metric number {len(self.metrics)}")
 
 
 # ---- the file -----------------------------------------------------------------------------------------
@@ -263,7 +268,7 @@ def read_events(path: Path) -> list[Event]:
     except InputFileError as e:
         raise ReportError(str(e)) from None
     except LedgerError as e:
-        if last is None:  # not even one event: not a ledger at all, most likely
+        if last is None and str(e).startswith("event 0: "):  # not even one event: not a ledger at all, most likely
             raise ReportError(f"{path}: not a realmsim ledger, save file or batch table ({e})") from None
         raise ReportError(f"{path}: {e}") from None
     if last is not None and (not out or out[-1] is not last):
