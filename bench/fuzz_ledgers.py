@@ -80,7 +80,7 @@ class Base:
     files: dict[str, Path] = field(default_factory=dict)
 
 
-def make_bases(folder: Path) -> list[Base]:
+def make_bases(folder: Path, names: tuple[str, ...] | None = None) -> list[Base]:
     import msgspec
 
     from agents.campaign import prepare_campaign
@@ -90,6 +90,8 @@ def make_bases(folder: Path) -> list[Base]:
 
     out = []
     for name, scenario, seed, stop in BASES:
+        if names is not None and name not in names:
+            continue
         loaded = load_scenario(scenario)
         model = prepare_campaign(loaded, seed)
         until = parse_until(stop)
@@ -480,8 +482,10 @@ def special_cases(folder: Path) -> list[Case]:
 
 
 def fuzz(cases: int = 1000, seed: int = 1, *, jobs: int = 2, timeout: float = 120.0, memory_mib: int = 2048,
-         show: int = 10, kinds: tuple[str, ...] = KINDS, say: Any = print) -> dict[str, Any]:
-    """Run the fuzzer; returns {"counts": Counter of (kind, command, outcome), "kinds": Counter of traceback kinds}."""
+         show: int = 10, kinds: tuple[str, ...] = KINDS, bases: tuple[str, ...] | None = None,
+         say: Any = print) -> dict[str, Any]:
+    """Run the fuzzer (``bases``: the names of :data:`BASES` to damage, default all); returns the counts
+    by (kind, command, outcome), the traceback kinds, and the totals of cases, tracebacks and hangs."""
     import workers.cli  # noqa: F401 — imported once, before the children fork
     import workers.report  # noqa: F401
 
@@ -494,17 +498,17 @@ def fuzz(cases: int = 1000, seed: int = 1, *, jobs: int = 2, timeout: float = 12
     with tempfile.TemporaryDirectory(prefix="fuzz-ledgers-") as tmp:
         folder = Path(tmp)
         t0 = time.perf_counter()
-        bases = make_bases(folder)
-        say(f"{len(bases)} real campaigns written in {time.perf_counter() - t0:.0f} s")
+        real = make_bases(folder, bases)
+        say(f"{len(real)} real campaigns written in {time.perf_counter() - t0:.0f} s")
         todo: list[Case] = special_cases(folder)
-        for b in bases:  # the real files themselves
+        for b in real:  # the real files themselves
             for k in kinds:
                 todo.append(Case(k, "report", f"{b.name}.{k} (undamaged)", b.files[k], b.until))
                 if k == "save":
                     todo.append(Case(k, "resume", f"{b.name}.save (undamaged)", b.files[k], b.until))
         for kind in kinds:
             for i in range(cases):
-                b = bases[i % len(bases)]
+                b = real[i % len(real)]
                 if kind == "save":
                     data, what = damaged_save(b, rng)
                 else:

@@ -288,7 +288,7 @@ def limit_for(cls: type, field: str) -> Limit:
 
 # ---- files from outside (issue 30) ------------------------------------------------------------------
 # Every file a command reads from a person's disk — a scenario or state file, an orders file it names, a
-# save file, a ledger — is refused unread above its size cap (``scenarios.inputs`` reads them), so that a
+# save file, a ledger, a batch table to report on — is refused unread above its size cap (``scenarios.inputs`` reads them), so that a
 # file's size bounds the time and memory it can cost. The caps sit far above any real file: the largest
 # built-in scenario is 35 KB, a ten-year ``realm`` ledger 43 MB and its save 45 MB (a hundred years,
 # about ten times that). An environment variable sets another cap for one kind, e.g. for a longer
@@ -314,6 +314,7 @@ FILE_CAPS: dict[str, FileCap] = {
     "orders": FileCap(1 * MIB, "REALMSIM_MAX_ORDERS_BYTES", "an orders file"),
     "save": FileCap(1 * GIB, "REALMSIM_MAX_SAVE_BYTES", "a save file"),
     "ledger": FileCap(1 * GIB, "REALMSIM_MAX_LEDGER_BYTES", "a ledger"),
+    "table": FileCap(1 * GIB, "REALMSIM_MAX_TABLE_BYTES", "a batch results table"),  # report's .csv/.parquet
 }
 _UNITS = {"": 1, "K": KIB, "M": MIB, "G": GIB, "T": 1024 * GIB}
 MAX_CAP = 1024 * GIB  # no setting above a tebibyte: a typo of a few digits, not a cap

@@ -32,6 +32,7 @@ def test_every_input_kind_has_a_documented_cap_and_a_variable() -> None:
         "orders": (1 * MIB, "REALMSIM_MAX_ORDERS_BYTES"),
         "save": (1 * GIB, "REALMSIM_MAX_SAVE_BYTES"),
         "ledger": (1 * GIB, "REALMSIM_MAX_LEDGER_BYTES"),
+        "table": (1 * GIB, "REALMSIM_MAX_TABLE_BYTES"),
     }
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for c in FILE_CAPS.values():
@@ -141,13 +142,15 @@ def test_an_orders_file_over_its_cap_is_a_problem_of_its_field(tmp_path: Path, m
     (["resume", "{save}"], "{save}: expected a save file of at most 1 KiB ($REALMSIM_MAX_SAVE_BYTES sets another limit)"),
     (["state", "export", "{save}", "--out", "-"], "{save}: expected a save file of at most 1 KiB"),
     (["report", "{ledger}", "--out", "{tmp}/r"], "{ledger}: expected a ledger of at most 1 KiB"),
+    (["report", "{table}", "--out", "{tmp}/r"], "{table}: expected a batch results table of at most 1 KiB"),
 ])
 def test_every_command_refuses_a_file_over_its_cap(tmp_path: Path, args: list[str], message: str) -> None:
-    files = {"big": tmp_path / "big.toml", "save": tmp_path / "x.save", "ledger": tmp_path / "x.msgpack"}
+    files = {"big": tmp_path / "big.toml", "save": tmp_path / "x.save", "ledger": tmp_path / "x.msgpack",
+             "table": tmp_path / "b.csv"}
     for p in files.values():
         p.write_bytes(b"#" * 2000)
     names = {k: str(v) for k, v in files.items()} | {"tmp": str(tmp_path)}
-    env = {f"REALMSIM_MAX_{k}_BYTES": "1K" for k in ("SCENARIO", "SAVE", "LEDGER")}
+    env = {f"REALMSIM_MAX_{k}_BYTES": "1K" for k in ("SCENARIO", "SAVE", "LEDGER", "TABLE")}
     r = _cli(*[a.format(**names) for a in args], env=env)
     assert r.returncode == 2, r.stderr
     assert message.format(**names) in r.stderr and "Traceback" not in r.stderr
@@ -175,3 +178,12 @@ def test_report_and_resume_of_a_directory_a_device_or_a_fifo_are_clear_errors(tm
     assert r.returncode == 2, r.stderr[-500:]
     found = {"directory": "a directory", "/dev/zero": "a character device", "fifo": "a named pipe (FIFO)"}[what]
     assert f"(a regular file), found {found}" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_batch_table_that_is_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    from workers.report import ReportError, read_batch
+
+    fifo = tmp_path / "b.csv"
+    os.mkfifo(fifo)  # pandas would wait for a writer for ever
+    with pytest.raises(ReportError, match=r"b\.csv: expected a batch results table \(a regular file\), found a named pipe"):
+        read_batch(fifo)

@@ -21,6 +21,7 @@ from typing import Any
 
 import pandas as pd
 
+from scenarios.inputs import InputFileError, open_input
 from sim.calendar import HOURS_PER_DAY, HOURS_PER_SEASON
 from sim.events import Event
 from workers.report.ledger import MAX_DENOMINATOR, ReportError, miles_of, read_events
@@ -34,7 +35,10 @@ __all__ = ["ReportError", "campaign_info", "convoy_days", "convoy_journeys", "re
 def read_batch(path: Path) -> Any:
     """A ``realmsim batch`` results file as a DataFrame (whole numbers as ``Int64``)."""
     try:
-        df = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
+        with open_input(path, "table") as f:  # a regular file under its cap, never a FIFO (issue 30)
+            df = pd.read_parquet(f) if path.suffix == ".parquet" else pd.read_csv(f)
+    except InputFileError as e:
+        raise ReportError(str(e)) from None
     except Exception as e:
         raise ReportError(f"{path}: not a readable {path.suffix} table ({type(e).__name__}: {e})") from None
     if "seed" not in df.columns:
