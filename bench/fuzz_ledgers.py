@@ -483,7 +483,7 @@ def special_cases(folder: Path) -> list[Case]:
 
 def fuzz(cases: int = 1000, seed: int = 1, *, jobs: int = 2, timeout: float = 120.0, memory_mib: int = 2048,
          show: int = 10, kinds: tuple[str, ...] = KINDS, bases: tuple[str, ...] | None = None,
-         say: Any = print) -> dict[str, Any]:
+         show_clear: int = 0, say: Any = print) -> dict[str, Any]:
     """Run the fuzzer (``bases``: the names of :data:`BASES` to damage, default all); returns the counts
     by (kind, command, outcome), the traceback kinds, and the totals of cases, tracebacks and hangs."""
     import workers.cli  # noqa: F401 — imported once, before the children fork
@@ -495,6 +495,7 @@ def fuzz(cases: int = 1000, seed: int = 1, *, jobs: int = 2, timeout: float = 12
     seen: set[str] = set()
     shown = 0
     drawn = 0
+    messages: list[str] = []
     with tempfile.TemporaryDirectory(prefix="fuzz-ledgers-") as tmp:
         folder = Path(tmp)
         t0 = time.perf_counter()
@@ -555,6 +556,8 @@ def fuzz(cases: int = 1000, seed: int = 1, *, jobs: int = 2, timeout: float = 12
                 recv.close()
                 done += 1
                 counts[(case.kind, case.command, res["outcome"])] += 1
+                if res["outcome"] == "clear" and len(messages) < show_clear and rng.random() < 0.2:
+                    messages.append(f"{case.label[:150]}\n    → {res.get('message', '')[:400]}")
                 if res["outcome"] == "ok" and res.get("key"):
                     seen.add(res["key"])
                     drawn += 1
@@ -585,6 +588,10 @@ def fuzz(cases: int = 1000, seed: int = 1, *, jobs: int = 2, timeout: float = 12
         f"{sum(v for (_, _, o), v in counts.items() if o == 'ok')} successes, {all_tb} tracebacks, {all_hang} hangs")
     for k, n in tb_kinds.most_common():
         say(f"    {n:5d}  {k}")
+    if messages:
+        say("\nsome clear errors (the damage, then the message):")
+        for m in messages:
+            say(f"  {m}")
     return {"counts": counts, "kinds": tb_kinds, "cases": len(todo), "tracebacks": all_tb, "hangs": all_hang}
 
 
@@ -597,10 +604,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--memory", type=int, default=2048, help="MiB a case may allocate above the parent (default 2048)")
     ap.add_argument("--kinds", default=",".join(KINDS), help=f"among {','.join(KINDS)} (default all)")
     ap.add_argument("--show", type=int, default=10, help="tracebacks and hangs to print in full (default 10)")
+    ap.add_argument("--bases", default=None, help=f"real campaigns to damage among {','.join(b[0] for b in BASES)} (default all)")
+    ap.add_argument("--show-clear", type=int, default=0, metavar="N", help="also print N clear errors, with their damage")
     args = ap.parse_args(argv)
     kinds = tuple(k for k in args.kinds.split(",") if k)
     res = fuzz(args.cases, args.seed, jobs=args.jobs, timeout=args.timeout, memory_mib=args.memory, show=args.show,
-               kinds=kinds)
+               kinds=kinds, show_clear=args.show_clear, bases=tuple(args.bases.split(",")) if args.bases else None)
     return 1 if res["tracebacks"] or res["hangs"] else 0
 
 

@@ -16,12 +16,13 @@ those, not for every roll.
 
 from __future__ import annotations
 
+import io
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from agents.ledgerfile import LedgerError, LedgerReader, iter_events, whole
 from scenarios.inputs import InputFileError, open_input
@@ -226,29 +227,26 @@ def _is_save(head: bytes) -> bool:
     return head[:1] != b"" and (0x80 <= head[0] <= 0x8F or head[0] in (0xDE, 0xDF)) and b"realmsim-save" in head[:64]
 
 
-def _events_of(path: Path) -> Iterator[tuple[Event, LedgerReader]]:
-    with open_input(path, "ledger") as f:
-        head = f.peek(64)[:64]
-        if _is_save(head):
-            f.close()
-            yield from _save_events(path)
-            return
-        reader = LedgerReader()
-        for ev in iter_events(f, jsonl=path.suffix == ".jsonl", reader=reader):
-            yield ev, reader
-
-
-def _save_events(path: Path) -> Iterator[tuple[Event, LedgerReader]]:
-    import io
-
+def _source(path: Path) -> tuple[IO[bytes], bool]:
+    """The ledger's bytes as a stream, and whether they are a save file's."""
+    f = open_input(path, "ledger")
+    try:
+        if not _is_save(f.peek(64)[:64]):
+            return f, False
+    except BaseException:
+        f.close()
+        raise
+    f.close()
     from agents.savefile import load
 
     ledger = load(path, same_code=False).get("ledger")  # a report reads the ledger alone: any code version
     if not isinstance(ledger, bytes):
         raise LedgerError("the save has no ledger (expected msgpack bytes)")
-    reader = LedgerReader()
-    for ev in iter_events(io.BytesIO(ledger), reader=reader):
-        yield ev, reader
+    return io.BytesIO(ledger), True
+
+
+# what a file that is no ledger at all fails with, on its first event
+_NOT_A_LEDGER = re.compile(r"event 0: (expected an event|not msgpack)|line \d+ \(event 0\): not JSON")
 
 
 def read_events(path: Path) -> list[Event]:
@@ -257,18 +255,20 @@ def read_events(path: Path) -> list[Event]:
     ledger's last event. ReportError naming the file and the event if any value is wrong."""
     out: list[Event] = []
     last: Event | None = None
-    check: _Check | None = None
+    from_save = False
     try:
-        for ev, reader in _events_of(path):
-            if check is None:
-                check = _Check(reader)
-            if check.event(ev):
-                out.append(ev)
-            last = ev
+        f, from_save = _source(path)
+        with f:
+            reader = LedgerReader()
+            check = _Check(reader)
+            for ev in iter_events(f, jsonl=not from_save and path.suffix == ".jsonl", reader=reader):
+                if check.event(ev):
+                    out.append(ev)
+                last = ev
     except InputFileError as e:
         raise ReportError(str(e)) from None
     except LedgerError as e:
-        if last is None and str(e).startswith("event 0: "):  # not even one event: not a ledger at all, most likely
+        if last is None and not from_save and _NOT_A_LEDGER.match(str(e)):
             raise ReportError(f"{path}: not a realmsim ledger, save file or batch table ({e})") from None
         raise ReportError(f"{path}: {e}") from None
     if last is not None and (not out or out[-1] is not last):
