@@ -38,21 +38,32 @@ def _cap_text(kind: str, cap: int) -> str:
     return f"{c.what} of at most {size_text(cap)} (${c.env} sets another limit)"
 
 
-class _Counted(io.RawIOBase):
-    """A file descriptor read up to ``cap`` bytes; one byte more is an :class:`InputFileError`."""
+class _Capped(io.RawIOBase):
+    """A regular file read no further than ``cap`` bytes in: a byte beyond is an :class:`InputFileError`
+    (the file grew after it was checked). Seekable, as a Parquet reader needs."""
 
     def __init__(self, fd: int, path: Path, kind: str, cap: int) -> None:
         self._f = io.FileIO(fd, "rb", closefd=True)
-        self.path, self.kind, self.cap, self.count = path, kind, cap, 0
+        self.path, self.kind, self.cap = path, kind, cap
 
     def readable(self) -> bool:
         return True
 
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        return self._f.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._f.tell()
+
     def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
         n = self._f.readinto(b) or 0
-        self.count += n
-        if self.count > self.cap:
-            raise InputFileError(self.path, _cap_text(self.kind, self.cap), f"more than {self.count:,} bytes (it grew while read)".replace(",", " "))
+        end = self._f.tell()
+        if end > self.cap:
+            raise InputFileError(self.path, _cap_text(self.kind, self.cap),
+                                 f"more than {end:,} bytes (it grew while it was read)".replace(",", " "))
         return n
 
     def close(self) -> None:
@@ -79,7 +90,7 @@ def open_input(path: Path | str, kind: str) -> io.BufferedReader:
         if st.st_size > cap:
             raise InputFileError(p, _cap_text(kind, cap), f"{st.st_size:,} bytes".replace(",", " "))
         os.set_blocking(fd, True)
-        return io.BufferedReader(_Counted(fd, p, kind, cap), buffer_size=1 << 16)
+        return io.BufferedReader(_Capped(fd, p, kind, cap), buffer_size=1 << 16)
     except BaseException:
         os.close(fd)
         raise
