@@ -28,7 +28,7 @@ from typing import IO, Any
 import msgspec
 
 from scenarios.limits import MAX_HOURS
-from scenarios.validate import describe
+from scenarios.validate import describe, printable
 from sim.errors import RealmsimError
 from sim.events import Event
 
@@ -40,7 +40,11 @@ _KIND = re.compile(r"[A-Z][A-Za-z0-9]{0,79}")
 
 
 class LedgerError(RealmsimError):
-    """A ledger that cannot be read; the message names the event, the field, what was expected and found."""
+    """A ledger that cannot be read; the message names the event, the field, what was expected and found
+    (what it quotes of the file with its control characters escaped: they never reach a terminal)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(printable(message))
 
 
 def _where(i: int, ev: Event | None) -> str:

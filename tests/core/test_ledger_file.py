@@ -121,3 +121,11 @@ def test_the_reader_keeps_the_campaign_s_end_from_campaign_started() -> None:
     list(iter_events(io.BytesIO(_pack(_events())), reader=reader))
     assert (reader.end, reader.count, reader.last_t) == (480, 3, 48)
     assert reader.started is not None and reader.started["scenario"] == "s"
+
+
+def test_a_message_never_carries_the_file_s_control_characters_to_the_terminal() -> None:
+    events = _events()
+    events[1]["kind"] = "Convoy\x1b[2JSetOut"  # an escape sequence that would clear the screen
+    with pytest.raises(LedgerError) as ei:
+        decode_ledger(_pack(events))
+    assert "\x1b" not in str(ei.value) and "Convoy\\x1b[2JSetOut" in str(ei.value)
