@@ -17,7 +17,9 @@ world must be one of that scenario's (:func:`world_problems`: name, seed, system
 map size, factions), and the model rebuilt from it must keep the world's invariants. Any failure is a
 :class:`SaveFileError` (``realmsim resume`` exits 2 with its message), never a traceback and never a
 resume of one scenario's text with another's world. ``files``: the texts of the scenario's orders files
-(a resume opens no path the save names).
+(a resume opens no path the save names). The file itself is read at most to its size cap
+(``scenarios.limits.FILE_CAPS``), and its ledger event by event, each one checked
+(:mod:`agents.ledgerfile`: in order, none after the hour the save stands at).
 """
 
 from __future__ import annotations
@@ -29,12 +31,14 @@ from typing import Any
 import msgpack
 
 from agents.campaign import CampaignResult, finish
+from agents.ledgerfile import LedgerError, decode_ledger
 from agents.model import RealmModel
 from scenarios.files import from_texts
+from scenarios.inputs import InputFileError, read_input
 from scenarios.loader import LoadedScenario, load_scenario_text
 from sim.dice import DiceBox
 from sim.errors import SaveFileError, ScenarioError
-from sim.events import Ledger, decode_events, encode_events
+from sim.events import Event, Ledger, encode_events
 from sim.version import code_version
 from sim.world import World, decode_world, encode_world
 
@@ -69,12 +73,13 @@ def save(model: RealmModel, path: Path, *, scenario_label: str, scenario_text: s
     tmp.replace(path)
 
 
-def load(path: Path) -> dict[str, Any]:
-    """Read and check a save file; SaveFileError with a clear reason if it cannot be resumed."""
+def load(path: Path, *, same_code: bool = True) -> dict[str, Any]:
+    """Read and check a save file; SaveFileError with a clear reason if it cannot be resumed.
+    ``same_code=False``: a save of another code version is read too (a report reads its ledger only)."""
     try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise SaveFileError(f"{path}: cannot read the save file ({e.strerror or e})") from None
+        raw = read_input(path, "save")  # at most its cap, never a device or a FIFO (issue 30)
+    except InputFileError as e:
+        raise SaveFileError(str(e)) from None
     try:
         doc = msgpack.unpackb(raw, raw=False)
     except Exception:  # msgpack raises several unrelated types on garbage
@@ -87,7 +92,7 @@ def load(path: Path) -> dict[str, Any]:
     if not isinstance(body, bytes) or hashlib.sha256(body).hexdigest() != doc.get("sha256"):
         raise SaveFileError(f"{path}: the save file is damaged (its checksum does not match)")
     mine = code_version()
-    if doc.get("code_version") != mine:
+    if same_code and doc.get("code_version") != mine:
         raise SaveFileError(
             f"{path}: saved by realmsim code version {doc.get('code_version')!r}; this is {mine!r}. "
             "A campaign can only be resumed by the code that saved it (re-run it from its scenario and seed)."
@@ -170,11 +175,12 @@ def restore(path: Path, *, collect: bool = True) -> tuple[RealmModel, dict[str, 
         raise SaveFileError(f"{path}: the save's overrides do not fit its scenario:\n{e}") from None
     if bad:
         raise SaveFileError(f"{path}: the saved world is not one of its scenario's ({loaded.name}): " + "; ".join(bad))
+    events = _ledger(path, data["ledger"], world)
     try:
         dice = DiceBox(seed)
         dice.setstate(data["dice"])
         ledger = Ledger(keep=True)
-        ledger.restore(decode_events(data["ledger"]))
+        ledger.restore(events)
         model = RealmModel(world, dice=dice, ledger=ledger, collect=collect)
         broken = model.invariant_violations()
     except Exception as e:  # noqa: BLE001 - an inconsistent world fails in any way: said, not raised
@@ -183,6 +189,14 @@ def restore(path: Path, *, collect: bool = True) -> tuple[RealmModel, dict[str, 
         raise SaveFileError(f"{path}: the saved world breaks the world's invariants: " + "; ".join(broken[:10]))
     meta = {"scenario": loaded, "seed": seed, "overrides": overrides}
     return model, meta
+
+
+def _ledger(path: Path, data: bytes, world: World) -> list[Event]:
+    """The saved ledger's events, each checked (agents.ledgerfile): in order, none after the save's hour."""
+    try:
+        return decode_ledger(data, end=world.now)
+    except LedgerError as e:
+        raise SaveFileError(f"{path}: the saved ledger is damaged: {e}") from None
 
 
 def resume(path: Path, *, until: int | None = None) -> CampaignResult:

@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from scenarios.inputs import InputFileError, read_input
+from scenarios.limits import FILE_CAPS
 from sim.errors import Problem, ScenarioError
 
-MAX_FILE_BYTES = 1024 * 1024  # an orders file above this is refused unread
+MAX_FILE_BYTES = FILE_CAPS["orders"].default  # an orders file above this is refused unread (scenarios.limits)
 
 
 @dataclass(frozen=True)
@@ -87,16 +89,12 @@ def gather(text: str, base: Path) -> dict[str, Carried]:
         if not inside:  # a link out of the folder
             out[name] = Carried(str(p), None, "a file inside the scenario's folder", "a path that leads out of it")
             continue
-        try:
-            if p.stat().st_size > MAX_FILE_BYTES:
-                out[name] = Carried(str(p), None, f"a file of at most {MAX_FILE_BYTES:,} bytes",
-                                    f"{p.stat().st_size:,} bytes")
-                continue
-            out[name] = Carried(str(p), p.read_text(encoding="utf-8"))
+        try:  # capped, and never blocked by a FIFO or a device (scenarios.inputs)
+            out[name] = Carried(str(p), read_input(p, "orders").decode("utf-8"))
         except UnicodeDecodeError as e:
             out[name] = Carried(str(p), None, "UTF-8 text", f"undecodable bytes ({e.reason})")
-        except OSError as e:
-            out[name] = Carried(str(p), None, "a readable order file", e.strerror or str(e))
+        except InputFileError as e:
+            out[name] = Carried(str(p), None, e.expected, e.found)
     return out
 
 

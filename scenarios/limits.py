@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from sim.calendar import HOURS_PER_YEAR
+from sim.errors import RealmsimError
+
 BIG = 10**9  # money, treasuries: a billion
 UNITS = 10_000  # soldiers of one type in one garrison, army, pool or levy
 HEXES = 40_000  # a 200×200 map
@@ -281,3 +284,82 @@ def limit_for(cls: type, field: str) -> Limit:
     base = CONFIG_DEFAULT if cls.__name__ in CONFIG_STRUCTS else DEFAULT
     own = FIELD_LIMITS.get(f"{cls.__name__}.{field}")
     return base.merged(own) if own is not None else base
+
+
+# ---- files from outside (issue 30) ------------------------------------------------------------------
+# Every file a command reads from a person's disk — a scenario or state file, an orders file it names, a
+# save file, a ledger, a batch table to report on — is refused unread above its size cap (``scenarios.inputs`` reads them), so that a
+# file's size bounds the time and memory it can cost. The caps sit far above any real file: the largest
+# built-in scenario is 35 KB, a ten-year ``realm`` ledger 43 MB and its save 45 MB (a hundred years,
+# about ten times that). An environment variable sets another cap for one kind, e.g. for a longer
+# campaign: ``REALMSIM_MAX_LEDGER_BYTES=4G realmsim report big.msgpack --out r``.
+KIB = 1024
+MIB = 1024 * KIB
+GIB = 1024 * MIB
+MAX_HOURS = MAX_YEARS * HOURS_PER_YEAR  # the longest campaign a scenario may describe, in hours (864 000)
+
+
+@dataclass(frozen=True)
+class FileCap:
+    """The size cap of one kind of input file: its default, the variable that sets another, what it is."""
+
+    default: int
+    env: str
+    what: str  # "a scenario file", as messages say it
+
+
+FILE_CAPS: dict[str, FileCap] = {
+    # a bigger scenario could not travel in a job anyway (workers.job.MAX_JOB_BYTES is 4 MiB)
+    "scenario": FileCap(4 * MIB, "REALMSIM_MAX_SCENARIO_BYTES", "a scenario or state file"),
+    "orders": FileCap(1 * MIB, "REALMSIM_MAX_ORDERS_BYTES", "an orders file"),
+    "save": FileCap(1 * GIB, "REALMSIM_MAX_SAVE_BYTES", "a save file"),
+    "ledger": FileCap(1 * GIB, "REALMSIM_MAX_LEDGER_BYTES", "a ledger"),
+    "table": FileCap(1 * GIB, "REALMSIM_MAX_TABLE_BYTES", "a batch results table"),  # report's .csv/.parquet
+}
+_UNITS = {"": 1, "K": KIB, "M": MIB, "G": GIB, "T": 1024 * GIB}
+MAX_CAP = 1024 * GIB  # no setting above a tebibyte: a typo of a few digits, not a cap
+
+
+class FileCapError(RealmsimError):
+    """A malformed cap in the environment (the command line says so and exits 2)."""
+
+
+def parse_bytes(text: str) -> int:
+    """``1048576``, ``64K``, ``64M``, ``2G``, ``1T`` (binary multiples) → bytes; ValueError otherwise."""
+    t = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = t[-1:] if t[-1:] in _UNITS and t[-1:] else ""
+    digits = t[: len(t) - len(unit)].strip()
+    if not digits.isdigit() or len(digits) > 16:
+        raise ValueError(text)
+    n = int(digits) * _UNITS[unit]
+    if not 1 <= n <= MAX_CAP:
+        raise ValueError(text)
+    return n
+
+
+def file_cap(kind: str, environ: dict[str, str] | None = None) -> int:
+    """The size cap of ``kind`` (a key of :data:`FILE_CAPS`) in bytes: its variable's, else the default."""
+    import os
+
+    cap = FILE_CAPS[kind]
+    raw = (os.environ if environ is None else environ).get(cap.env, "").strip()
+    if not raw:
+        return cap.default
+    try:
+        return parse_bytes(raw)
+    except ValueError:
+        raise FileCapError(f"${cap.env}: expected a size in bytes from 1 to 1T (e.g. 1048576, 64M, 2G), "
+                           f"found {raw[:40]!r}") from None
+
+
+def check_file_caps(environ: dict[str, str] | None = None) -> dict[str, int]:
+    """Every kind's cap (FileCapError if a variable is malformed: a command says so before it starts)."""
+    return {kind: file_cap(kind, environ) for kind in FILE_CAPS}
+
+
+def size_text(n: int) -> str:
+    """``1 GiB``, ``4 MiB``, ``1 500 bytes``: a cap as messages and the documentation say it."""
+    for unit, size in (("GiB", GIB), ("MiB", MIB), ("KiB", KIB)):
+        if n >= size and n % size == 0:
+            return f"{n // size:,} {unit}".replace(",", " ")
+    return f"{n:,} bytes".replace(",", " ")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import functools
 import hashlib
+import os
 import re
 import tomllib
 from collections import OrderedDict
@@ -21,6 +22,7 @@ from typing import Any
 import msgspec
 
 from scenarios.files import Carried, carrying, gather, texts
+from scenarios.inputs import InputFileError, read_input
 from scenarios.schema import Scenario
 from scenarios.validate import check_against, conformed, describe, policy_check_token
 from sim.config import Config
@@ -67,16 +69,16 @@ def read_source(name_or_path: str) -> tuple[str, str]:
     if name_or_path in builtin_names():
         bp = builtin_path(name_or_path)
         return f"{name_or_path} (built-in, {bp.name})", bp.read_text(encoding="utf-8")
-    if p.is_file():
-        try:
-            return str(p), p.read_text(encoding="utf-8")
-        except UnicodeDecodeError as e:
-            raise ScenarioError(str(p), [Problem("(file)", "UTF-8 text", f"undecodable bytes ({e.reason})")]) from None
-        except OSError as e:
-            raise ScenarioError(str(p), [Problem("(file)", "a readable file", e.strerror or str(e))]) from None
-    known = ", ".join(builtin_names()) or "none"
-    found = "a directory" if p.is_dir() else "no such file"
-    raise ScenarioError(name_or_path, [Problem("(scenario)", f"a built-in scenario name ({known}) or a path to a .toml file", found)])
+    if p.is_dir() or not os.path.lexists(p):
+        known = ", ".join(builtin_names()) or "none"
+        found = "a directory" if p.is_dir() else "no such file"
+        raise ScenarioError(name_or_path, [Problem("(scenario)", f"a built-in scenario name ({known}) or a path to a .toml file", found)])
+    try:  # capped, and never blocked by a FIFO or a device (issue 30)
+        return str(p), read_input(p, "scenario").decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError(str(p), [Problem("(file)", "UTF-8 text", f"undecodable bytes ({e.reason})")]) from None
+    except InputFileError as e:
+        raise ScenarioError(str(p), [Problem("(file)", e.expected, e.found)]) from None
 
 
 def parse_scenario(text: str, label: str, files: Mapping[str, Carried] | None = None) -> Scenario:

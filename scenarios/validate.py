@@ -20,6 +20,16 @@ from scenarios.limits import DEFAULT, Limit, limit_for
 from sim.errors import Problem
 
 _MAX_SHOWN = 60
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    return f"\\x{ord(m.group()):02x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters written as ``\\x1b``: what a message may quote of a file."""
+    return _CONTROL.sub(_escape, text)
 
 
 def describe(value: Any) -> str:
@@ -32,7 +42,7 @@ def describe(value: Any) -> str:
         return f"{value} (a number)"
     if isinstance(value, str):
         s = value if len(value) <= _MAX_SHOWN else value[:_MAX_SHOWN] + "…"
-        return f'"{s}"'
+        return f'"{_CONTROL.sub(_escape, s)}"'  # a file's control characters never reach the terminal
     if isinstance(value, list):
         return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
     if isinstance(value, dict):

@@ -121,5 +121,5 @@ def test_not_a_save_file(tmp_path: Path, content: bytes) -> None:
 
 
 def test_missing_save_file(tmp_path: Path) -> None:
-    with pytest.raises(SaveFileError, match="cannot read the save file"):
+    with pytest.raises(SaveFileError, match="nope.save: expected a save file, found no such file"):
         restore(tmp_path / "nope.save")

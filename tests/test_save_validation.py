@@ -113,3 +113,42 @@ def test_a_save_whose_body_is_of_the_wrong_shape_is_a_clear_error(tmp_path: Path
     _rewrite(a, body)
     with pytest.raises(SaveFileError, match=expect[1]):
         restore(a)
+
+
+def _ledger_events(body: dict[str, Any]) -> list[dict[str, Any]]:
+    import io
+
+    return list(msgpack.Unpacker(io.BytesIO(body["ledger"]), raw=False, strict_map_key=False))
+
+
+@pytest.mark.parametrize(("damage", "message"), [
+    (lambda evs: evs[-1].update(t=10**6), r"event \d+ \(\w+ at hour 1000000\): t: expected an hour from [\d ]+ to 2 160 "
+                                          r"\(the campaign's end\), found 1000000"),
+    (lambda evs: evs[5].update(seq=99), r"event 5 \(\w+ at hour \d+\): seq: expected 5 \(events are numbered in order from 0\)"),
+    (lambda evs: evs.__setitem__(3, "an event"), r"event 3: expected an event \(a map of seq, t, system, kind"),
+    (lambda evs: evs[4]["data"].update(extra={None: 1}), r"event 4 \(\w+ at hour \d+\): data\.extra: expected a value of a "
+                                                         r"ledger .*found a key nothing"),
+])
+def test_a_save_whose_ledger_is_damaged_is_refused_naming_the_event(tmp_path: Path, damage: Any, message: str) -> None:
+    # issue 30: the events a resume restores are checked like any ledger's, none after the save's hour
+    a = _save("guild-war", 1, tmp_path / "a.save")
+    body = _body(a)
+    events = _ledger_events(body)
+    damage(events)
+    body["ledger"] = b"".join(msgpack.packb(e, use_bin_type=True) for e in events)
+    _rewrite(a, body)
+    with pytest.raises(SaveFileError, match=rf"a\.save: the saved ledger is damaged: {message}"):
+        restore(a)
+
+
+@pytest.mark.slow  # a subprocess
+def test_resume_of_a_save_with_a_damaged_ledger_exits_2_with_the_event(tmp_path: Path) -> None:
+    a = _save("guild-war", 1, tmp_path / "a.save")
+    body = _body(a)
+    events = _ledger_events(body)
+    events[-1]["t"] = 2**31
+    body["ledger"] = b"".join(msgpack.packb(e, use_bin_type=True) for e in events)
+    _rewrite(a, body)
+    r = _resume(a)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and r.stdout == ""
+    assert f"realmsim resume: {a}: the saved ledger is damaged: event {len(events) - 1} (" in r.stderr

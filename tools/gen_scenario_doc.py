@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 import msgspec  # noqa: E402
 import msgspec.inspect as mi  # noqa: E402
 
-from scenarios.limits import MAX_YEARS, Limit, limit_for  # noqa: E402
+from scenarios.limits import FILE_CAPS, MAX_YEARS, Limit, limit_for, size_text  # noqa: E402
 from scenarios.schema import Scenario  # noqa: E402
 from sim.config import Config  # noqa: E402
 
@@ -151,6 +151,9 @@ def render() -> str:
         "before anything is built and names the limit in its message, so a file's numbers cannot make",
         f"validation or a campaign blow up. A campaign lasts at most {MAX_YEARS} years in all. Each problem",
         "names the line of the file where the value stands; at most 50 are printed, then \"and N more\".",
+        f"The file itself is at most {size_text(FILE_CAPS['scenario'].default)} and each orders file it names at most "
+        f"{size_text(FILE_CAPS['orders'].default)}",
+        f"(`{FILE_CAPS['scenario'].env}`, `{FILE_CAPS['orders'].env}` set others; README.md, *Limits on input files*).",
         "",
         "## Top level",
         "",

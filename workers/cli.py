@@ -580,9 +580,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        from scenarios.limits import check_file_caps
         from workers.options import apply_allow_policies
 
         apply_allow_policies(args)
+        check_file_caps()  # a malformed $REALMSIM_MAX_*_BYTES is a usage error, whichever file is read
         return COMMANDS[args.cmd](args)
     except RealmsimError as e:
         print(f"realmsim {args.cmd}: {e}", file=sys.stderr)

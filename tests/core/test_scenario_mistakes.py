@@ -108,3 +108,10 @@ def test_cli_validate_reports_without_traceback_and_exits_2(tmp_path: Path) -> N
     ok.write_text(GOOD)
     p = subprocess.run([sys.executable, "-m", "workers.cli", "validate", str(ok)], capture_output=True, text=True)
     assert p.returncode == 0 and "ok" in p.stdout
+
+
+def test_a_found_text_never_carries_the_file_s_control_characters_to_the_terminal(tmp_path: Path) -> None:
+    # issue 30: a message quotes what it found; an escape sequence in a file must not reach the terminal
+    probs = problems_of(tmp_path, GOOD.replace("[map]", '[map]\nhex_miles = "\\u001b[2J"', 1))
+    assert any('found "\\x1b[2J"' in p for p in probs), probs
+    assert not any("\x1b" in p for p in probs)

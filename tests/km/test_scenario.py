@@ -179,7 +179,7 @@ def test_orders_need_the_scripted_policy_and_an_existing_file(tmp_path: Path) ->
     (tmp_path / "mini.toml").write_text(t, encoding="utf-8")
     with pytest.raises(ScenarioError) as ei:
         load_scenario(str(tmp_path / "mini.toml"))  # read next to the scenario file (tests/test_scenario_files.py)
-    assert f"kingdoms[0].orders_file ({tmp_path}/none.toml): (file): expected a readable order file" in str(ei.value)
+    assert f"kingdoms[0].orders_file ({tmp_path}/none.toml): (file): expected an orders file, found no such file" in str(ei.value)
 
 
 # ---- KM-REL-04 and the build --------------------------------------------------------------------------

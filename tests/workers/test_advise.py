@@ -328,7 +328,7 @@ def test_state_export_refuses_bad_requests(capsys: pytest.CaptureFixture[str], t
     code, _, err = run(capsys, "state", "export", "--out", str(tmp_path / "x"))
     assert code == 2 and "give a save file or --scenario NAME --season N" in err
     code, _, err = run(capsys, "state", "export", str(tmp_path / "nope.save"), "--out", str(tmp_path / "x"))
-    assert code == 2 and "cannot read the save file" in err
+    assert code == 2 and "nope.save: expected a save file, found no such file" in err
     assert not (tmp_path / "x").exists()
 
 

@@ -68,10 +68,12 @@ __all__ = [
 
 class RunTables:
     """The tables of one run: ``seasons`` (always), ``days`` and ``journeys`` (empty without caravans),
-    ``info`` (scenario, seed, systems, end from ``CampaignStarted``)."""
+    ``info`` (scenario, seed, systems, end from ``CampaignStarted``; ``last_hour``, the last event's)."""
 
     def __init__(self, events: list[Event]) -> None:
         self.info = campaign_info(events)
+        if events:
+            self.info["last_hour"] = events[-1].t  # where the ledger stops (a convoy still on the road ends there)
         self.seasons = season_table(events)
         self.days = convoy_days(events)
         self.journeys = convoy_journeys(events)
@@ -131,7 +133,11 @@ def _write_figures(figures: dict[str, Figure], out: Path) -> list[Path]:
 
 
 def report_run(path: Path, out: Path, lang: str = "en") -> list[Path]:
-    t = RunTables(read_events(path))
+    events = read_events(path)  # checked at the reading boundary (workers.report.ledger)
+    try:
+        t = RunTables(events)
+    except ReportError as e:
+        raise ReportError(f"{path}: {e}") from None
     out.mkdir(parents=True, exist_ok=True)
     written = _write_table(t.seasons, out, "seasons")
     if len(t.days):

@@ -154,12 +154,19 @@ def _group_thousands(axis: Any, lim: tuple[float, float]) -> None:
         axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}".replace(",", "\u202f")))
 
 
+def plain(text: str) -> str:
+    """A name from a ledger as matplotlib must draw it: as written. A ``$`` would start mathtext, and a
+    name such as ``$\\x{`` is a valid scenario id but no formula (matplotlib raises when it draws it)."""
+    return text.replace("$", r"\$")
+
+
 class Series:
-    """One labelled line: x and y values (NaN where absent), its colour when it has a fixed one."""
+    """One labelled line: x and y values (NaN where absent), its colour when it has a fixed one. The
+    label is a name from the ledger, drawn as written (:func:`plain`)."""
 
     def __init__(self, label: str, x: Sequence[float], y: Sequence[float], colour: str | None = None,
                  end_marker: str | None = None) -> None:
-        self.label = label
+        self.label = plain(label)
         self.x = np.asarray(x, dtype=float)
         self.y = np.asarray(y, dtype=float)
         self.colour = colour
@@ -277,7 +284,7 @@ def draw_heatmap(ax: Axes, labels: list[str], x: Sequence[float], values: Any, *
     edges = np.concatenate([[first], mids, [last]])
     mesh = ax.pcolormesh(edges, np.arange(len(labels) + 1) - 0.5, np.ma.masked_invalid(m), cmap=cmap, norm=norm,
                          edgecolors="white", linewidth=0.4)
-    ax.set_yticks(range(len(labels)), labels, fontsize=8)
+    ax.set_yticks(range(len(labels)), [plain(x) for x in labels], fontsize=8)
     ax.set_ylim(len(labels) - 0.5, -0.5)
     bar = ax.figure.colorbar(mesh, ax=ax, ticks=range(lo, hi + 1), pad=0.01, aspect=12)
     bar.set_label(label, fontsize=9)

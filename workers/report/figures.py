@@ -37,6 +37,7 @@ from workers.report.draw import (
     note,
     number,
     palette,
+    plain,
 )
 from workers.report.names import (
     KINDS,
@@ -76,7 +77,7 @@ def _is_count(s: Any) -> bool:
 
 
 def _subtitle(info: dict[str, Any], lang: str) -> str:
-    parts = [str(info["scenario"])] if info.get("scenario") else []
+    parts = [plain(str(info["scenario"]))] if info.get("scenario") else []
     if info.get("seed") is not None:
         parts.append(text("seed", lang, seed=info["seed"]))
     return ", ".join(parts)
@@ -243,10 +244,14 @@ def journeys_figure(journeys: Any, *, info: dict[str, Any] | None = None, lang: 
     it ended) and how many days it took. Beyond ``max_rows`` convoys, a histogram of journey lengths
     by outcome instead."""
     j = journeys.sort_values(["set_out_hour", "convoy"], kind="stable").reset_index(drop=True)
-    last_hour = float(pd.to_numeric(j["end_hour"], errors="coerce").max(skipna=True) or 0)
-    last_hour = max(last_hour, float(j["set_out_hour"].max()))
-    start = j["set_out_hour"].astype("float64").to_numpy() / 24
-    end = pd.to_numeric(j["end_hour"], errors="coerce").astype("float64").fillna(last_hour).to_numpy() / 24
+    ends = pd.to_numeric(j["end_hour"], errors="coerce").astype("float64")  # NaN: still on the road
+    set_out = j["set_out_hour"].astype("float64")
+    # a convoy still on the road is drawn to where the ledger stops (a run stopped before any arrived
+    # has no end at all: pandas' NA is neither true nor false, so no `or 0` on it)
+    known = [float(x) for x in (ends.max(), set_out.max(), (info or {}).get("last_hour")) if x is not None and x == x]
+    last_hour = max(known, default=0.0)
+    start = set_out.to_numpy() / 24
+    end = ends.fillna(last_hour).to_numpy() / 24
     outcome = [str(o) for o in j["outcome"]]
     legend = [Patch(color=OUTCOME_COLOURS.get(o, "#777777"), label=text(o, lang))
               for o in OUTCOME_COLOURS if o in outcome]
@@ -258,8 +263,9 @@ def journeys_figure(journeys: Any, *, info: dict[str, Any] | None = None, lang: 
         end_season = int((info or {}).get("end", 0)) // HOURS_PER_SEASON  # the whole campaign, quiet seasons too
         seasons = np.arange(0, max(int(season.max()) + 1, end_season))
         bottom = np.zeros(len(seasons))
+        outcomes = np.array(outcome, dtype=object)
         for o in present:
-            counts = np.array([sum(1 for s, k in zip(season, outcome) if s == x and k == o) for x in seasons])
+            counts = np.bincount(season[outcomes == o], minlength=len(seasons))[: len(seasons)]
             ax.bar(seasons, counts, bottom=bottom, color=OUTCOME_COLOURS[o], label=text(o, lang), width=0.85)
             bottom += counts
         ax.set_title(f"{kind_label('convoy', lang)} — {text('set_out_per_season', lang)}", loc="left", fontsize=11)
@@ -289,7 +295,7 @@ def journeys_figure(journeys: Any, *, info: dict[str, Any] | None = None, lang: 
         y = np.arange(len(j))
         colours = [OUTCOME_COLOURS.get(o, "#777777") for o in outcome]
         ax.barh(y, np.maximum(end - start, 0.3), left=start, color=colours, height=0.7)
-        ax.set_yticks(y, [str(c).partition(":")[2] for c in j["convoy"]], fontsize=8 if len(j) > 20 else 9)
+        ax.set_yticks(y, [plain(str(c).partition(":")[2]) for c in j["convoy"]], fontsize=8 if len(j) > 20 else 9)
         ax.invert_yaxis()
         ax.set_xlabel(text("day", lang))
         ax.set_ylabel(text("convoy", lang))
@@ -297,7 +303,7 @@ def journeys_figure(journeys: Any, *, info: dict[str, Any] | None = None, lang: 
         ax.grid(axis="x", alpha=0.3)
         integer_ticks(ax, x=True)
         ax2.barh(y, end - start, color=colours, height=0.7)
-        causes = [str(c) if isinstance(c, str) else "" for c in j["cause"].fillna("")]
+        causes = [plain(str(c)) if isinstance(c, str) else "" for c in j["cause"].fillna("")]
         for yi, d, cause in zip(y, end - start, causes):
             ax2.text(d, yi, f" {d:.1f}" + (f" ({cause})" if cause else ""), va="center", fontsize=7)
         ax2.set_xlabel(text("days", lang))

@@ -21,47 +21,24 @@ from typing import Any
 
 import pandas as pd
 
+from scenarios.inputs import InputFileError, open_input
 from sim.calendar import HOURS_PER_DAY, HOURS_PER_SEASON
-from sim.errors import RealmsimError
-from sim.events import Event, decode_events
+from sim.events import Event
+from workers.report.ledger import MAX_DENOMINATOR, ReportError, miles_of, read_events
 from workers.report.names import KINDS, SYSTEM_OF_KIND
 
-
-class ReportError(RealmsimError):
-    """An input the report command cannot read."""
+__all__ = ["ReportError", "campaign_info", "convoy_days", "convoy_journeys", "read_batch", "read_events",
+           "season_table", "whole_numbers"]
 
 
 # ---- reading ----------------------------------------------------------------------------------------
-def read_events(path: Path) -> list[Event]:
-    """A ledger (msgpack stream, or ``.jsonl``) or a save file's ledger."""
-    raw = path.read_bytes()
-    if path.suffix == ".jsonl":
-        import msgspec
-
-        try:
-            return [msgspec.json.decode(line, type=Event) for line in raw.splitlines() if line.strip()]
-        except (msgspec.ValidationError, msgspec.DecodeError) as e:
-            raise ReportError(f"{path}: not a realmsim JSON-lines ledger ({e})") from None
-    try:
-        import msgpack
-
-        head = msgpack.unpackb(raw, raw=False) if raw[:1] in (b"\x85", b"\x86", b"\x87") else None
-    except Exception:
-        head = None
-    if isinstance(head, dict) and head.get("format") == "realmsim-save":
-        from agents.savefile import load
-
-        return decode_events(load(path)["ledger"])
-    try:
-        return decode_events(raw)
-    except Exception as e:
-        raise ReportError(f"{path}: not a realmsim ledger, save file or batch table ({type(e).__name__})") from None
-
-
 def read_batch(path: Path) -> Any:
     """A ``realmsim batch`` results file as a DataFrame (whole numbers as ``Int64``)."""
     try:
-        df = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
+        with open_input(path, "table") as f:  # a regular file under its cap, never a FIFO (issue 30)
+            df = pd.read_parquet(f) if path.suffix == ".parquet" else pd.read_csv(f)
+    except InputFileError as e:
+        raise ReportError(str(e)) from None
     except Exception as e:
         raise ReportError(f"{path}: not a readable {path.suffix} table ({type(e).__name__}: {e})") from None
     if "seed" not in df.columns:
@@ -214,7 +191,14 @@ class _Track:
 
 
 def _miles(v: Any) -> Fraction:
-    return Fraction(str(v))
+    """A distance the reading boundary checked (workers.report.ledger.miles_of); 0 if it is not one."""
+    return miles_of(v) or Fraction(0)
+
+
+def _add_miles(total: Fraction, v: Any) -> Fraction:
+    """``total + v``, its denominator kept small (a ledger of odd fractions cannot make the sum grow without end)."""
+    out = total + _miles(v)
+    return out.limit_denominator(MAX_DENOMINATOR) if out.denominator > MAX_DENOMINATOR else out
 
 
 def _apply(tr: _Track, ev: Event) -> None:
@@ -244,7 +228,7 @@ def _apply(tr: _Track, ev: Event) -> None:
     elif k == "CargoLeftBehind" and ev.outcome == "provisions":
         tr.provisions -= int(ev.total or 0)
     elif k == "ConvoyTravelled":
-        tr.miles += _miles(d.get("miles", 0))
+        tr.miles = _add_miles(tr.miles, d.get("miles", 0))
     elif k == "ConvoyArrived":
         tr.status = "arrived"
         tr.end = int(d.get("hour", ev.t))
@@ -266,7 +250,7 @@ def _anchor(tr: _Track, m: dict[str, Any], hour: int) -> None:
     tr.unrest = int(m.get("unrest", tr.unrest))
     tr.provisions = int(m.get("provisions", tr.provisions))
     if "miles" in m:
-        tr.miles = Fraction(str(m["miles"]))
+        tr.miles = _miles(m["miles"])
     tr.status = str(m.get("status", tr.status))
     tr.record(hour)
 
@@ -288,16 +272,24 @@ def _tracks(events: list[Event]) -> tuple[dict[str, _Track], int]:
     return {c: tr for c, tr in sorted(tracks.items()) if tr.set_out is not None}, last
 
 
+MAX_CONVOY_DAYS = 5_000_000  # rows of convoy_days: 100 convoys on the road for 100 years fit (3.6 million)
+
+
 def convoy_days(events: list[Event]) -> Any:
     """One row per convoy and day of its journey, from the day it sets out to the day it arrives or is
     destroyed (or the ledger's last day): ``convoy``, ``day`` (of the campaign), ``journey_day``
     (0 on the day it sets out), then ``cv.hp``, ``cv.max_hp``, ``cv.unrest``, ``cv.provisions``,
     ``cv.miles`` and ``cv.status`` at the end of that day."""
     tracks, last = _tracks(events)
+    spans = {c: (tr.set_out or 0) // HOURS_PER_DAY for c, tr in tracks.items()}
+    total = sum(max(0, (tr.end if tr.end is not None else last) // HOURS_PER_DAY - spans[c] + 1) for c, tr in tracks.items())
+    if total > MAX_CONVOY_DAYS:
+        raise ReportError(f"the ledger's convoys are on the road {total:,} days in all; a report draws at most "
+                          f"{MAX_CONVOY_DAYS:,} convoy-days".replace(",", " "))
     rows: list[tuple[Any, ...]] = []
     for convoy, tr in tracks.items():
         assert tr.set_out is not None
-        first = tr.set_out // HOURS_PER_DAY
+        first = spans[convoy]
         end = (tr.end if tr.end is not None else last) // HOURS_PER_DAY
         for day in range(first, end + 1):
             st = tr.at(min((day + 1) * HOURS_PER_DAY - 1, last))

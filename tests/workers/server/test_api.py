@@ -193,6 +193,19 @@ def test_the_plots_are_pngs(server: Server) -> None:
     assert server.get(f"/v1/campaigns/{cid}/plots/..%2F..%2Fetc%2Fpasswd").status_code == 404
 
 
+def test_the_plots_of_a_caravan_campaign_stopped_before_any_convoy_arrived(server: Server) -> None:
+    # issue 30: the journeys plot raised "boolean value of NA is ambiguous" (a 500) when no convoy had an end
+    r = server.post("/v1/campaigns", {"scenario": "caravan-crossing", "seed": 7, "until": "2d"})
+    assert r.status_code == 201, r.text
+    cid = server.wait("campaigns", r.json()["id"])["id"]
+    listing = server.get(f"/v1/campaigns/{cid}/plots")
+    assert listing.status_code == 200, listing.text
+    names = [u.rsplit("/", 1)[1] for u in listing.json()["plots"]]
+    assert "journeys.png" in names and "caravans.png" in names, names
+    png = server.get(f"/v1/campaigns/{cid}/plots/journeys.png")
+    assert png.status_code == 200 and png.content[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_the_map_has_the_terrain_and_the_factions(server: Server, finished: dict) -> None:
     body = server.get(f"/v1/campaigns/{finished['id']}/map").json()
     m, st = body["map"], body["state"]
