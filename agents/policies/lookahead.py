@@ -44,6 +44,7 @@ from sim.world import World, decode_world, encode_world
 if TYPE_CHECKING:
     import random
 
+    from agents.core import CampaignModel
     from agents.model import RealmModel
 
 NAME = "lookahead"
@@ -111,10 +112,11 @@ def policy_rng(agent: Any) -> random.Random:
     return stream.rng  # type: ignore[no-any-return]
 
 
-def new_model(world: World, dice: DiceBox, ledger: Ledger) -> RealmModel:
-    from agents.model import RealmModel
+def new_model(world: World, dice: DiceBox, ledger: Ledger) -> CampaignModel:
+    """A rollout's campaign: played without Mesa (nothing of a rollout is collected)."""
+    from agents.core import CampaignModel
 
-    return RealmModel(world, dice=dice, ledger=ledger, collect=False, check_invariants=False)
+    return CampaignModel(world, dice=dice, ledger=ledger, check_invariants=False)
 
 
 def faction_score(world: World, key: str) -> float:
