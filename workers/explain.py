@@ -14,6 +14,7 @@ come right after the chronicle line of the same moment.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from agents.chronicle_tables.cv import order_fr as cv_order_fr
@@ -137,26 +138,40 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
             out.append(f"    {w['tie']}{c} {w['untold'].format(n=tied, s=_num(top))}")
     ro = d.get("rollouts")
     if isinstance(ro, dict) and ro.get("candidates"):
-        unit = unit_word(str(ro.get("unit", "")), lang)
-        cands = ro["candidates"]
-        best = cands[0]
-        others = ", ".join(_num(cd.get("mean")) for cd in cands[1:])
-        line = (f"    {w['rollouts']} ({w['horizon'].format(h=span_words(int(ro.get('horizon_hours', 0)), lang))}){c} "
-                f"{order(best.get('order'))} {w['won'].format(w=best.get('wins', 0), n=best.get('n', ro.get('n', 0)))}, "
-                f"{w['mean'].format(m=_num(best.get('mean')), u=unit)}")
-        if others:
-            line += f" {w['against']} {others}"
-        out.append(line)
-        for cd in cands[1:]:
-            out.append(f"        {order(cd.get('order'))}{c} {w['mean'].format(m=_num(cd.get('mean')), u=unit)}, "
-                       f"{w['won'].format(w=cd.get('wins', 0), n=cd.get('n', 0))}")
-        if ro.get("cut"):
-            out.append(f"        {w['cut'].format(n=ro.get('n', 0))}")
-        if ro.get("diverged"):
-            out.append(f"        {w['diverged'].format(n=ro['diverged'])}")
+        told = rollout_lines(ro, lang, order)
+        out.append("    " + told[0])
+        out += ["        " + x for x in told[1:]]
     if d.get("reason") and not alts:
         reason = str(d["reason"])
         out.append(f"    {w['reason']}{c} {nm(REASON_FR.get(reason, reason) if lang == 'fr' else reason)}")
+    return out
+
+
+def rollout_lines(ro: dict[str, Any], lang: str, order: Callable[[Any], str] = str) -> list[str]:
+    """A look-ahead's rollout figures (``rollouts``: its candidates, each with its rollouts won and
+    mean score change) in sentences: the best candidate against the others, then one line per other
+    candidate, and whether the budget cut the rollouts short. ``order`` says an order in words."""
+    w = _WORDS[lang]
+    c = w["colon"]
+    cands = ro.get("candidates") or []
+    if not cands:
+        return []
+    unit = unit_word(str(ro.get("unit", "")), lang)
+    best = cands[0]
+    others = ", ".join(_num(cd.get("mean")) for cd in cands[1:])
+    line = (f"{w['rollouts']} ({w['horizon'].format(h=span_words(int(ro.get('horizon_hours', 0)), lang))}){c} "
+            f"{order(best.get('order'))} {w['won'].format(w=best.get('wins', 0), n=best.get('n', ro.get('n', 0)))}, "
+            f"{w['mean'].format(m=_num(best.get('mean')), u=unit)}")
+    if others:
+        line += f" {w['against']} {others}"
+    out = [line]
+    for cd in cands[1:]:
+        out.append(f"{order(cd.get('order'))}{c} {w['mean'].format(m=_num(cd.get('mean')), u=unit)}, "
+                   f"{w['won'].format(w=cd.get('wins', 0), n=cd.get('n', 0))}")
+    if ro.get("cut"):
+        out.append(w["cut"].format(n=ro.get("n", 0)))
+    if ro.get("diverged"):
+        out.append(w["diverged"].format(n=ro["diverged"]))
     return out
 
 
@@ -267,4 +282,5 @@ def check_faction(world: Any, faction: str | None) -> str | None:
     return f"--explain {faction!r}: expected a faction key of this scenario ({', '.join(keys)})"
 
 
-__all__ = ["ExplainWriter", "check_faction", "explain_writer", "explain_decision", "faction_names", "name_places", "place"]
+__all__ = ["ExplainWriter", "check_faction", "explain_writer", "explain_decision", "faction_names", "name_places", "place",
+           "rollout_lines"]
