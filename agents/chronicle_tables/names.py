@@ -58,13 +58,15 @@ class Names:
             return f"#{i}"
         return hm.place(i)
 
-    def mn_thing(self, n: int) -> str:
+    def mn_thing(self, n: int, kind: str = "") -> str:
         """A Mare Nostrum embassy, mission, treaty or obligation (they share one numbering) in words:
-        ``the embassy at Caere``, ``Rome's mission to Caere``, ``the commercial treaty with Caere``."""
+        ``the embassy at Caere``, ``Rome's mission to Caere``, ``the commercial treaty with Caere``
+        (one the world no longer holds: ``kind`` and its number, ``the embassy #3``)."""
+        fr = self.fr
+        unknown = f"#{n}" if not kind else (f"{_KIND_FR.get(kind, kind)} n° {n}" if fr else f"the {kind} #{n}")
         mn = self.mn
         if mn is None:
-            return f"#{n}"
-        fr = self.fr
+            return unknown
         for e in mn.embassies:
             if e.id == n:
                 return f"l'ambassade à {self.of('city', e.city)}" if fr else f"the embassy at {self.of('city', e.city)}"
@@ -78,8 +80,12 @@ class Names:
                 return f"{article}{fr_word} avec {self.key(t.partner)}" if fr else f"the {en} with {self.key(t.partner)}"
         for o in getattr(mn, "obligations", ()):
             if getattr(o, "id", None) == n:
-                return f"l'obligation n° {n}" if fr else f"obligation no. {n}"
-        return f"#{n}"
+                return f"l'obligation n° {n}" if fr else f"the obligation #{n}"
+        return unknown
+
+
+_KIND_FR = {"embassy": "l'ambassade", "mission": "la mission", "treaty": "le traité", "alliance": "l'alliance",
+            "obligation": "l'obligation"}
 
 
 # a Mare Nostrum treaty's kind: (English, French, the French article)

@@ -74,7 +74,7 @@ def _km(label: str, lang: str, names: Names, slot: str) -> str:
     fr = lang == "fr"
     kingdom = lambda k: names.faction(k, "kingdom")  # noqa: E731
     if label.isdigit() and slot in ("claim", "lose_hex"):  # a hex claimed or given up, by its index
-        label = ("claim " if slot == "claim" else "give up ") + names.place(int(label))
+        label = ("claim " if slot == "claim" else "give up ") + f"#{label}"
     if label in _KM_LEVELS[lang]:
         return _KM_LEVELS[lang][label]
     if fr and label in km_tables._LEVEL_FR:
@@ -143,17 +143,17 @@ def _mn(label: str, lang: str, names: Names, slot: str) -> str:
         return (f"mission {de(m[1])} à {city(m[2])} ({treaty(m[3])}, cadeau {m[4]} PO)" if fr else
                 f"mission of {m[1]} to {city(m[2])} ({treaty(m[3])}, gift {m[4]} PO)")
     if m := re.fullmatch(r"renew embassy #(\d+) \(gift (\d+)\)", label):
-        what = names.mn_thing(int(m[1]))
+        what = names.mn_thing(int(m[1]), "embassy")
         return f"renouveler {what} (cadeau {m[2]} PO)" if fr else f"renew {what} (gift {m[2]} PO)"
     if m := re.fullmatch(r"recall (\S+)", label):
         return f"rappeler {m[1]}" if fr else f"recall {m[1]}"
     if m := re.fullmatch(r"(accept|dismiss|execute) #(\d+)", label):
-        what = names.mn_thing(int(m[2]))
+        what = names.mn_thing(int(m[2]), "mission")
         verbs = {"accept": ("receive", "recevoir"), "dismiss": ("send back", "renvoyer"),
                  "execute": ("execute the envoy of", "exécuter l'envoyé de")}
         return f"{verbs[m[1]][1 if fr else 0]} {what}"
     if m := re.fullmatch(r"imprison #(\d+) ransom (\d+)", label):
-        what = names.mn_thing(int(m[1]))
+        what = names.mn_thing(int(m[1]), "mission")
         return (f"emprisonner l'envoyé {de(what)} (rançon {m[2]} PO)" if fr else
                 f"imprison the envoy of {what} (ransom {m[2]} PO)")
     if m := re.fullmatch(r"propose (\w+) to (\S+)", label):
@@ -162,14 +162,15 @@ def _mn(label: str, lang: str, names: Names, slot: str) -> str:
             return f"proposer {article}{treaty(m[1])} à {party(m[2])}"
         return f"propose a {treaty(m[1])} to {party(m[2])}"
     if m := re.fullmatch(r"break treaty #(\d+)", label):
-        return f"rompre {names.mn_thing(int(m[1]))}" if fr else f"break {names.mn_thing(int(m[1]))}"
+        what = names.mn_thing(int(m[1]), "treaty")
+        return f"rompre {what}" if fr else f"break {what}"
     if m := re.fullmatch(r"declare war on (\S+)", label):
         return f"déclarer la guerre à {party(m[1])}" if fr else f"declare war on {party(m[1])}"
     if m := re.fullmatch(r"raise army \(alliance #(\d+)\)", label):
-        what = names.mn_thing(int(m[1]))
+        what = names.mn_thing(int(m[1]), "alliance")
         return f"lever une armée ({what})" if fr else f"raise an army ({what})"
     if m := re.fullmatch(r"honour obligation #(\d+)", label):
-        what = names.mn_thing(int(m[1]))
+        what = names.mn_thing(int(m[1]), "obligation")
         return f"honorer {what}" if fr else f"honour {what}"
     if m := re.fullmatch(r"pay ransom of (\S+)", label):
         return f"payer la rançon {de(m[1])}" if fr else f"pay the ransom of {m[1]}"

@@ -126,7 +126,7 @@ _REASON_FR: dict[str, str] = {
     "le moins de jours de voyage, le risque de péril pesé selon l'état du convoi",
     "best score": "meilleur score", "best special score": "meilleur score d'édit spécial",
     "best improvement score": "meilleur score d'aménagement", "scripted kingdom: first alternative":
-    "royaume scripté : premier choix",
+    "royaume scripté : premier choix", "look-ahead": "anticipation",
 }
 _REASON_PARTS_FR: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     (_c(r"^emergency \(Upkeep success (\d+)%, Unrest (\d+)\): (.+)$"),
@@ -135,6 +135,8 @@ _REASON_PARTS_FR: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] =
     (_c(r"^unrest (\d+) vs morale (-?\d+)$"), lambda m: f"troubles {m[1]} contre moral {m[2]}"),
     (_c(r"^hp (\d+)/(\d+)$"), lambda m: f"pv {m[1]}/{m[2]}"),
     (_c(r"^no heuristic for (\w+): first alternative$"), lambda m: f"pas d'heuristique pour « {m[1]} » : premier choix"),
+    (_c(r"^look-ahead over (.+) among (\d+) candidates: (.+) — (.+)$"),
+     lambda m: f"anticipation sur {m[1]} parmi {m[2]} candidats : {m[3]} — {m[4]}"),
 ]
 
 
