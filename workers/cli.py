@@ -263,6 +263,9 @@ def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str
             print(f"Stopped at {date_of(model.world.now).format(lang)} (hour {model.world.now} of {model.world.end})." if lang != "fr"
                   else f"Arrêt le {date_of(model.world.now).format(lang)} (heure {model.world.now} sur {model.world.end}).")
         print("\n".join(summary_lines(res, lang, _metric_names(lang))))
+        from workers.standings import standings_lines
+
+        print("\n".join(standings_lines(model.world, lang)))
         if args.save:
             print(f"Saved to {args.save}; continue with: realmsim resume {args.save}")
     return 0
