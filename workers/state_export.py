@@ -259,6 +259,13 @@ def _mn_treaties(world: World, raw: dict[str, Any], dropped: list[str]) -> None:
             posted[t.nation] = posted.get(t.nation, 0) + 1
     if rows or "mn_treaties" in raw:
         raw["mn_treaties"] = rows
+    # racial factors as they are now (RES-MN-09: executions and invasions move them)
+    raw["racial_factors"] = [{"province": prov, "people": people, "value": v}
+                             for prov, row in mn.rf.items() for people, v in row.items()]
+    wars = [{"between": [w.a.partition(":")[2], w.b.partition(":")[2]], **({"by_pact": True} if w.by_pact else {})}
+            for w in mn.wars]
+    if wars or "mn_wars" in raw:
+        raw["mn_wars"] = wars
     for nid, n in nations.items():
         mine = [a for a in mn.ambassadors.values() if a.nation == nid and a.state != "dead"]
         n["ambassadors"] = max(0, len(mine) - posted.get(nid, 0))
@@ -269,14 +276,18 @@ def _mn_treaties(world: World, raw: dict[str, Any], dropped: list[str]) -> None:
 
 
 def _km_hexes(world: World, raw: dict[str, Any]) -> None:
-    """The hexes explored (``km_explored``: every one, claimed or not) and the hidden features, found
-    or not, with the kingdom that found them (``km_hidden_features``)."""
+    """The hexes explored (``km_explored``: every one, claimed or not), those partly explored
+    (``km_progress``) and the hidden features, found or not, with the kingdom that found them
+    (``km_hidden_features``)."""
     km = world.km
     assert km is not None
     hm = world.map
     explored = [_coord(hm, h) for h, st in sorted(km.hexes.items()) if st.explored]
     if explored or "km_explored" in raw:
         raw["km_explored"] = explored
+    progress = [{"at": _coord(hm, h), "days": st.progress} for h, st in sorted(km.hexes.items()) if st.progress > 0]
+    if progress or "km_progress" in raw:
+        raw["km_progress"] = progress
     features = [{"at": _coord(hm, h), "name": f.name, "dc": f.dc, **({"found_by": f.found_by} if f.found_by else {})}
                 for h, st in sorted(km.hexes.items()) for f in st.features]
     if features or "km_hidden_features" in raw:
@@ -413,6 +424,8 @@ def _check_loads(text: str, loaded: LoadedScenario, world: World, seed: int) -> 
 # checks it on random campaigns of every built-in scenario.
 _INDEX = re.compile(r"\[[^\]]*\]")
 
+LINK06 = "what a nation acting as a guild has (LINK-06: its chest, pool, seals and armies; no scenario table holds it)"
+
 # why a field is not carried, by pattern (the longest that matches a field's pattern says it)
 WHY = {
     "start": "the state's world starts at its season (the campaign started at hour 0)",
@@ -435,7 +448,11 @@ WHY = {
     "km.kingdoms[*].stability": "the base value (see economy)",
     "km.kingdoms[*].built": "counts of what was built (the campaign's statistics)",
     "km.kingdoms[*].expeditions_sent": "counts of expeditions sent",
-    "km.kingdoms[*].granary": "food in the granary",
+    "km.kingdoms[*].milestones": "the size milestones already reached (they are not lost with hexes)",
+    "km.kingdoms[*].free_house_used": "whether the first free house was built (SC-KM-31)",
+    "km.kingdoms[*].subjugation": "a subjugation under way (KM-VAS-07)",
+    "km.kingdoms[*].budget_turn": "the turn of the last budget",
+    "km.relations[*].alliance.balanced": "an alliance's balance when it is not its treaty's",
     "km.kingdoms[*].builds_turn": "the turn of the last buildings",
     "km.kingdoms[*].edicts_turn": "the turn of the last edicts",
     "km.kingdoms[*].special_turn": "the turn of the last special edict",
@@ -452,6 +469,19 @@ WHY = {
     "mn.turn": "Mare Nostrum turns count again from the state's season",
     "mn.next_id": "numbers of things to come (ids)",
     "mn.stats": "counts of past events (the campaign's statistics)",
+    "mn.wars[*].since": "the turn a war began (turns count again from the state's season)",
+    "mn.ambassadors": "ambassadors who died",
+    "mn.ambassadors[*].ransom": "the ransom of a held ambassador",
+    "mn.nations[*].bought": "numbers of things to come (ids)",
+    "mn.nations[*].treasury": "a faction that is both a kingdom and a nation keeps one treasury, the kingdom's (LINK-03): "
+                              "the nation's PO are shown from it",
+    "mn.invasions": "invasions and repulses of past turns (the modifiers MN-MOD-02…05 they give)",
+    "mn.cuts": "relations cut by a break or an intervention (MN-TRE-07)",
+    "mn.armies": "armies raised by alliances and pacts",
+    "mn.obligations": "eternal friendship obligations under way (MN-TRE-06)",
+    "mn.embassies": "embassies whose post is not held by a treaty's ambassador",
+    "mn.embassies[*].last_turn": "the turn an embassy closes (turns count again from the state's season)",
+    "mn.treaties[*].last_turn": "the turn a treaty ends (turns count again from the state's season)",
     "mn.script": "events scheduled by the scenario (mn_events)",
     "mn.missions": "missions under way",
     "mn.ambassadors[*].state": "ambassadors on the road, posted or held are written as ambassadors at home or at post",
@@ -485,6 +515,16 @@ WHY = {
     "gw.armies[*].units": "an army is written as units by kind: their order, ids and bonuses are not kept",
     "gw.domains[*].buildings[*].id": "buildings are numbered again",
     "gw.domains[*].occupied_by": "occupations under way",
+    "gw.domains[*].besieged_by": "sieges under way",
+    "gw.armies[*].besieging": "sieges under way",
+    "gw.guilds[*].lends_to": "seals lent to a nation's armies (LINK-06: no scenario table holds them)",
+    "gw.domains[*].consents_to": "consents given to a nation's armies (LINK-06: no scenario table holds them)",
+    "gw.armies[*].siege_short": "a siege that fell short, and when",
+    "gw.armies[*].siege_short_season": "a siege that fell short, and when",
+    # LINK-06: a nation acting as a guild (its chest, pool, seals and armies): no scenario table holds it
+    "gw.guilds": LINK06,
+    "gw.seals": LINK06,
+    "gw.armies": LINK06 + "; and the armies destroyed since",
     "gw.armies[*].occupying": "occupations under way",
     "gw.armies[*].occupying_since": "occupations under way",
     "gw.armies[*].deployed": "the season an army was deployed",

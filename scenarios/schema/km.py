@@ -10,8 +10,8 @@ Tables of a scenario file (``kingdoms`` is required when KM is enabled)::
                             neglects}), skills / counter_skills (envoy's and answering leader's),
                             explorers, armies, overlord, conquered_by, sponsor, tracked, enforcer,
                             control_dc_mod, consumption_mod, deposition_shift, milestone_choice,
-                            vassal_policy, granary (BP of food stored, SC-KM-31), orders (scripted
-                            turns) or orders_file
+                            vassal_policy, granary (BP of food stored, SC-KM-31), anarchy (SC-KM-07),
+                            orders (scripted turns) or orders_file
     [[kingdoms.settlements]] name (a map settlement in its hexes), districts, buildings, water_border, mods
     [[kingdoms.improvements]] at, kind (farm, fishery, mine, quarry, sawmill)
     [[km_relations]]        between = [a, b], relation (none/embassy/treaty/alliance), balanced,
@@ -20,6 +20,7 @@ Tables of a scenario file (``kingdoms`` is required when KM is enabled)::
     [[km_encounters]]       day, cr, hostile, at, kingdom, expedition, outcome, name (RES-KM-15)
     [[km_hidden_features]]  at, name, dc (15–30, RES-KM-14), found_by (the kingdom that found it)
     km_explored             [[col, row], …] explored at the start (claimed hexes always are)
+    [[km_progress]]         at, days: a hex partly explored, the days already spent on it (RES-KM-13)
     [[km_events]]           turn, kind (attack, station_army, aid_refused, unrest, conquest, peace),
                             kingdom, target, amount, requested, end_relations
 
@@ -269,6 +270,7 @@ class KingdomSpec(Spec):
     deposition_shift: int = 0
     milestone_choice: Literal["fame", "infamy"] = "fame"
     granary: NonNeg = 0  # BP of surplus food stored by its Granaries (SC-KM-31; a state file writes it)
+    anarchy: bool = False  # in anarchy (SC-KM-07; a state file writes it)
     vassal_policy: str = "heuristic"  # policy of the vassals it creates, as policy
     vassal_leaders: dict[str, str | LeaderSpec] = {}
     vassal_attrs: VassalAttrsSpec | None = None
@@ -310,6 +312,11 @@ class KmHiddenFeatureSpec(Spec):
     name: str
     dc: int
     found_by: str = ""  # the kingdom that found it (a state file writes it); empty: still hidden
+
+
+class KmProgressSpec(Spec):
+    at: Coord
+    days: Positive  # days of exploration already spent on the hex (RES-KM-13)
 
 
 class KmEventSpec(Spec):
@@ -535,6 +542,8 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
             out.append(Problem(f"{p}.found_by", "a kingdom id (" + ", ".join(ids) + ") or nothing", f'"{hf.found_by}"'))
     for i, c in enumerate(sc.km_explored):
         m.coord(c, f"km_explored[{i}]", out)
+    for i, pr in enumerate(sc.km_progress):
+        m.coord(pr.at, f"km_progress[{i}].at", out)
     for i, ev in enumerate(sc.km_events):
         p = f"km_events[{i}]"
         if ev.kingdom not in ids:
@@ -743,6 +752,7 @@ def build(sc: Scenario, world: World) -> None:
             deposition_shift=k.deposition_shift,
             milestone_choice=k.milestone_choice,
             granary=k.granary,
+            anarchy=k.anarchy,
             sponsor=k.sponsor or None,
             vassal_policy=k.vassal_policy,
             vassal_leaders=leaders_of(k.vassal_leaders),
@@ -760,6 +770,8 @@ def build(sc: Scenario, world: World) -> None:
             km.hex(h).explored = True
     for c in sc.km_explored:
         km.hex(_idx(world, c)).explored = True
+    for pr in sc.km_progress:
+        km.hex(_idx(world, pr.at)).progress = pr.days
     for f in sc.km_hidden_features:
         km.hex(_idx(world, f.at)).features.append(HiddenFeature(f.name, f.dc, f.found_by or None))
     km.hexes = dict(sorted(km.hexes.items()))

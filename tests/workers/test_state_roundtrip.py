@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from agents.campaign import prepare_campaign
@@ -25,13 +25,13 @@ from workers.cli import main
 from workers.state_export import export_world
 
 LISTED = re.compile(r"^#   (\S+) \((\d+)\) — ", re.M)
-MAX_SEASON = {"realm": 6}  # the longest campaigns are sampled in their first years (bounded: a slow test)
+MAX_SEASON = {"realm": 10}  # the longest campaigns are sampled in their first years (bounded: a slow test)
 
 # what a faction has at a season: never left out (a field whose pattern starts with one of these)
 MUST_CARRY = (
     "map.hexes",  # roads built, settlements founded
     "km.hexes",  # hexes explored, hidden features found (the 49 explored hexes of issue 27)
-    "km.kingdoms[*].treasury", "km.kingdoms[*].unrest", "km.kingdoms[*].fame", "km.kingdoms[*].infamy",
+    "km.kingdoms[*].treasury", "km.kingdoms[*].unrest", "km.kingdoms[*].anarchy", "km.kingdoms[*].fame", "km.kingdoms[*].infamy",
     "km.kingdoms[*].hexes", "km.kingdoms[*].settlements", "km.kingdoms[*].improvements", "km.kingdoms[*].leaders",
     "km.kingdoms[*].granary", "km.kingdoms[*].holiday", "km.kingdoms[*].promotion", "km.kingdoms[*].taxation",
     "km.kingdoms[*].capital", "km.kingdoms[*].overlord",
@@ -67,29 +67,40 @@ def pattern(path: str) -> str:
     return re.sub(r"\[[^\]]*\]", "[*]", path)
 
 
-def _roundtrip(name: str, seed: int, season: int) -> tuple[str, list[tuple[str, Any, Any]]]:
+def _roundtrip(name: str, seed: int, season: int) -> tuple[str, list[tuple[str, Any, Any]], Any]:
     loaded = load_scenario(name)
     model = prepare_campaign(loaded, seed, collect=False)
     model.run(season * HOURS_PER_SEASON)
     text = export_world(model.world, loaded, seed=seed)
     rebuilt = build_world(load_scenario_text(text, f"{name}@{season}").scenario, seed)
-    return text, field_differences(model.world, rebuilt)
+    return text, field_differences(model.world, rebuilt), model.world
+
+
+def _exempt(world: Any, path: str) -> bool:
+    """What the rules keep elsewhere, though a struct holds it too: a faction that is both a kingdom and
+    a nation has one treasury, the kingdom's (LINK-03); a nation acting as a guild (LINK-06) is the
+    nation's — the header says both."""
+    m = re.match(r"mn\.nations\['([^']+)'\]\.treasury", path)
+    if m and world.mn is not None and world.mn.nations[m[1]].kingdom:
+        return True
+    m = re.match(r"gw\.guilds\['([^']+)'\]", path)
+    return bool(m and world.gw is not None and m[1] in world.gw.guilds and world.gw.guilds[m[1]].nation)
 
 
 def check_roundtrip(name: str, seed: int, season: int) -> None:
-    text, diffs = _roundtrip(name, seed, season)
+    text, diffs, world = _roundtrip(name, seed, season)
     listed = {pat for pat, _ in LISTED.findall(text)}
     found = {pattern(p) for p, _, _ in diffs}
     unlisted = [f"{p}: {a!r:.60} in the campaign, {b!r:.60} rebuilt" for p, a, b in diffs if pattern(p) not in listed]
     assert not unlisted, f"{name} seed {seed} season {season}: differs but not listed as not carried:\n  " + "\n  ".join(unlisted[:30])
     assert listed <= found, f"{name} seed {seed} season {season}: listed but equal: {sorted(listed - found)}"
-    lost = sorted({pat for pat in found if pat.startswith(MUST_CARRY)})
+    lost = sorted({pattern(p) for p, _, _ in diffs if pattern(p).startswith(MUST_CARRY) and not _exempt(world, p)})
     assert not lost, f"{name} seed {seed} season {season}: what a faction has is not carried: {lost}"
 
 
 @pytest.mark.slow  # campaigns run to random seasons, then exported, loaded and compared: a few seconds each
 @pytest.mark.parametrize("name", builtin_names())
-@settings(max_examples=3, deadline=None,
+@settings(max_examples=5, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_an_exported_state_builds_the_campaigns_world_but_what_its_header_lists(name: str, data: st.DataObject) -> None:
@@ -98,6 +109,7 @@ def test_an_exported_state_builds_the_campaigns_world_but_what_its_header_lists(
     last = min((end - 1) // HOURS_PER_SEASON, MAX_SEASON.get(name, 12))
     seed = data.draw(st.integers(1, 60), label="seed")
     season = data.draw(st.integers(0, last), label="season")
+    event(f"season {'0' if season == 0 else '1-3' if season <= 3 else '4+'}")
     check_roundtrip(name, seed, season)
 
 
