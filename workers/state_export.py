@@ -1,15 +1,16 @@
 """``realmsim state export``: the world at a season as a readable TOML state file (docs/state-format.md).
 
 A state file is a scenario file: the scenario's own tables, in the scenario schema, with the values
-they hold at the start of a season (treasuries, statistics, hexes, settlements, leaders, chests,
-pools, domains, armies in the field, convoys where they stand…), plus a ``[state]`` table naming the
-season. Loading it as a scenario continues from there. What the scenario schema cannot say (a
-convoy's progress inside a hex, the bank's deposits, counters of past turns…) is not carried: the
-file's opening comment lists it.
+they hold at the start of a season (treasuries, statistics, hexes claimed and explored, settlements,
+roads, leaders, chests, pools, domains, armies in the field, wars, convoys where they stand…), plus a
+``[state]`` table naming the season. Loading it as a scenario continues from there.
 
 Each value is carried field by field: a field of a scenario table whose name (or documented
 equivalent) is a field of the world's state is written with the state's value when the scenario
-schema accepts it; otherwise the scenario's own value stays and the field is listed as not carried.
+schema accepts it. What the schema cannot say (a convoy's progress inside a hex, the bank's
+deposits, counters of past turns…) is not carried, and the file says exactly what: before writing,
+the exporter builds the world its file describes and compares it with the campaign's, field by field
+(:func:`not_carried`); the file's opening comment lists every field that differs.
 """
 
 from __future__ import annotations
@@ -232,8 +233,6 @@ def _km_relations(world: World, raw: dict[str, Any], dropped: list[str]) -> None
         raw["km_relations"] = rels
     if stances or "km_stances" in raw:
         raw["km_stances"] = stances
-    if any(st.bans for st in km.stances.values()):
-        dropped.append("km_stances: the bans on new attempts after a failed edict (RES-KM-40)")
 
 
 def _mn_treaties(world: World, raw: dict[str, Any], dropped: list[str]) -> None:
@@ -269,10 +268,6 @@ def _mn_treaties(world: World, raw: dict[str, Any], dropped: list[str]) -> None:
     for nid, n in nations.items():
         mine = [a for a in mn.ambassadors.values() if a.nation == nid and a.state != "dead"]
         n["ambassadors"] = max(0, len(mine) - posted.get(nid, 0))
-    away = sum(1 for a in mn.ambassadors.values() if a.state not in ("home", "at_post", "dead"))
-    if away or mn.missions:
-        dropped.append(f"Mare Nostrum: {away} ambassador(s) on the road or held, {len(mn.missions)} mission(s) under way "
-                       "(written as ambassadors at home)")
 
 
 def _km_hexes(world: World, raw: dict[str, Any]) -> None:
