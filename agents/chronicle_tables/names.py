@@ -99,7 +99,8 @@ def names_of(world: Any, lang: str = "en") -> Names:
     kinds: dict[str, dict[str, str]] = {k: {} for k in KEY_KINDS}
 
     def name(row: Any) -> str:
-        return str((fr and getattr(row, "name_fr", "")) or getattr(row, "name", "") or row.id)
+        french = str(getattr(row, "name_fr", "") or "") if fr else ""
+        return french or str(getattr(row, "name", "") or "") or str(row.id)
 
     km = getattr(world, "km", None)
     for kid, k in (getattr(km, "kingdoms", None) or {}).items():

@@ -542,8 +542,8 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
             out.append(Problem(f"{p}.found_by", "a kingdom id (" + ", ".join(ids) + ") or nothing", f'"{hf.found_by}"'))
     for i, c in enumerate(sc.km_explored):
         m.coord(c, f"km_explored[{i}]", out)
-    for i, pr in enumerate(sc.km_progress):
-        m.coord(pr.at, f"km_progress[{i}].at", out)
+    for i, part in enumerate(sc.km_progress):
+        m.coord(part.at, f"km_progress[{i}].at", out)
     for i, ev in enumerate(sc.km_events):
         p = f"km_events[{i}]"
         if ev.kingdom not in ids:
@@ -770,8 +770,8 @@ def build(sc: Scenario, world: World) -> None:
             km.hex(h).explored = True
     for c in sc.km_explored:
         km.hex(_idx(world, c)).explored = True
-    for pr in sc.km_progress:
-        km.hex(_idx(world, pr.at)).progress = pr.days
+    for part in sc.km_progress:
+        km.hex(_idx(world, part.at)).progress = part.days
     for f in sc.km_hidden_features:
         km.hex(_idx(world, f.at)).features.append(HiddenFeature(f.name, f.dc, f.found_by or None))
     km.hexes = dict(sorted(km.hexes.items()))
