@@ -16,8 +16,8 @@ Two kinds of example:
       <!-- /example -->
 
   The block between the two comments is the command run from the repository's root and what it
-  printed to standard output. After the command, ``| head N`` keeps the first N lines (a line
-  ``…`` says some were left out) and ``| pick PATH …`` keeps those values of a JSON answer
+  printed to standard output. After the command, ``| head N`` keeps the first N lines and ``| tail
+  N`` the last N (a line ``…`` says some were left out), and ``| pick PATH …`` keeps those values of a JSON answer
   (``orders.0.reason``), shown as the ``jq`` command that picks them.
 * ``docs/examples/<name>.advice.txt`` and ``<name>.advice.fr.txt``: the whole advice of each
   example state's faction (the faction its opening comment names: ``Advice: realmsim advise …``),
@@ -87,13 +87,17 @@ def block(spec: str) -> str:
             lines = text.splitlines()
             n = int(args[0])
             text = "\n".join(lines[:n] + (["…"] if len(lines) > n else [])) + "\n"
+        elif verb == "tail" and len(args) == 1 and args[0].isdigit():
+            lines = text.splitlines()
+            n = int(args[0])
+            text = "\n".join((["…"] if len(lines) > n else []) + lines[-n:]) + "\n"
         elif verb == "pick" and args:
             doc = json.loads(text)
             picked = {p: _path(doc, p) for p in args}
             text = json.dumps(picked, indent=2, ensure_ascii=False) + "\n"
             shown += " | jq '{" + ", ".join(f'"{p}": {_jq(p)}' for p in args) + "}'"
         else:
-            raise SystemExit(f"doc_examples: {stage!r}: expected `head N` or `pick PATH …`")
+            raise SystemExit(f"doc_examples: {stage!r}: expected `head N`, `tail N` or `pick PATH …`")
     return f"```console\n$ {shown}\n{text}```\n"
 
 
