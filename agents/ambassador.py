@@ -1,6 +1,6 @@
 """The Mare Nostrum ambassador agent (*ambassadeur*, *plénipotentiaire*, RES-MN-01).
 
-One agent per ambassador bought (a Mesa agent in a Mesa model): identity only. Its state (home, travelling, at_post, imprisoned,
+One Mesa agent per ambassador bought: identity only. Its state (home, travelling, at_post, imprisoned,
 dead) lives in ``world.mn.ambassadors``, and the MN turn (``sim.rules.mn.resolve_turn``) carries it
 through its life: home when a return trip ends (RES-MN-02); when its mission arrives, received or
 refused by a host player (MN-HOST-01, the host's policy choosing) or the diplomacy test at an
@@ -12,21 +12,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import mesa
+
 from sim.state.mn import Ambassador
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
 
 
-class AmbassadorAgent:
+class AmbassadorAgent(mesa.Agent):
     kind = "ambassador"
     system = "mn"
 
     def __init__(self, model: RealmModel, amb_id: str) -> None:
-        self.model = model
-        self.unique_id: int | None = None
-        self.pos: Any = None
-        model.register_agent(self)  # as a Mesa agent registers itself (agents.base.RealmAgent)
+        super().__init__(model)
         self.amb_id = amb_id
         self.key = f"ambassador:{amb_id}"
         self.dice = model.dice.stream("mn", self.key)  # its stream: the turn draws its diplomacy tests from it

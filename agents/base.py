@@ -1,4 +1,4 @@
-"""The agent every faction agent derives from (a Mesa agent in a Mesa model, without Mesa elsewhere)."""
+"""The Mesa agent every faction agent derives from."""
 
 from __future__ import annotations
 
@@ -6,33 +6,27 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import mesa
+
 from agents.policies import Decision, Term, make_policy
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
 
 
-class RealmAgent:
+class RealmAgent(mesa.Agent):
     """An agent holds identity and a policy; its state lives in the world.
 
-    It registers itself with its model as a Mesa agent does (``model.register_agent``: in a
-    :class:`agents.model.RealmModel` it is one of Mesa's ``model.agents``, with its ``unique_id``),
-    without importing Mesa: a campaign played without Mesa (:class:`agents.core.CampaignModel`)
-    plays the same agents.
-
     ``key`` is its stable id in the ledger (``convoy:amber``); ``policy_rng`` is its policy's own
-    random stream, derived from the run's seed and the key (the Mesa model's numpy generator is not
-    used by the rules or the policies).
+    random stream, derived from the run's seed and the key (Mesa's ``Agent.rng``, the model's numpy
+    generator, is left as Mesa defines it and is not used by the rules or the policies).
     """
 
     kind = "agent"
     system = ""
 
     def __init__(self, model: RealmModel, key: str, policy: str) -> None:
-        self.model = model
-        self.unique_id: int | None = None
-        self.pos: Any = None
-        model.register_agent(self)
+        super().__init__(model)
         self.key = key
         self.policy_name = policy
         self.policy = make_policy(self.kind, policy)

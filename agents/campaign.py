@@ -4,19 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from agents.core import CampaignModel
 from agents.factions import faction_table
+from agents.model import RealmModel
 from agents.variants import variant  # noqa: F401  (LINK: a scenario with a subset of its systems)
 from scenarios.build import build_world
 from scenarios.loader import LoadedScenario, load_scenario
 from sim.dice import DiceBox
 from sim.events import Event, Ledger
 from sim.world import World
-
-if TYPE_CHECKING:
-    from agents.model import RealmModel
 
 
 @dataclass
@@ -26,7 +23,7 @@ class CampaignResult:
     world: World
     ledger: Ledger
     summary: dict[str, int | float]
-    model: RealmModel | CampaignModel = field(repr=False)
+    model: RealmModel = field(repr=False)
 
     @property
     def events(self) -> int:
@@ -89,15 +86,8 @@ def prepare_campaign(
     keep_ledger: bool = True,
     collect: bool = True,
     listeners: Iterable[Callable[[Event], None]] = (),
-) -> RealmModel | CampaignModel:
-    """The campaign ready to run: a Mesa model (:class:`agents.model.RealmModel`) that collects its
-    tables, or with ``collect=False`` the same campaign without Mesa (:class:`agents.core.CampaignModel`:
-    nothing to collect, so Mesa — pandas, scipy, networkx — is not even imported)."""
+) -> RealmModel:
     world, ledger = build_campaign(scenario, seed, overrides=overrides, keep_ledger=keep_ledger, listeners=listeners)
-    if not collect:
-        return CampaignModel(world, dice=DiceBox(world.seed), ledger=ledger)
-    from agents.model import RealmModel
-
     return RealmModel(world, dice=DiceBox(world.seed), ledger=ledger, collect=collect)
 
 
@@ -118,7 +108,7 @@ def run_campaign(
     return finish(model)
 
 
-def finish(model: RealmModel | CampaignModel) -> CampaignResult:
+def finish(model: RealmModel) -> CampaignResult:
     """The result of the campaign as it stands; at its end, the final state is recorded in the
     ledger (``CampaignEnded``, with every faction's metrics and the summary)."""
     w = model.world

@@ -9,7 +9,7 @@ from sim.calendar import date_of
 from sim.events import Event
 
 if TYPE_CHECKING:
-    from agents.core import CampaignModel
+    from agents.model import RealmModel
 
 _GENERIC = {
     "CampaignStarted": {
@@ -48,7 +48,7 @@ def narrated_kinds() -> dict[str, frozenset[str]]:
     return out
 
 
-def render(model: CampaignModel, ev: Event, lang: str = "en") -> str | None:
+def render(model: RealmModel, ev: Event, lang: str = "en") -> str | None:
     """The text of one event's line (no date), or None when the event is not told. Strict: a
     template that cannot render raises (tests call this; the chronicle itself calls :func:`line`)."""
     if ev.kind in _GENERIC:
@@ -57,11 +57,11 @@ def render(model: CampaignModel, ev: Event, lang: str = "en") -> str | None:
         return _GENERIC[ev.kind][lang].format_map(_Missing(d))
     for drv in model.drivers:
         if drv.name == ev.system:
-            return drv.chronicle(ev, lang, model)  # type: ignore[arg-type]  # the drivers name the Mesa model
+            return drv.chronicle(ev, lang, model)
     return None
 
 
-def line(model: CampaignModel, ev: Event, lang: str = "en") -> str | None:
+def line(model: RealmModel, ev: Event, lang: str = "en") -> str | None:
     """One dated chronicle line. A template never stops the chronicle: an event it cannot render
     (a field it expects is missing) is told plainly, by kind and actor."""
     try:
@@ -86,7 +86,7 @@ class ChronicleWriter:
     def __init__(self, out: TextIO, lang: str = "en") -> None:
         self.out = out
         self.lang = lang
-        self.model: CampaignModel | None = None
+        self.model: RealmModel | None = None
         self.pending: list[Event] = []
 
     def __call__(self, ev: Event) -> None:
@@ -95,7 +95,7 @@ class ChronicleWriter:
             return
         self._write(ev)
 
-    def attach(self, model: CampaignModel) -> None:
+    def attach(self, model: RealmModel) -> None:
         self.model = model
         for ev in self.pending:
             self._write(ev)

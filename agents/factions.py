@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 from sim.scoring import score_all
 
 if TYPE_CHECKING:
-    from agents.core import CampaignModel
+    from agents.model import RealmModel
 
 
-def faction_table(model: CampaignModel) -> dict[str, dict[str, Any]]:
+def faction_table(model: RealmModel) -> dict[str, dict[str, Any]]:
     """``{actor key: {"kind", "policy", "score", "unit", "terms", "metrics"}}`` in key order."""
     rows = model.season_metrics()
     out: dict[str, dict[str, Any]] = {}

@@ -1,21 +1,30 @@
-"""The Mesa model: a campaign (:class:`agents.core.CampaignModel`) with Mesa's interface and tables."""
+"""The Mesa model: owns the world, the SimPy environment (the one clock), the dice and the ledger."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import mesa
+import simpy
 
-from agents.core import SNAPSHOT_PRIORITY, CampaignModel, InvariantError
-from sim.calendar import HOURS_PER_SEASON
+from agents.clock import At, WorldEnvironment
+from agents.systems import SystemDriver, get_driver
+from sim.calendar import HOURS_PER_SEASON, Phase, priority
 from sim.dice import DiceBox
+from sim.errors import RealmsimError
 from sim.events import Ledger
 from sim.world import World
 
-__all__ = ["InvariantError", "RealmModel", "SNAPSHOT_PRIORITY"]
+
+class InvariantError(RealmsimError):
+    """The world broke an invariant: a bug in the engine, never a user mistake."""
 
 
-class RealmModel(CampaignModel, mesa.Model):
+SNAPSHOT_PRIORITY = 5  # before every phase of LINK-01
+
+
+class RealmModel(mesa.Model):
     """One campaign, as a Mesa model: ``RealmModel(scenario="realm", seed=3, **overrides)``.
 
     ``step()`` runs one season (to the next season boundary, or the campaign's end); ``running``
@@ -26,8 +35,7 @@ class RealmModel(CampaignModel, mesa.Model):
 
     The clock is SimPy's: ``env.now`` is the one source of truth; ``world.now``, ``ledger.now``
     and ``model.time`` read it (see :class:`agents.clock.WorldEnvironment`). Mesa's own event list
-    and step schedule are not used. The campaign itself is :class:`agents.core.CampaignModel`'s
-    (the paths that read no Mesa table play it without Mesa).
+    and step schedule are not used.
 
     ``seed`` is taken as a keyword from ``**kwargs`` (not a named parameter) because
     ``mesa.batch_run`` overwrites a model's ``seed`` parameter with its ``rng`` values; ``rng``,
@@ -35,10 +43,6 @@ class RealmModel(CampaignModel, mesa.Model):
     (``**{"cv.stores_cost_gp": 12}``), as ``overrides=`` is. An already built world is passed as
     ``RealmModel(world, dice=..., ledger=...)`` (save files, forks, tests).
     """
-
-    # the agents are Mesa's (``model.agents`` is an AgentSet, per type for the data collectors)
-    agents = mesa.Model.agents  # type: ignore[assignment]
-    register_agent = mesa.Model.register_agent  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -67,11 +71,30 @@ class RealmModel(CampaignModel, mesa.Model):
             world, ledger = build_campaign(scenario, seed, overrides={**(overrides or {}), **kwargs},
                                            keep_ledger=keep_ledger, listeners=listeners)
             dice = DiceBox(world.seed)
-        mesa.Model.__init__(self, rng=world.seed)
+        super().__init__(rng=world.seed)
         self.__dict__.pop("step", None)  # Mesa wraps step() in its own event list and time: ours runs a season of SimPy
+        self.world = world
+        self.dice = dice
+        self.ledger = ledger
         self.collect = collect
-        self._start(world, dice, ledger, check_invariants)
+        self.env = WorldEnvironment(world)
+        ledger.clock = self.env
+        self.collectors: dict[str, mesa.DataCollector] = {}
+        self.drivers: list[SystemDriver] = [get_driver(s) for s in world.systems]
+        self.by_key: dict[str, Any] = {}
+        self.ended = False
+        if check_invariants is None:
+            check_invariants = os.environ.get("REALMSIM_CHECK_INVARIANTS") == "1"
+        self.check_invariants = check_invariants
+        # False in a look-ahead rollout: its ledger is never read, so decisions are not recorded
+        self.record_decisions = True
+        for d in self.drivers:
+            d.setup(self)
+        self.env.process(self._season_snapshots())
+        self._rows: dict[str, dict[str, int | float]] = {}
+        self._summary: dict[str, int | float] = {}
         self.datacollector = self._season_collector()
+        self.running = world.now < world.end
 
     # ---- Mesa --------------------------------------------------------------------------------
     @property  # type: ignore[override]
@@ -130,9 +153,57 @@ class RealmModel(CampaignModel, mesa.Model):
         self._summary = {"hours": int(self.env.now), **self.summary()}
         self.datacollector.collect(self)
 
+    # ---- clock -----------------------------------------------------------------------------
+    def at(self, when: int, phase: Phase, index: int = 0) -> At:
+        """An event at absolute hour ``when`` ordered by ``phase`` then ``index`` (LINK-01)."""
+        return At(self.env, when, priority(phase, index))
+
+    def _season_snapshots(self) -> Any:
+        """At hour 0 of every season, before any faction acts, record each faction's metrics
+        (``SeasonSummarized``): the per-season table reports are drawn from the ledger."""
+        now = int(self.env.now)
+        k = -(-now // HOURS_PER_SEASON)  # next season boundary at or after now
+        while k * HOURS_PER_SEASON < self.world.end:
+            yield At(self.env, k * HOURS_PER_SEASON, SNAPSHOT_PRIORITY)
+            if self.check_invariants:
+                self.assert_invariants()
+            rows = self.season_metrics()
+            self.ledger.emit("link", "SeasonSummarized", "world", ("LINK-01",), season=k, factions=rows)
+            self.collect_season(rows)
+            k += 1
+
+    def season_metrics(self) -> dict[str, dict[str, int | float]]:
+        out: dict[str, dict[str, int | float]] = {}
+        for d in self.drivers:
+            for key, row in d.metrics_row(self).items():
+                out.setdefault(key, {}).update(row)
+        return dict(sorted(out.items()))
+
+    def process(self, gen: Any) -> simpy.Process:
+        return self.env.process(gen)
+
+    def run(self, until: int | None = None) -> None:
+        """Run up to (not including) hour ``until`` (default: the scenario's end)."""
+        end = self.world.end if until is None else min(until, self.world.end)
+        if end > self.env.now:
+            self.env.run(until=end)
+        if self.check_invariants:
+            self.assert_invariants()
+
+    # ---- agents ----------------------------------------------------------------------------
+    def register(self, agent: Any) -> None:
+        self.by_key[agent.key] = agent
+
     def collect_now(self, name: str) -> None:
         if self.collect and name in self.collectors:
             self.collectors[name].collect(self)
+
+    # ---- results ---------------------------------------------------------------------------
+    def summary(self) -> dict[str, int | float]:
+        out: dict[str, int | float] = {}
+        for d in self.drivers:
+            out.update(d.summary(self))
+        return out
 
     def frames(self) -> dict[str, Any]:
         """Each collector's model and agent tables as pandas DataFrames."""
@@ -142,3 +213,16 @@ class RealmModel(CampaignModel, mesa.Model):
             if hasattr(dc, "agents_frame"):
                 out[f"{name}.agents"] = dc.agents_frame()
         return out
+
+    def invariant_violations(self) -> list[str]:
+        out: list[str] = []
+        for d in self.drivers:
+            out.extend(d.invariants(self))
+        return out
+
+    def assert_invariants(self) -> None:
+        """Raise InvariantError if the world breaks any invariant (tests turn this on for every
+        campaign with REALMSIM_CHECK_INVARIANTS=1: at every season boundary and when a run stops)."""
+        bad = self.invariant_violations()
+        if bad:
+            raise InvariantError(f"{self.world.scenario} seed {self.world.seed} hour {self.world.now}: " + "; ".join(bad))

@@ -93,7 +93,7 @@ def report(st: pstats.Stats) -> None:
     policy = cum(lambda f, fn: "/agents/policies/" in f and fn == "decide")
     observe = cum(lambda f, fn: f.endswith("agents/convoy.py") and fn in ("observe", "_status", "_day_view"))
     build = cum(lambda f, fn: f.endswith("scenarios/build.py") and fn == "build_world")
-    framework = own(lambda f, fn: "/simpy/" in f or "/mesa/" in f or f.endswith(("agents/model.py", "agents/core.py", "agents/clock.py"))
+    framework = own(lambda f, fn: "/simpy/" in f or "/mesa/" in f or f.endswith(("agents/model.py", "agents/clock.py"))
                     or (f.endswith("agents/convoy.py") and fn in ("run", "rank", "convoy", "routes")))
     print("  where the time goes (cProfile, share of the whole run):")
     print(f"    rule resolution (sim.rules.cv, the day's phases)     {100 * rules / total:5.1f} %"

@@ -73,7 +73,7 @@ def report(st: pstats.Stats) -> None:
     ledger_all = sum(v[3] for (f, _, fn), v in stats.items() if f.replace("\\", "/").endswith("sim/events.py") and fn == "emit")
     decisions = cum(lambda f, fn: f.endswith("agents/base.py") and fn == "answer")
     build = cum(lambda f, fn: f.endswith("scenarios/build.py") and fn == "build_world")
-    framework = own(lambda f, fn: "/simpy/" in f or "/mesa/" in f or f.endswith(("agents/model.py", "agents/core.py", "agents/clock.py")))
+    framework = own(lambda f, fn: "/simpy/" in f or "/mesa/" in f or f.endswith(("agents/model.py", "agents/clock.py")))
     print("  where the time goes (cProfile, share of the whole run):")
     print(f"    rule resolution (sim.rules.km, less the questions asked)   {100 * rules / total:5.1f} %")
     print(f"    policies: scoring the alternatives (decide)              {100 * scoring / total:5.1f} %")

@@ -16,7 +16,7 @@ of a job's result:
   ``money_rise_seasons`` (how many season snapshots in a row, up to the end, the faction's money
   rose: a kingdom's or a nation's Treasury, a guild's solars; kingdoms, nations and guilds only);
 * ``invariants`` — ``{"count": N, "first": "hour H: …"}``: the engine's invariant checks
-  (``CampaignModel.invariant_violations``) run at every season snapshot and at the end.
+  (``RealmModel.invariant_violations``) run at every season snapshot and at the end.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from sim.events import Event
 from workers.quality import ACT_EVENTS, _is_act
 
 if TYPE_CHECKING:
-    from agents.core import CampaignModel
+    from agents.model import RealmModel
 
 MONEY = {"kingdom": "treasury", "nation": "treasury", "guild": "solars"}
 _ARG = re.compile(r"[=:#(→0-9\[]")
@@ -69,7 +69,7 @@ def is_tally_column(column: str) -> bool:
 class Signals:
     """A ledger listener that tallies decisions, acts, anarchy, money and invariant breaches."""
 
-    def __init__(self, model: CampaignModel | None = None) -> None:
+    def __init__(self, model: RealmModel | None = None) -> None:
         self.model = model
         self.decisions: dict[str, dict[str, dict[str, int]]] = {}
         self.start: dict[str, int] = {}

@@ -634,8 +634,8 @@ def export(*, save: Path | None = None, scenario: str | None = None, season: int
     if save is not None:
         from agents.savefile import restore
 
-        saved, meta = restore(save, collect=False)
-        return export_world(saved.world, meta["scenario"], seed=int(meta["seed"]))
+        model, meta = restore(save, collect=False)
+        return export_world(model.world, meta["scenario"], seed=int(meta["seed"]))
     from agents.campaign import prepare_campaign
     from scenarios.loader import load_scenario
 

@@ -44,7 +44,6 @@ from sim.world import World, decode_world, encode_world
 if TYPE_CHECKING:
     import random
 
-    from agents.core import CampaignModel
     from agents.model import RealmModel
 
 NAME = "lookahead"
@@ -112,11 +111,10 @@ def policy_rng(agent: Any) -> random.Random:
     return stream.rng  # type: ignore[no-any-return]
 
 
-def new_model(world: World, dice: DiceBox, ledger: Ledger) -> CampaignModel:
-    """A rollout's campaign: played without Mesa (nothing of a rollout is collected)."""
-    from agents.core import CampaignModel
+def new_model(world: World, dice: DiceBox, ledger: Ledger) -> RealmModel:
+    from agents.model import RealmModel
 
-    return CampaignModel(world, dice=dice, ledger=ledger, check_invariants=False)
+    return RealmModel(world, dice=dice, ledger=ledger, collect=False, check_invariants=False)
 
 
 def faction_score(world: World, key: str) -> float:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
+import mesa
+
 from agents.systems import SystemDriver, attach_link
 from sim.calendar import HOURS_PER_DAY, Phase
 from sim.events import Event
@@ -15,6 +17,36 @@ from sim.state.cv import ticks_to_miles
 if TYPE_CHECKING:
     from agents.model import RealmModel
 from agents.chronicle_tables.cv import LINES  # noqa: F401  (re-exported)
+
+
+class ConvoyCollector(mesa.DataCollector):
+    """The daily table of the caravans: the model reporters, and a table (Mesa's ``tables``) with
+    one row per convoy agent (not every agent of the model, which may hold kingdoms or guilds too),
+    in ascending convoy id: a row a day while the convoy travels, and one last row on the day it
+    arrives or is destroyed (a finished convoy does not change; recording it every day for years
+    cost more than the rules themselves). ``model.frames()["cv.agents"]`` reads that table."""
+
+    TABLE = "convoys"
+
+    def __init__(self, *, model_reporters: dict[str, Any], agent_reporters: dict[str, Any]) -> None:
+        super().__init__(model_reporters=model_reporters, tables={self.TABLE: ["Step", "AgentID", *agent_reporters]})
+        self.row_reporters = agent_reporters
+        self._finished: set[str] = set()
+
+    def collect(self, model: Any) -> None:
+        super().collect(model)
+        for a in sorted((a for a in model.agents if getattr(a, "kind", "") == "convoy"), key=lambda a: a.cid):
+            if a.convoy.status != "travelling":
+                if a.cid in self._finished:
+                    continue
+                self._finished.add(a.cid)
+            row = {"Step": model.time, "AgentID": a.unique_id}
+            row.update((name, f(a)) for name, f in self.row_reporters.items())
+            self.add_table_row(self.TABLE, row)
+
+    def agents_frame(self) -> Any:
+        return self.get_table_dataframe(self.TABLE).set_index(["Step", "AgentID"])
+
 
 AGENT_REPORTERS = {
     "convoy": lambda a: a.cid,
@@ -76,12 +108,11 @@ class _Driver(SystemDriver):
             agent = ConvoyAgent(model, convoy_id, policy)
         except ValueError as e:  # make_policy: an unknown name or a class that cannot be imported
             raise ConvoyPolicyError(f"convoy {convoy_id!r}: {e}") from None
-        if model.collect and "cv" not in model.collectors:  # the first convoy: the daily table and its process
-            from agents.collectors import ConvoyCollector  # Mesa's: only a model that collects imports it
-
+        if "cv" not in model.collectors:  # the first convoy: the daily table and its process
             model.collectors["cv"] = ConvoyCollector(model_reporters=dict(MODEL_REPORTERS),
                                                      agent_reporters=dict(AGENT_REPORTERS))
-            model.process(self._collect(model))
+            if model.collect:
+                model.process(self._collect(model))
         model.process(agent.run())
         return agent
 
