@@ -21,18 +21,20 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 from fractions import Fraction
 from typing import Any, Literal
 
 import msgspec
 
+from agents.chronicle_tables.names import Names, names_of
+from agents.chronicle_tables.orders import order_words
+from agents.chronicle_tables.reasons import check_name, fr_numbers, modifier_name, reason_words, term_words
 from scenarios.loader import LoadedScenario
 from sim.calendar import HOURS_PER_SEASON
 from sim.errors import Problem, RealmsimError, ScenarioError
 from sim.events import Event, check
 from sim.odds import exact_distribution
-from workers.explain import ORDERS_FR, REASON_FR, tie_fr, unit_word
+from workers.explain import rollout_lines, tie_fr, unit_word
 
 log = logging.getLogger("realmsim.advise")
 KINDS = ("kingdom", "guild", "nation", "convoy")
@@ -65,11 +67,12 @@ class TermOut(msgspec.Struct):
 
 
 class AlternativeOut(msgspec.Struct):
-    order: str
+    order: str  # as the ledger labels it (the policy's label)
     score: float
     chosen: bool = False
     terms: list[TermOut] = []
-    words: str = ""  # the order with hexes as [col, row] (see OrderAdvice.order_words)
+    words: str = ""  # the order in the asked language, with the table's names (see OrderAdvice.order_words)
+    alike: int = 1  # how many of the orders scored read alike (two routes from one hex): shown once
 
 
 class CheckOdds(msgspec.Struct):
@@ -89,8 +92,8 @@ class CheckOdds(msgspec.Struct):
 
 class OrderAdvice(msgspec.Struct):
     decision: str  # what is decided: a kingdom's slot (envoy, claim, taxation…), a nation's slot, "orders", "day"…
-    order: str  # the order chosen, as the ledger labels it
-    order_words: str  # the same with hexes as [col, row] and the settlement there, as a game master reads a map
+    order: str  # the order chosen, as the ledger labels it (engine ids: for programs)
+    order_words: str  # the same in the asked language, factions, places and hexes named as the table names them
     actor: str
     hour: int
     clauses: list[str]
@@ -101,7 +104,8 @@ class OrderAdvice(msgspec.Struct):
     checks: list[CheckOdds]
     reason: str  # in words, in the asked language
     tie: str = ""
-    rollouts: dict[str, Any] | None = None
+    rollouts: dict[str, Any] | None = None  # a look-ahead's figures, as the policy recorded them
+    rollouts_text: list[str] = []  # the same in sentences, in the asked language
 
 
 class Missing(msgspec.Struct):
@@ -114,6 +118,7 @@ class Advice(msgspec.Struct):
     state: str  # the file (or "state text")
     faction: str  # kingdom:stolen
     kind: str
+    name: str  # the faction's name in its table (in the asked language)
     policy: str
     seed: int
     lang: str
@@ -185,15 +190,21 @@ def check_odds(ev: Event, lang: str) -> CheckOdds:
     p = dist.get(True, Fraction(0))
     total = sum(v for _, v in mods)
     pct = round(float(p) * 100, 1)
-    sign = f"{total:+d}"
-    named = ", ".join(f"{n} {v:+d}" for n, v in mods if v) or ("aucun" if lang == "fr" else "none")
+    sign = _signed(total)
+    named = ", ".join(f"{modifier_name(n, lang)} {_signed(v)}" for n, v in mods if v) or ("aucun" if lang == "fr" else "none")
+    what = check_name(ev.kind, lang)
     if lang == "fr":
-        text = f"{ev.kind} : 1d{sides} {sign} contre DD {dc} ({named}) : {_fr_pct(pct)} de chances de réussite ({p})"
+        text = f"{what} : 1d{sides} {sign} contre DD {dc} ({named}) : {_fr_pct(pct)} de chances de réussite ({p})"
     else:
-        text = f"{ev.kind}: 1d{sides} {sign} against DC {dc} ({named}): {pct:.1f}% chance of success ({p})"
+        text = f"{what}: 1d{sides} {sign} against DC {dc} ({named}): {pct:.1f}% chance of success ({p})"
     if natural:
         text += " ; 1 naturel échoue, 20 naturel réussit" if lang == "fr" else "; a natural 1 fails, a natural 20 succeeds"
     return CheckOdds(ev.kind, list(ev.clauses), dc, sides, mods, total, f"{p.numerator}/{p.denominator}", pct, natural, text)
+
+
+def _signed(v: float) -> str:
+    """``+3``, ``−2`` (a true minus sign, as the score terms write it)."""
+    return f"{v:+g}".replace("-", "−")
 
 
 def _fr_pct(pct: float) -> str:
@@ -201,80 +212,96 @@ def _fr_pct(pct: float) -> str:
 
 
 # ---- words -----------------------------------------------------------------------------------------
-def _term_text(t: dict[str, Any], lang: str) -> str:
+def _term_text(t: dict[str, Any], lang: str, names: Names) -> str:
     first, second = ("fr", "en") if lang == "fr" else ("en", "fr")
-    return str(t.get(first) or t.get(second) or t.get("name", ""))
+    text = t.get(first) or t.get(second)
+    if not text:
+        return str(t.get("name", ""))
+    return term_words(str(text), lang if t.get(first) else second, names)
 
 
-def _alternatives(ev: Event, lang: str) -> list[AlternativeOut]:
-    """The alternatives of a DecisionMade event, the chosen one first and marked (once: two
-    alternatives may print alike, such as two routes of the same length)."""
-    chosen = ev.outcome
+def _alternatives(ev: Event, lang: str, words: Any, names: Names) -> list[AlternativeOut]:
+    """The alternatives of a DecisionMade event in words, the chosen one first and marked, each once:
+    the engine labels the chosen order (``from #47``) and the policy its alternatives (``from
+    [11,2]``), so they are matched by their words; orders that read alike (two routes from one hex)
+    are shown once, with how many read so (``alike``)."""
     alts = ev.data.get("alternatives") or []
     if alts:
         out = [AlternativeOut(str(a["order"]), float(a["score"]), False,
-                              [TermOut(str(t["name"]), float(t["value"]), str(t.get("unit", "")), _term_text(t, lang))
+                              [TermOut(str(t["name"]), float(t["value"]), str(t.get("unit", "")), _term_text(t, lang, names))
                                for t in a.get("terms", [])])
                for a in alts]
     else:  # the policy did not explain itself: its scored list (best first), without terms
         out = [AlternativeOut(str(o), float(sc)) for o, sc in ev.data.get("scored") or []]
-    for i, a in enumerate(out):
-        if a.order == chosen:
-            a.chosen = True
-            return [a, *out[:i], *out[i + 1:]]
-    if alts and out:  # a policy's own alternatives come chosen first, though it may print a place otherwise
-        first = out[0]
-        first.words, first.order, first.chosen = first.words or first.order, chosen, True
-    return out
+    for a in out:
+        a.words = words(a.order)
+    said = words(str(ev.outcome))
+    i = next((k for k, a in enumerate(out) if a.order == ev.outcome), None)
+    if i is None:
+        i = next((k for k, a in enumerate(out) if a.words == said), None)
+    if i is None and alts and out:  # a policy's own alternatives come chosen first
+        i = 0
+    if i is not None:  # the chosen one, labelled as the ledger's outcome (what a program matches)
+        out[i].chosen, out[i].order = True, str(ev.outcome)
+        out = [out[i], *out[:i], *out[i + 1:]]
+    kept: dict[str, AlternativeOut] = {}
+    for a in out:
+        seen = kept.get(a.words)
+        if seen is None:
+            kept[a.words] = a
+        else:
+            seen.alike += 1
+    return list(kept.values())
 
 
-def _reason(ev: Event, alts: list[AlternativeOut], checks: list[CheckOdds], lang: str) -> str:
-    chosen = ev.outcome
+def _value(t: TermOut, lang: str) -> str:
+    """A term as said in a reason: its words (which open with its value and unit), or its name and value."""
+    if t.text and t.text[:1] in "+−-":
+        return t.text
+    return f"{t.text or t.name} ({_signed(t.value)}{' ' + unit_word(t.unit, lang) if t.unit else ''})"
+
+
+def _reason(ev: Event, alts: list[AlternativeOut], checks: list[CheckOdds], lang: str, said: str, names: Names) -> str:
     mine = next((a for a in alts if a.chosen), None)
     others = [a for a in alts if not a.chosen]
     fr = lang == "fr"
+    q = (lambda x: f"« {x} »") if fr else (lambda x: f"“{x}”")  # noqa: E731
     parts: list[str] = []
     legal = int(ev.data.get("legal", 0))
     if mine is not None:
-        said = mine.words or chosen
-        parts.append(f"« {said} » (score {mine.score:g})" if fr else f"“{said}” (score {mine.score:g})")
+        head = f"{q(said)} (score {mine.score:g})"
         if others:
             best = others[0]
             gap = mine.score - best.score
-            if fr:
-                parts.append(f"plutôt que « {best.words or best.order} » ({best.score:g}, {gap:+g})")
-            else:
-                parts.append(f"over “{best.words or best.order}” ({best.score:g}, {gap:+g})")
+            head += f", {'plutôt que' if fr else 'over'} {q(best.words or best.order)} ({best.score:g}, {_signed(round(gap, 4))})"
+        parts.append(head)
         terms = [t for t in mine.terms if t.value]
         if terms:
-            words = "; ".join(f"{t.text or t.name} ({t.value:+g}{' ' + unit_word(t.unit, lang) if t.unit else ''})"
-                              for t in terms)
-            parts.append(("parce que : " if fr else "because: ") + words)
+            parts.append(("parce que : " if fr else "because: ") + (" ; " if fr else "; ").join(_value(t, lang) for t in terms))
     else:
-        parts.append(f"« {chosen} »" if fr else f"“{chosen}”")
-        if legal:
-            parts.append(f"parmi {legal} possibilités" if fr else f"among {legal} legal alternatives")
+        parts.append(q(said) + (f", parmi {legal} possibilités" if fr else f", among {legal} legal alternatives") * bool(legal))
     reason = str(ev.data.get("reason") or "")
     if reason and not (mine and mine.terms):
-        parts.append(("raison de la politique : " + REASON_FR.get(reason, reason)) if fr else "the policy's reason: " + reason)
+        parts.append(("raison de la politique : " if fr else "the policy's reason: ") + reason_words(reason, lang, names))
     tie = str(ev.data.get("tie") or "")
     if tie:
         parts.append(("égalité : " + tie_fr(tie)) if fr else "tie: " + tie)
     if checks:
-        parts.append(("tests : " if fr else "checks: ") + "; ".join(c.text for c in checks))
-    return ", ".join(parts[:2]) + ("; " + "; ".join(parts[2:]) if len(parts) > 2 else "") + "."
+        parts.append(("tests : " if fr else "checks: ") + (" ; " if fr else "; ").join(c.text for c in checks))
+    text = (" ; " if fr else "; ").join(parts) + "."
+    return fr_numbers(text) if fr else text
 
 
-def _summary(key: str, kind: str, orders: list[OrderAdvice], hour: int, lang: str) -> str:
+def _summary(name: str, kind: str, orders: list[OrderAdvice], hour: int, lang: str) -> str:
     from sim.calendar import date_of
 
-    ident = key.partition(":")[2]
-    listed = "; ".join(f"{o.decision}: {o.order_words}" for o in orders)
-    when = f"{date_of(hour).format(lang)} ({'saison' if lang == 'fr' else 'season'} {hour // HOURS_PER_SEASON}, " \
-           f"{'heure' if lang == 'fr' else 'hour'} {hour})"
+    listed = (" ; " if lang == "fr" else "; ").join(f"{o.decision}{' :' if lang == 'fr' else ':'} {o.order_words}" for o in orders)
+    n = len(orders)
     if lang == "fr":
-        return f"{KIND_FR_THE[kind]} {ident} donnerait {len(orders)} ordre(s) — {when} : {listed}."
-    return f"The {kind} {ident} would give {len(orders)} order(s) at {when}: {listed}."
+        when = f"{date_of(hour).format(lang)} (saison {hour // HOURS_PER_SEASON}, heure {hour})"
+        return f"{KIND_FR_THE[kind]} {name} donnerait {n} ordre{'s' if n > 1 else ''} — {when} : {listed}."
+    when = f"{date_of(hour).format(lang)} (season {hour // HOURS_PER_SEASON}, hour {hour})"
+    return f"The {kind} {name} would give {n} order{'s' if n != 1 else ''} at {when}: {listed}."
 
 
 # ---- playing forward to the faction's next decisions -------------------------------------------------
@@ -289,10 +316,18 @@ DECISION_FR = {"envoy": "envoyé", "claim": "revendication de case", "improvemen
                "obligation": "obligation", "military": "phase militaire", "ransom": "rançon"}
 
 
-def _watch_slots(model: Any, key: str, slots: list[str]) -> None:
-    """Record what each of the faction's decisions is about (a kingdom's or nation's slot), in order:
-    the agent's own ``decide`` is wrapped for this run only."""
-    agent = next((a for a in model.agents if getattr(a, "key", None) == key), None)
+class Asked(msgspec.Struct):
+    """One decision of the advised faction, as it was asked: what it is about, and the world's names
+    at that moment (a Mare Nostrum ``#3`` may be gone once the order is carried out)."""
+
+    slot: str
+    names: Any
+
+
+def _watch_slots(model: Any, key: str, asked: list[Asked], lang: str) -> None:
+    """Record what each of the faction's decisions is about (a kingdom's or nation's slot) and the
+    names of the world then, in order: the agent's own ``decide`` is wrapped for this run only."""
+    agent = model.by_key.get(key)
     if agent is None:
         return
     inner = agent.decide
@@ -302,7 +337,7 @@ def _watch_slots(model: Any, key: str, slots: list[str]) -> None:
         slot = getattr(obs, "slot", None) or (obs.get("decision") if isinstance(obs, dict) else None)
         if slot is None and "RES-CV-02" in kw.get("clauses", ()):
             slot = "route"
-        slots.append(str(slot or default))
+        asked.append(Asked(str(slot or default), names_of(model.world, lang)))
         return inner(obs, legal, **kw)
 
     agent.decide = decide
@@ -313,24 +348,22 @@ def _reseed_policy(model: Any, key: str, seed: int) -> None:
     the other factions' policies) keeps the state's own seed, so the advice varies with ``seed`` only
     through the policy's choices."""
     stream = model.dice.reseed("policy", key, seed)  # in the dice box: what a look-ahead checkpoints
-    agent = next((a for a in model.agents if getattr(a, "key", None) == key), None)
+    agent = model.by_key.get(key)
     if agent is not None:
         agent.policy_rng = stream
 
 
-def next_decisions(loaded: LoadedScenario, key: str, seed: int, slots: list[str] | None = None,
-                   maps: list[Any] | None = None) -> tuple[int, list[Event]]:
+def next_decisions(loaded: LoadedScenario, key: str, seed: int, asked: list[Asked] | None = None,
+                   lang: str = "en") -> tuple[int, list[Event]]:
     """Play the state forward until ``key`` has made the decisions of its next decision time; return
-    that hour and the events from its first decision to the last event of that hour (``slots``: what
-    each decision of the faction was about, in order)."""
+    that hour and the events from its first decision to the last event of that hour (``asked``: what
+    each decision of the faction was about, and the names then, in order)."""
     from agents.campaign import prepare_campaign
 
     model = prepare_campaign(loaded, loaded.scenario.scenario.seed, collect=False)
     _reseed_policy(model, key, seed)
-    if maps is not None:
-        maps.append(model.world.map)
-    if slots is not None:
-        _watch_slots(model, key, slots)
+    if asked is not None:
+        _watch_slots(model, key, asked, lang)
     env = model.env
     world = model.world
     horizon = min(world.end, int(env.now) + MAX_SEASONS_AHEAD * HOURS_PER_SEASON)
@@ -361,15 +394,14 @@ def advise(loaded: LoadedScenario, faction: str, *, policy: str = "heuristic", s
     """The orders ``faction`` would give now in the state ``loaded`` (see the module's doc)."""
     sc = loaded.scenario
     key = resolve_faction(sc, faction, loaded.label)
-    kind = key.partition(":")[0]
+    kind, _, ident = key.partition(":")
     check_policy(kind, policy, loaded.label)
     seed = sc.scenario.seed if seed is None else int(seed)
     lang = sc.scenario.lang if lang is None else lang
     played = with_policy(loaded, key, policy)
-    slots: list[str] = []
+    asked: list[Asked] = []
     try:
-        maps: list[Any] = []
-        hour, events = next_decisions(played, key, seed, slots, maps)
+        hour, events = next_decisions(played, key, seed, asked, lang)
     except RealmsimError:
         raise
     except Exception as e:  # a state that validates but the engine cannot play: a bug, reported as the state's
@@ -377,43 +409,55 @@ def advise(loaded: LoadedScenario, faction: str, *, policy: str = "heuristic", s
         raise AdviceError(loaded.label, [Problem(
             "(state)", f"a state the engine can play on to {key}'s next decision",
             f"{type(e).__name__}: {e} (an engine bug: please report it with the state file)")]) from None
-    slot_iter = iter(slots)  # the window starts at the faction's first decision: one slot per DecisionMade
+    asked_iter = iter(asked)  # the window starts at the faction's first decision: one per DecisionMade
     orders: list[OrderAdvice] = []
+    decided: list[tuple[OrderAdvice, Event, str, Names]] = []
     current: OrderAdvice | None = None
-    names = {s.at: s.name for s in sc.map.settlements}
+    names = asked[0].names if asked else Names(lang)
     for ev in events:
         if ev.kind == "DecisionMade" and ev.actor == key:
-            slot = next(slot_iter, "decision")
-            alts = _alternatives(ev, lang)
-            fr_words = ORDERS_FR.get(ev.system) if lang == "fr" else None
+            a = next(asked_iter, None)
+            slot, names = (a.slot, a.names) if a is not None else ("decision", names)
 
-            def words(label: str, slot: str = slot, tr: Any = fr_words, mn: bool = ev.system == "mn") -> str:
-                return _words(tr(label) if tr is not None else label, slot, maps[0], names, lang, ids=mn)
+            def words(label: str, slot: str = slot, system: str = ev.system, names: Names = names) -> str:
+                return order_words(system, label, lang, names, slot)
 
-            for alt in alts:
-                alt.words = words(alt.order)
+            alts = _alternatives(ev, lang, words, names)
             if not explain:
                 alts = [a for a in alts if a.chosen] + [a for a in alts if not a.chosen][: SHOWN - 1]
             mine = next((a for a in alts if a.chosen), None)
+            said = mine.words if mine is not None else words(str(ev.outcome))
+            tie = str(ev.data.get("tie", ""))
+            rollouts = ev.data.get("rollouts")
             current = OrderAdvice(
                 decision=DECISION_FR.get(slot, slot) if lang == "fr" else slot, order=ev.outcome,
-                order_words=words(str(ev.outcome)), actor=ev.actor, hour=ev.t,
+                order_words=said, actor=ev.actor, hour=ev.t,
                 clauses=list(ev.clauses), policy=str(ev.data.get("policy", policy)), legal=int(ev.data.get("legal", 0)),
                 score=None if mine is None else mine.score, alternatives=alts, checks=[], reason="",
-                tie=tie_fr(str(ev.data.get("tie", ""))) if lang == "fr" else str(ev.data.get("tie", "")),
-                rollouts=ev.data.get("rollouts"))
+                tie=fr_numbers(tie_fr(tie)) if lang == "fr" else tie, rollouts=rollouts,
+                rollouts_text=_rollouts_text(rollouts, lang, words))
             orders.append(current)
+            decided.append((current, ev, said, names))
         elif current is not None and _is_check(ev) and _concerns(ev, key):
             current.checks.append(check_odds(ev, lang))
-    for o, ev in zip(orders, [e for e in events if e.kind == "DecisionMade" and e.actor == key], strict=True):
-        o.reason = _reason(ev, o.alternatives, o.checks, lang)
-    out = Advice(loaded.label, key, kind, policy, seed, lang, hour, hour // HOURS_PER_SEASON, orders,
-                 _summary(key, kind, orders, hour, lang), loaded.sha256)
+    for o, ev, said, nm in decided:
+        o.reason = _reason(ev, o.alternatives, o.checks, lang, said, nm)
+    name = (asked[0].names if asked else Names(lang)).of(kind, ident)
+    out = Advice(loaded.label, key, kind, name, policy, seed, lang, hour, hour // HOURS_PER_SEASON, orders,
+                 _summary(name, kind, orders, hour, lang), loaded.sha256)
     from workers.partial import missing_for
 
     digest = hashlib.sha256(msgspec.json.encode([msgspec.to_builtins(o) for o in orders])).hexdigest()
     missing = [Missing(p.path, p.expected, p.found) for p in missing_for(loaded, key)]
     return msgspec.structs.replace(out, advice_sha256=digest, missing=missing)
+
+
+def _rollouts_text(rollouts: Any, lang: str, words: Any) -> list[str]:
+    """A look-ahead's figures in sentences (``workers.explain.rollout_lines``), in ``lang``."""
+    if not isinstance(rollouts, dict):
+        return []
+    lines = rollout_lines(rollouts, lang, words)
+    return [fr_numbers(x) for x in lines] if lang == "fr" else lines
 
 
 def _concerns(ev: Event, key: str) -> bool:
@@ -427,67 +471,55 @@ def _concerns(ev: Event, key: str) -> bool:
     return False
 
 
-_HEX = re.compile(r"#(\d+)\b|\b(to|at|hex)=(\d+)\b")
-
-
-def _words(label: str, slot: str, hm: Any, names: dict[Any, str], lang: str, *, ids: bool = False) -> str:
-    """``label`` with map indexes written as ``[col, row]`` (and the settlement there, if any): what a
-    game master finds on the table's map. A kingdom's hex claim is a bare index; with ``ids`` (Mare
-    Nostrum's orders) a ``#3`` is an embassy, a mission or a treaty, never a hex."""
-
-    def place(i: int) -> str:
-        if not 0 <= i < hm.width * hm.height:
-            return str(i)
-        c = hm.coords(i)
-        name = names.get(tuple(c))
-        return f"[{c[0]}, {c[1]}]" + (f" ({name})" if name else "")
-
-    if slot == "claim" and label.isdigit():
-        return ("revendiquer la case " if lang == "fr" else "claim hex ") + place(int(label))
-    if slot == "lose_hex" and label.isdigit():
-        return ("perdre la case " if lang == "fr" else "lose hex ") + place(int(label))
-
-    def sub(m: re.Match[str]) -> str:
-        if m.group(1) is not None:
-            if ids:
-                return m.group(0)
-            return place(int(m.group(1)))
-        return f"{m.group(2)}={place(int(m.group(3)))}"
-
-    return _HEX.sub(sub, label)
-
-
 # ---- text output ---------------------------------------------------------------------------------------
+_POLICY_FR = {"heuristic": "heuristique", "random": "aléatoire", "lookahead": "anticipation"}
+
+
 def render_text(a: Advice, *, explain: bool = False) -> str:
+    """The advice as a game master reads it: words and names only (the ids are in ``--json``)."""
     fr = a.lang == "fr"
+    colon = " :" if fr else ":"
     lines = [a.summary, ""]
     for i, o in enumerate(a.orders, 1):
-        lines.append(f"{i}. {o.decision}: {o.order_words}")
-        lines.append(f"   {'raison' if fr else 'reason'}: {o.reason}")
+        lines.append(f"{i}. {o.decision}{colon} {o.order_words}")
+        lines.append(f"   {'raison' if fr else 'reason'}{colon} {o.reason}")
         shown = o.alternatives if explain else o.alternatives[:4]
         if shown:
-            lines.append(f"   {'alternatives notées' if fr else 'scored alternatives'} ({o.legal} {'possibles' if fr else 'legal'}):")
+            legal = f"{o.legal} {'ordres possibles' if fr else 'legal orders'}"
+            lines.append(f"   {'alternatives notées' if fr else 'scored alternatives'} ({legal}){colon}")
             for alt in shown:
                 mark = "*" if alt.chosen else " "
-                lines.append(f"    {mark} {alt.score:>9.3f}  {alt.words or alt.order}")
+                alike = ""
+                if alt.alike > 1:
+                    n = alt.alike - 1
+                    alike = (f"  (et {n} autre{'s' if n > 1 else ''} ordre{'s' if n > 1 else ''} qui se lisent de même)" if fr
+                             else f"  (and {n} other order{'s' if n > 1 else ''} that read{'' if n > 1 else 's'} the same)")
+                lines.append(f"    {mark} {_score(alt.score, fr):>9}  {alt.words or alt.order}{alike}")
                 if explain:
                     for t in alt.terms:
-                        lines.append(f"                 {t.value:+.3f} {t.unit:<6} {t.text or t.name}")
+                        lines.append(f"                 {_value(t, a.lang)}")
         for c in o.checks:
-            lines.append(f"   {'test' if fr else 'check'}: {c.text}")
-        if explain and o.rollouts:
-            lines.append(f"   {'simulations' if fr else 'rollouts'}: {o.rollouts}")
+            lines.append(f"   {'test' if fr else 'check'}{colon} {c.text}")
+        if explain and o.rollouts_text:  # the look-ahead's figures, in sentences
+            lines.append(f"   {o.rollouts_text[0]}")
+            lines += [f"     {x}" for x in o.rollouts_text[1:]]
     if not a.orders:
         lines.append("(aucun ordre)" if fr else "(no order)")
     if a.missing:
         lines.append("")
         lines.append("L'état ne dit pas (valeurs par défaut) :" if fr else "The state leaves out (defaults used):")
-        lines += [f"  {m.path}: {'attendu' if fr else 'expected'} {m.expected}, {'trouvé' if fr else 'found'} {m.found}"
+        lines += [f"  {m.path}{colon} {'attendu' if fr else 'expected'} {m.expected}, {'trouvé' if fr else 'found'} {m.found}"
                   for m in a.missing]
     lines.append("")
-    lines.append(("graine" if fr else "seed") + f" {a.seed}, {'politique' if fr else 'policy'} {a.policy}, "
+    policy = _POLICY_FR.get(a.policy, a.policy) if fr else a.policy
+    lines.append(("graine" if fr else "seed") + f" {a.seed}, {'politique' if fr else 'policy'} {policy}, "
                  f"advice_sha256 {a.advice_sha256[:16]}")
     return "\n".join(lines)
+
+
+def _score(v: float, fr: bool) -> str:
+    text = f"{v:.3f}"
+    return text.replace(".", ",") if fr else text
 
 
 def load_state(path: str) -> LoadedScenario:

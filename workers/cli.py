@@ -113,13 +113,15 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
                    help="the batch manifest to use when Redis lost the batch (default: the one submit wrote)")
     c.add_argument("--partial", action="store_true", help="write the file even when some results are missing")
     sw = sub.add_parser("sweep", help="a grid of config values over the same seeds; one results file (docs/research.md)")
-    from workers.sweep import add_arguments as sweep_arguments
+    if cmd in ("*", "sweep"):  # each command's own options are read only when it runs (a short command starts fast)
+        from workers.sweep import add_arguments as sweep_arguments
 
-    sweep_arguments(sw)
+        sweep_arguments(sw)
     tn = sub.add_parser("tournament", help="policies against each other on every seat, ratings and win rates (docs/research.md)")
-    from workers.tournament import add_arguments as tournament_arguments
+    if cmd in ("*", "tournament"):
+        from workers.tournament import add_arguments as tournament_arguments
 
-    tournament_arguments(tn)
+        tournament_arguments(tn)
     sv = sub.add_parser("serve", help="the HTTP server: API, live web page, campaigns and batches (docs/server.md)")
     if cmd in ("*", "serve"):
         from workers.server.serve import add_arguments as serve_arguments
@@ -266,6 +268,9 @@ def _narrate(args: argparse.Namespace, model: Any, lang: str, *, save_label: str
             print(f"Stopped at {date_of(model.world.now).format(lang)} (hour {model.world.now} of {model.world.end})." if lang != "fr"
                   else f"Arrêt le {date_of(model.world.now).format(lang)} (heure {model.world.now} sur {model.world.end}).")
         print("\n".join(summary_lines(res, lang, _metric_names(lang))))
+        from workers.standings import standings_lines
+
+        print("\n".join(standings_lines(model.world, lang)))
         if args.save:
             print(f"Saved to {args.save}; continue with: realmsim resume {args.save}")
     return 0

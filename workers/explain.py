@@ -14,12 +14,12 @@ come right after the chronicle line of the same moment.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, TextIO
 
-from agents.chronicle_tables.cv import order_fr as cv_order_fr
-from agents.chronicle_tables.gw import order_fr as gw_order_fr
-from agents.chronicle_tables.km import order_fr as km_order_fr
-from agents.chronicle_tables.mn import order_fr as mn_order_fr
+from agents.chronicle_tables.names import Names, names_of
+from agents.chronicle_tables.orders import order_words
+from agents.chronicle_tables.reasons import fr_numbers, reason_words, term_words
 from sim.calendar import date_of, span_words
 from sim.events import Event
 from sim.hexmap import HexMap
@@ -86,25 +86,20 @@ def unit_word(u: str, lang: str) -> str:
     return _UNIT_FR.get(u, u) if lang == "fr" else u
 
 
-def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, names: dict[str, str] | None = None) -> list[str]:
-    """The lines that explain one ``DecisionMade`` event (without its date)."""
+def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, names: dict[str, str] | None = None,
+                     words: Names | None = None) -> list[str]:
+    """The lines that explain one ``DecisionMade`` event (without its date): orders, score terms and
+    reasons in ``lang``, with the table's names (``words``: the world's names when the decision was
+    made, agents.chronicle_tables.names; without them, hexes are named from ``hexmap``)."""
     w = _WORDS[lang]
     d = ev.data
-    hexes = ev.system == "km"  # a kingdom's claim or lost hex is labelled by its bare index
-
-    # every system's orders have French words (agents/chronicle_tables: order_fr)
-    translate = ORDERS_FR.get(ev.system) if lang == "fr" else None
-
-    ids = ev.system == "mn"  # Mare Nostrum's "#3" is an embassy, a mission, a treaty: never a hex
-
-    def nm(s: Any) -> str:
-        text = str(s)
-        if hexes and text.isdigit():
-            return place(hexmap, int(text), lang)
-        return text if ids else name_places(text, hexmap, lang)
+    if words is None:
+        words = Names(lang, hexmap)
+    nms = words
+    slot = _slot_of(ev)
 
     def order(s: Any) -> str:
-        return nm(translate(str(s)) if translate is not None else s)
+        return order_words(ev.system, str(s), lang, nms, slot)
 
     c = w["colon"]
     who = (names or {}).get(ev.actor, ev.actor)
@@ -120,7 +115,7 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
             out.append(f"    {mark} {order(a.get('order', '?'))}{c} {w['score']} {_num(a.get('score'))}")
             for t in a.get("terms") or []:
                 text = t.get(lang) or t.get("en") or f"{t.get('name', '?')} {_num(t.get('value'))} {unit_word(t.get('unit', ''), lang)}".rstrip()
-                out.append(f"        {nm(text)}")
+                out.append(f"        {term_words(text, lang if t.get(lang) else 'en', nms)}")
     else:
         scored = d.get("scored") or []
         for k, row in enumerate(scored[: SHOWN + 1]):
@@ -129,7 +124,7 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
             out.append(f"    {mark} {order(label)}{c} {w['score']} {_num(sc)}")
     if d.get("tie"):
         tie = str(d["tie"])
-        out.append(f"    {w['tie']}{c} {nm(tie_fr(tie) if lang == 'fr' else tie)}")
+        out.append(f"    {w['tie']}{c} {tie_fr(tie) if lang == 'fr' else tie}")
     else:
         tied = _tied(alts, d.get("scored") or [])
         if tied > 1:
@@ -137,34 +132,57 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
             out.append(f"    {w['tie']}{c} {w['untold'].format(n=tied, s=_num(top))}")
     ro = d.get("rollouts")
     if isinstance(ro, dict) and ro.get("candidates"):
-        unit = unit_word(str(ro.get("unit", "")), lang)
-        cands = ro["candidates"]
-        best = cands[0]
-        others = ", ".join(_num(cd.get("mean")) for cd in cands[1:])
-        line = (f"    {w['rollouts']} ({w['horizon'].format(h=span_words(int(ro.get('horizon_hours', 0)), lang))}){c} "
-                f"{order(best.get('order'))} {w['won'].format(w=best.get('wins', 0), n=best.get('n', ro.get('n', 0)))}, "
-                f"{w['mean'].format(m=_num(best.get('mean')), u=unit)}")
-        if others:
-            line += f" {w['against']} {others}"
-        out.append(line)
-        for cd in cands[1:]:
-            out.append(f"        {order(cd.get('order'))}{c} {w['mean'].format(m=_num(cd.get('mean')), u=unit)}, "
-                       f"{w['won'].format(w=cd.get('wins', 0), n=cd.get('n', 0))}")
-        if ro.get("cut"):
-            out.append(f"        {w['cut'].format(n=ro.get('n', 0))}")
-        if ro.get("diverged"):
-            out.append(f"        {w['diverged'].format(n=ro['diverged'])}")
+        told = rollout_lines(ro, lang, order)
+        out.append("    " + told[0])
+        out += ["        " + x for x in told[1:]]
     if d.get("reason") and not alts:
         reason = str(d["reason"])
-        out.append(f"    {w['reason']}{c} {nm(REASON_FR.get(reason, reason) if lang == 'fr' else reason)}")
+        out.append(f"    {w['reason']}{c} {reason_words(reason, lang, nms)}")
+    return [fr_numbers(x) for x in out] if lang == "fr" else out
+
+
+def _slot_of(ev: Event) -> str:
+    """What a kingdom's decision is about when its chosen order is a bare hex index: a claim or a hex
+    given up, as its alternatives say (a holiday's ``12`` is not a hex)."""
+    if ev.system != "km" or not str(ev.outcome).isdigit():
+        return ""
+    labels = [str(a.get("order", "")) for a in ev.data.get("alternatives") or []] + \
+             [str(r[0]) for r in ev.data.get("scored") or [] if isinstance(r, list | tuple) and r]
+    if any(x.startswith("claim ") for x in labels):
+        return "claim"
+    if any(x.startswith("give up ") for x in labels):
+        return "lose_hex"
+    return ""
+
+
+def rollout_lines(ro: dict[str, Any], lang: str, order: Callable[[Any], str] = str) -> list[str]:
+    """A look-ahead's rollout figures (``rollouts``: its candidates, each with its rollouts won and
+    mean score change) in sentences: the best candidate against the others, then one line per other
+    candidate, and whether the budget cut the rollouts short. ``order`` says an order in words."""
+    w = _WORDS[lang]
+    c = w["colon"]
+    cands = ro.get("candidates") or []
+    if not cands:
+        return []
+    unit = unit_word(str(ro.get("unit", "")), lang)
+    best = cands[0]
+    others = ", ".join(_num(cd.get("mean")) for cd in cands[1:])
+    line = (f"{w['rollouts']} ({w['horizon'].format(h=span_words(int(ro.get('horizon_hours', 0)), lang))}){c} "
+            f"{order(best.get('order'))} {w['won'].format(w=best.get('wins', 0), n=best.get('n', ro.get('n', 0)))}, "
+            f"{w['mean'].format(m=_num(best.get('mean')), u=unit)}")
+    if others:
+        line += f" {w['against']} {others}"
+    out = [line]
+    for cd in cands[1:]:
+        out.append(f"{order(cd.get('order'))}{c} {w['mean'].format(m=_num(cd.get('mean')), u=unit)}, "
+                   f"{w['won'].format(w=cd.get('wins', 0), n=cd.get('n', 0))}")
+    if ro.get("cut"):
+        out.append(w["cut"].format(n=ro.get("n", 0)))
+    if ro.get("diverged"):
+        out.append(w["diverged"].format(n=ro["diverged"]))
     return out
 
 
-# the policies' reasons when there is no score term to give (agents/policies): the fixed ones
-REASON_FR = {"nothing to gain or lose": "rien à gagner ni à perdre", "nothing worth its cost": "rien qui vaille son coût",
-             "uniform over legal orders": "au hasard parmi les ordres légaux", "steady travel": "voyage sans souci",
-             "replayed": "rejoué", "candidate": "candidat"}
-ORDERS_FR = {"cv": cv_order_fr, "km": km_order_fr, "gw": gw_order_fr, "mn": mn_order_fr}
 _POLICY_FR = {"heuristic": "heuristique", "random": "aléatoire", "scripted": "scriptée", "lookahead": "anticipation"}
 # how the policies say they broke a tie (agents/policies: ``tie_how`` and the look-ahead's words)
 _TIE_HOW_FR = {
@@ -213,6 +231,7 @@ class ExplainWriter:
         self.lang = lang
         self.faction = faction
         self.hexmap: HexMap | None = None
+        self.world: Any = None
         self.names: dict[str, str] = {}
 
     def attach(self, model: Any) -> None:
@@ -224,12 +243,14 @@ class ExplainWriter:
         if bad:
             raise UsageError(bad)
         self.hexmap = model.world.map
+        self.world = model.world
         self.names = faction_names(model.world, self.lang)
 
     def __call__(self, ev: Event) -> None:
         if ev.kind != "DecisionMade" or (self.faction is not None and ev.actor != self.faction):
             return
-        lines = explain_decision(ev, self.lang, self.hexmap, self.names)
+        words = names_of(self.world, self.lang) if self.world is not None else None  # the names now (new vassals, MN's #3)
+        lines = explain_decision(ev, self.lang, self.hexmap, self.names, words)
         self.out.write(f"{date_of(ev.t).format(self.lang)}  " + "\n".join(lines) + "\n")
 
 
@@ -267,4 +288,5 @@ def check_faction(world: Any, faction: str | None) -> str | None:
     return f"--explain {faction!r}: expected a faction key of this scenario ({', '.join(keys)})"
 
 
-__all__ = ["ExplainWriter", "check_faction", "explain_writer", "explain_decision", "faction_names", "name_places", "place"]
+__all__ = ["ExplainWriter", "check_faction", "explain_writer", "explain_decision", "faction_names", "name_places", "place",
+           "rollout_lines"]

@@ -1,19 +1,21 @@
 """``realmsim state export``: the world at a season as a readable TOML state file (docs/state-format.md).
 
 A state file is a scenario file: the scenario's own tables, in the scenario schema, with the values
-they hold at the start of a season (treasuries, statistics, hexes, settlements, leaders, chests,
-pools, domains, armies in the field, convoys where they stand…), plus a ``[state]`` table naming the
-season. Loading it as a scenario continues from there. What the scenario schema cannot say (a
-convoy's progress inside a hex, the bank's deposits, counters of past turns…) is not carried: the
-file's opening comment lists it.
+they hold at the start of a season (treasuries, statistics, hexes claimed and explored, settlements,
+roads, leaders, chests, pools, domains, armies in the field, wars, convoys where they stand…), plus a
+``[state]`` table naming the season. Loading it as a scenario continues from there.
 
 Each value is carried field by field: a field of a scenario table whose name (or documented
 equivalent) is a field of the world's state is written with the state's value when the scenario
-schema accepts it; otherwise the scenario's own value stays and the field is listed as not carried.
+schema accepts it. What the schema cannot say (a convoy's progress inside a hex, the bank's
+deposits, counters of past turns…) is not carried, and the file says exactly what: before writing,
+the exporter builds the world its file describes and compares it with the campaign's, field by field
+(:func:`not_carried`); the file's opening comment lists every field that differs.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -222,17 +224,15 @@ def _km_relations(world: World, raw: dict[str, Any], dropped: list[str]) -> None
             row["enemies"] = True
         rels.append(row)
     stances: list[dict[str, Any]] = []
-    for key, st in km.stances.items():
+    for key, st in km.stances.items():  # every one the world keeps (a kingdom founded since has its own)
         a, _, b = key.partition(">")
-        if a in ids and b in ids and (st.attitude != "indifferent" or st.present):
+        if a in ids and b in ids:
             stances.append({"kingdom": a, "towards": b, "attitude": st.attitude,
                             **({"representative": True} if st.present else {})})
     if rels or "km_relations" in raw:
         raw["km_relations"] = rels
     if stances or "km_stances" in raw:
         raw["km_stances"] = stances
-    if any(st.bans for st in km.stances.values()):
-        dropped.append("km_stances: the bans on new attempts after a failed edict (RES-KM-40)")
 
 
 def _mn_treaties(world: World, raw: dict[str, Any], dropped: list[str]) -> None:
@@ -258,13 +258,48 @@ def _mn_treaties(world: World, raw: dict[str, Any], dropped: list[str]) -> None:
             posted[t.nation] = posted.get(t.nation, 0) + 1
     if rows or "mn_treaties" in raw:
         raw["mn_treaties"] = rows
+    # racial factors as they are now (RES-MN-09: executions and invasions move them)
+    raw["racial_factors"] = [{"province": prov, "people": people, "value": v}
+                             for prov, row in mn.rf.items() for people, v in row.items()]
+    wars = [{"between": [w.a.partition(":")[2], w.b.partition(":")[2]], **({"by_pact": True} if w.by_pact else {})}
+            for w in mn.wars]
+    if wars or "mn_wars" in raw:
+        raw["mn_wars"] = wars
     for nid, n in nations.items():
         mine = [a for a in mn.ambassadors.values() if a.nation == nid and a.state != "dead"]
         n["ambassadors"] = max(0, len(mine) - posted.get(nid, 0))
-    away = sum(1 for a in mn.ambassadors.values() if a.state not in ("home", "at_post", "dead"))
-    if away or mn.missions:
-        dropped.append(f"Mare Nostrum: {away} ambassador(s) on the road or held, {len(mn.missions)} mission(s) under way "
-                       "(written as ambassadors at home)")
+
+
+def _km_hexes(world: World, raw: dict[str, Any]) -> None:
+    """The hexes explored (``km_explored``: every one, claimed or not), those partly explored
+    (``km_progress``) and the hidden features, found or not, with the kingdom that found them
+    (``km_hidden_features``)."""
+    km = world.km
+    assert km is not None
+    hm = world.map
+    explored = [_coord(hm, h) for h, st in sorted(km.hexes.items()) if st.explored]
+    if explored or "km_explored" in raw:
+        raw["km_explored"] = explored
+    progress = [{"at": _coord(hm, h), "days": st.progress} for h, st in sorted(km.hexes.items()) if st.progress > 0]
+    if progress or "km_progress" in raw:
+        raw["km_progress"] = progress
+    features = [{"at": _coord(hm, h), "name": f.name, "dc": f.dc, **({"found_by": f.found_by} if f.found_by else {})}
+                for h, st in sorted(km.hexes.items()) for f in st.features]
+    if features or "km_hidden_features" in raw:
+        raw["km_hidden_features"] = features
+
+
+def _roads(world: World, loaded: LoadedScenario, raw: dict[str, Any]) -> None:
+    """The roads built since the start (a kingdom's Road and Highway improvements, SC-KM-32): the
+    scenario's own roads stay as written, each hex whose road is now better is added."""
+    from scenarios.build import build_map
+
+    base = build_map(loaded.scenario, [])
+    hm = world.map
+    built = [{"path": [_coord(hm, i)], "kind": h.road} for i, (h, b) in enumerate(zip(hm.hexes, base.hexes, strict=False))
+             if h.road != b.road and h.road != "none"]
+    if built:
+        raw.setdefault("map", {}).setdefault("roads", []).extend(built)
 
 
 def _sheet(world: World, table: str, obj: Any) -> dict[str, Any] | None:
@@ -335,6 +370,9 @@ def export_world(world: World, loaded: LoadedScenario, *, seed: int) -> str:
                 if s.name not in names:
                     raw.setdefault("map", {}).setdefault("settlements", []).append({"name": s.name, "at": _coord(hm, s.hex)})
                     names.add(s.name)
+    if world.km is not None:
+        _km_hexes(world, raw)
+    _roads(world, loaded, raw)
     for t in DROPPED_TABLES:
         if raw.pop(t, None):
             dropped.append(f"{t} (scripted events of the scenario are not part of a state)")
@@ -345,25 +383,202 @@ def export_world(world: World, loaded: LoadedScenario, *, seed: int) -> str:
             f"(hour {world.now}), seed {seed}.",
             "# A scenario file (docs/state-format.md): edit it, `realmsim validate` it, `realmsim advise` from it,",
             "# or run it to continue the campaign from this season."]
-    if dropped:
-        head.append("# Not carried (the scenario schema cannot say it, or it has left play):")
-        head += [f"#   {d}" for d in dropped]
     order = ["scenario", "state", "map", "config"]
-    _check_loads(raw, loaded.label, world)
     body = {k: raw[k] for k in order if k in raw} | {k: v for k, v in raw.items() if k not in order}
-    return "\n".join(head) + "\n" + readable_toml(body)
+    text = readable_toml(body)
+    rebuilt = _check_loads(text, loaded, world, seed)
+    missed = not_carried(world, rebuilt)
+    if missed:
+        head.append("# Not carried: the world this file builds differs from the campaign's in these fields only")
+        head.append("# (each with how many values differ; `realmsim state export` checks it when it writes the file):")
+        head += [f"#   {pat} ({n}) — {why}" for pat, n, why in missed]
+    if dropped:
+        head.append("# Left out of the scenario's tables:")
+        head += [f"#   {d}" for d in dropped]
+    return "\n".join(head) + "\n" + text
 
 
-def _check_loads(raw: dict[str, Any], label: str, world: World) -> None:
-    """The state file must load as a scenario: an export that would not is an error of the exporter,
-    said with every problem rather than written."""
+def _check_loads(text: str, loaded: LoadedScenario, world: World, seed: int) -> World:
+    """The world the state file builds. It must load as a scenario: an export that would not is an
+    error of the exporter, said with every problem rather than written."""
+    from scenarios.build import build_world
     from scenarios.loader import parse_scenario
 
+    label = f"state of {loaded.label}"
     try:
-        parse_scenario(readable_toml(raw), f"state of {label}")
+        return build_world(parse_scenario(text, label, loaded.carried), seed, label=label, files=loaded.carried)
     except ScenarioError as e:
-        raise ScenarioError(f"{label} at hour {world.now} (realmsim state export could not write a valid state: "
+        raise ScenarioError(f"{loaded.label} at hour {world.now} (realmsim state export could not write a valid state: "
                             "please report it)", e.problems) from None
+
+
+# ---- what a state file does not carry --------------------------------------------------------------------
+# The exporter builds the world its file describes and compares it with the campaign's, field by
+# field (:func:`differences`); the header lists every field that differs, as a pattern (``km.kingdoms[*].granary``)
+# with how many values differ and why. Nothing else differs: tests/workers/test_state_roundtrip.py
+# checks it on random campaigns of every built-in scenario.
+_INDEX = re.compile(r"\[[^\]]*\]")
+
+LINK06 = "what a nation acting as a guild has (LINK-06: its chest, pool, seals and armies; no scenario table holds it)"
+
+# why a field is not carried, by pattern (the longest that matches a field's pattern says it)
+WHY = {
+    "start": "the state's world starts at its season (the campaign started at hour 0)",
+    "config": "the rules' values the campaign was run with (its overrides) are not written",
+    "policy_options": "a look-ahead's budgets",
+    # KM
+    "km.turn": "kingdom turns count again from the state's season",
+    "km.next_id": "numbers of things to come (ids)",
+    "km.counts": "counts of past events (the campaign's statistics)",
+    "km.events": "events scheduled by the scenario (km_events)",
+    "km.envoys": "envoys on their way",
+    "km.expeditions": "expeditions under way (exploration, trade caravans)",
+    "km.routes": "trade routes (their Economy is kept in the sheet's Economy)",
+    "km.encounters": "encounters under way",
+    "km.hexes[*].progress": "days of exploration already spent on a hex (RES-KM-13)",
+    "km.hexes[*].features[*].found_by": "who found a hidden feature",
+    "km.kingdoms[*].economy": "the base value: the file writes the sheet (everything included), the world keeps base "
+                              "values and adds what is not carried (trade routes…)",
+    "km.kingdoms[*].loyalty": "the base value (see economy)",
+    "km.kingdoms[*].stability": "the base value (see economy)",
+    "km.kingdoms[*].built": "counts of what was built (the campaign's statistics)",
+    "km.kingdoms[*].expeditions_sent": "counts of expeditions sent",
+    "km.kingdoms[*].milestones": "the size milestones already reached (they are not lost with hexes)",
+    "km.kingdoms[*].free_house_used": "whether the first free house was built (SC-KM-31)",
+    "km.kingdoms[*].subjugation": "a subjugation under way (KM-VAS-07)",
+    "km.kingdoms[*].budget_turn": "the turn of the last budget",
+    "km.relations[*].alliance.balanced": "an alliance's balance when it is not its treaty's",
+    "km.kingdoms[*].builds_turn": "the turn of the last buildings",
+    "km.kingdoms[*].edicts_turn": "the turn of the last edicts",
+    "km.kingdoms[*].special_turn": "the turn of the last special edict",
+    "km.kingdoms[*].surplus_turn": "the turn of the last surplus",
+    "km.kingdoms[*].founded_turn": "the turn a kingdom was founded",
+    "km.relations[*].treaty.signed_turn": "the turn an agreement was signed",
+    "km.relations[*].alliance.signed_turn": "the turn an agreement was signed",
+    "km.relations[*].treaty.reduction": "RES-KM-46's reductions so far (the bonus is written as it is now)",
+    "km.relations[*].alliance.reduction": "RES-KM-46's reductions so far (the bonus is written as it is now)",
+    "km.relations[*].alliance.advantaged": "an alliance's advantaged kingdom when it is not its treaty's",
+    "km.stances[*].bans": "the bans on new attempts after a failed edict (RES-KM-40)",
+    "km.stances": "the stances of kingdoms founded since (indifferent)",
+    # MN
+    "mn.turn": "Mare Nostrum turns count again from the state's season",
+    "mn.next_id": "numbers of things to come (ids)",
+    "mn.stats": "counts of past events (the campaign's statistics)",
+    "mn.wars[*].since": "the turn a war began (turns count again from the state's season)",
+    "mn.ambassadors": "ambassadors who died",
+    "mn.ambassadors[*].ransom": "the ransom of a held ambassador",
+    "mn.nations[*].bought": "numbers of things to come (ids)",
+    "mn.nations[*].treasury": "a faction that is both a kingdom and a nation keeps one treasury, the kingdom's (LINK-03): "
+                              "the nation's PO are shown from it",
+    "mn.invasions": "invasions and repulses of past turns (the modifiers MN-MOD-02…05 they give)",
+    "mn.cuts": "relations cut by a break or an intervention (MN-TRE-07)",
+    "mn.armies": "armies raised by alliances and pacts",
+    "mn.obligations": "eternal friendship obligations under way (MN-TRE-06)",
+    "mn.embassies": "embassies whose post is not held by a treaty's ambassador",
+    "mn.embassies[*].last_turn": "the turn an embassy closes (turns count again from the state's season)",
+    "mn.treaties[*].last_turn": "the turn a treaty ends (turns count again from the state's season)",
+    "mn.script": "events scheduled by the scenario (mn_events)",
+    "mn.missions": "missions under way",
+    "mn.ambassadors[*].state": "ambassadors on the road, posted or held are written as ambassadors at home or at post",
+    "mn.ambassadors[*].city": "where an ambassador is going, posted or held",
+    "mn.ambassadors[*].mission": "an ambassador's mission under way",
+    "mn.ambassadors[*].returns_turn": "when an ambassador on his way back is home",
+    "mn.ambassadors[*].since": "since when an ambassador has been where he is",
+    "mn.embassies[*].id": "embassies, treaties and missions are numbered again",
+    "mn.treaties[*].id": "embassies, treaties and missions are numbered again",
+    "mn.treaties[*].embassy": "embassies, treaties and missions are numbered again",
+    "mn.cities[*].imports[*].treaty": "embassies, treaties and missions are numbered again",
+    "mn.nations[*].imports[*].treaty": "embassies, treaties and missions are numbered again",
+    "mn.embassies[*].installed_turn": "the turn an embassy was installed",
+    "mn.treaties[*].signed_turn": "the turn a treaty was signed",
+    "mn.treaties[*].renewed_turn": "the turn a treaty was renewed",
+    "mn.embassies[*].ambassador": "which of a nation's ambassadors holds a post",
+    "mn.treaties[*].via": "which of a nation's ambassadors holds a post",
+    # GW
+    "gw.season": "guild seasons count again from the state's season",
+    "gw.next_army": "numbers of things to come (ids)",
+    "gw.next_unit": "numbers of things to come (ids)",
+    "gw.next_building": "numbers of things to come (ids)",
+    "gw.next_loot": "numbers of things to come (ids)",
+    "gw.stats": "counts of past events (the campaign's statistics)",
+    "gw.orders": "the orders of past seasons",
+    "gw.bank": "the guild bank's deposits",
+    "gw.loot": "loot lying on the map",
+    "gw.sacked": "domains sacked, and when",
+    "gw.destroyed_on": "hexes where armies were destroyed, and when",
+    "gw.domains[*].garrison": "a garrison is written as units by kind: their order, ids and bonuses are not kept",
+    "gw.armies[*].units": "an army is written as units by kind: their order, ids and bonuses are not kept",
+    "gw.domains[*].buildings[*].id": "buildings are numbered again",
+    "gw.domains[*].occupied_by": "occupations under way",
+    "gw.domains[*].besieged_by": "sieges under way",
+    "gw.armies[*].besieging": "sieges under way",
+    "gw.guilds[*].lends_to": "seals lent to a nation's armies (LINK-06: no scenario table holds them)",
+    "gw.domains[*].consents_to": "consents given to a nation's armies (LINK-06: no scenario table holds them)",
+    "gw.armies[*].siege_short": "a siege that fell short, and when",
+    "gw.armies[*].siege_short_season": "a siege that fell short, and when",
+    # LINK-06: a nation acting as a guild (its chest, pool, seals and armies): no scenario table holds it
+    "gw.guilds": LINK06,
+    "gw.seals": LINK06,
+    "gw.armies": LINK06 + "; and the armies destroyed since",
+    "gw.armies[*].occupying": "occupations under way",
+    "gw.armies[*].occupying_since": "occupations under way",
+    "gw.armies[*].deployed": "the season an army was deployed",
+    "gw.domains[*].annexed_from": "annexations, and the compensation owed for them",
+    "gw.domains[*].annexed_season": "annexations, and the compensation owed for them",
+    "gw.domains[*].frozen_until": "a domain's frozen seasons after an annexation",
+    "gw.domains[*].title_holder": "who holds a domain's title deed",
+    "gw.domains[*].title_return_season": "when a title deed must be returned",
+    # CV
+    "cv.events": "events scheduled by the scenario (cv_events)",
+    "cv.convoys": "convoys that have arrived or been lost; a convoy's progress inside its hex and its day's counters",
+}
+
+
+def differences(a: Any, b: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """Every field where ``a`` and ``b`` differ, as ``(path, a's value, b's value)``: structs field by
+    field, dicts key by key, lists item by item (a list of another length differs as a whole)."""
+    out: list[tuple[str, Any, Any]] = []
+    if type(a) is not type(b):
+        out.append((path, a, b))
+    elif isinstance(a, msgspec.Struct):
+        for f in a.__struct_fields__:
+            out += differences(getattr(a, f), getattr(b, f), f"{path}.{f}" if path else f)
+    elif isinstance(a, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if k not in a or k not in b:
+                out.append((f"{path}[{k!r}]", a.get(k), b.get(k)))
+            else:
+                out += differences(a[k], b[k], f"{path}[{k!r}]")
+    elif isinstance(a, list | tuple):
+        if len(a) != len(b):
+            out.append((path, a, b))
+        else:
+            for i, (x, y) in enumerate(zip(a, b, strict=True)):
+                out += differences(x, y, f"{path}[{i}]")
+    elif a != b:
+        out.append((path, a, b))
+    return out
+
+
+def field_pattern(path: str) -> str:
+    """A field's path with its keys and indexes as ``[*]``: ``km.kingdoms[*].granary``."""
+    return _INDEX.sub("[*]", path)
+
+
+def why_not_carried(pattern: str) -> str:
+    best = max((p for p in WHY if pattern == p or pattern.startswith(p + ".") or pattern.startswith(p + "[")),
+               key=len, default=None)
+    return WHY[best] if best is not None else "not carried by the scenario schema"
+
+
+def not_carried(world: World, rebuilt: World) -> list[tuple[str, int, str]]:
+    """What the state file does not carry: ``(field pattern, how many values differ, why)``, in order."""
+    counts: dict[str, int] = {}
+    for path, a, b in differences(world, rebuilt):
+        pat = field_pattern(path)
+        n = abs(len(a) - len(b)) if isinstance(a, list | tuple) and isinstance(b, list | tuple) else 1
+        counts[pat] = counts.get(pat, 0) + max(n, 1)
+    return [(pat, n, why_not_carried(pat)) for pat, n in sorted(counts.items())]
 
 
 def _is_table_list(v: Any) -> bool:

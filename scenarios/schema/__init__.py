@@ -33,6 +33,7 @@ class Scenario(Spec):
     km_encounters: list[km.KmEncounterSpec] = []  # explorers' encounters (RES-KM-15)
     km_hidden_features: list[km.KmHiddenFeatureSpec] = []  # hidden features of hexes with their DCs (RES-KM-14)
     km_explored: list[Coord] = []  # hexes explored at the start
+    km_progress: list[km.KmProgressSpec] = []  # hexes partly explored: the days already spent on each (RES-KM-13)
     km_events: list[km.KmEventSpec] = []  # scripted kingdom events (attacks, conquests…)
     # --- GW: guild warfare
     guilds: list[gw.GuildSpec] = []  # guilds (GW): leader, chest, notoriety, unit pool, seals, policy
@@ -50,6 +51,7 @@ class Scenario(Spec):
     mn_travel: list[mn.TravelSpec] = []  # travel turns between provinces (RES-MN-02)
     mn_treaties: list[mn.MnTreatySpec] = []  # treaties in force at the start
     mn_events: list[mn.MnEventSpec] = []  # scripted wars, invasions and repulses (SC-MN-07)
+    mn_wars: list[mn.MnWarSpec] = []  # wars under way at the start (a state file's)
     # --- LINK: where the systems meet (factions that are both kingdom and nation, nations' levies)
     factions: list[link.FactionSpec] = []  # LINK-03: a kingdom that is also a nation, levies for nation armies
     # --- a state file: the world at a later season (docs/state-format.md)

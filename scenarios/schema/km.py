@@ -10,15 +10,17 @@ Tables of a scenario file (``kingdoms`` is required when KM is enabled)::
                             neglects}), skills / counter_skills (envoy's and answering leader's),
                             explorers, armies, overlord, conquered_by, sponsor, tracked, enforcer,
                             control_dc_mod, consumption_mod, deposition_shift, milestone_choice,
-                            vassal_policy, orders (scripted turns) or orders_file
+                            vassal_policy, granary (BP of food stored, SC-KM-31), anarchy (SC-KM-07),
+                            orders (scripted turns) or orders_file
     [[kingdoms.settlements]] name (a map settlement in its hexes), districts, buildings, water_border, mods
     [[kingdoms.improvements]] at, kind (farm, fishery, mine, quarry, sawmill)
     [[km_relations]]        between = [a, b], relation (none/embassy/treaty/alliance), balanced,
                             advantaged, bonus ({id: n}), enemies
     [[km_stances]]          kingdom, towards, attitude, representative
     [[km_encounters]]       day, cr, hostile, at, kingdom, expedition, outcome, name (RES-KM-15)
-    [[km_hidden_features]]  at, name, dc (15–30, RES-KM-14)
+    [[km_hidden_features]]  at, name, dc (15–30, RES-KM-14), found_by (the kingdom that found it)
     km_explored             [[col, row], …] explored at the start (claimed hexes always are)
+    [[km_progress]]         at, days: a hex partly explored, the days already spent on it (RES-KM-13)
     [[km_events]]           turn, kind (attack, station_army, aid_refused, unrest, conquest, peace),
                             kingdom, target, amount, requested, end_relations
 
@@ -267,6 +269,8 @@ class KingdomSpec(Spec):
     consumption_mod: int = 0
     deposition_shift: int = 0
     milestone_choice: Literal["fame", "infamy"] = "fame"
+    granary: NonNeg = 0  # BP of surplus food stored by its Granaries (SC-KM-31; a state file writes it)
+    anarchy: bool = False  # in anarchy (SC-KM-07; a state file writes it)
     vassal_policy: str = "heuristic"  # policy of the vassals it creates, as policy
     vassal_leaders: dict[str, str | LeaderSpec] = {}
     vassal_attrs: VassalAttrsSpec | None = None
@@ -307,6 +311,12 @@ class KmHiddenFeatureSpec(Spec):
     at: Coord
     name: str
     dc: int
+    found_by: str = ""  # the kingdom that found it (a state file writes it); empty: still hidden
+
+
+class KmProgressSpec(Spec):
+    at: Coord
+    days: Positive  # days of exploration already spent on the hex (RES-KM-13)
 
 
 class KmEventSpec(Spec):
@@ -528,8 +538,12 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
         m.coord(hf.at, f"{p}.at", out)
         if not 15 <= hf.dc <= 30:
             out.append(Problem(f"{p}.dc", "a DC from 15 to 30 (RES-KM-14)", f"{hf.dc}"))
+        if hf.found_by and hf.found_by not in ids:
+            out.append(Problem(f"{p}.found_by", "a kingdom id (" + ", ".join(ids) + ") or nothing", f'"{hf.found_by}"'))
     for i, c in enumerate(sc.km_explored):
         m.coord(c, f"km_explored[{i}]", out)
+    for i, part in enumerate(sc.km_progress):
+        m.coord(part.at, f"km_progress[{i}].at", out)
     for i, ev in enumerate(sc.km_events):
         p = f"km_events[{i}]"
         if ev.kingdom not in ids:
@@ -737,6 +751,8 @@ def build(sc: Scenario, world: World) -> None:
             consumption_mod=k.consumption_mod,
             deposition_shift=k.deposition_shift,
             milestone_choice=k.milestone_choice,
+            granary=k.granary,
+            anarchy=k.anarchy,
             sponsor=k.sponsor or None,
             vassal_policy=k.vassal_policy,
             vassal_leaders=leaders_of(k.vassal_leaders),
@@ -754,8 +770,10 @@ def build(sc: Scenario, world: World) -> None:
             km.hex(h).explored = True
     for c in sc.km_explored:
         km.hex(_idx(world, c)).explored = True
+    for part in sc.km_progress:
+        km.hex(_idx(world, part.at)).progress = part.days
     for f in sc.km_hidden_features:
-        km.hex(_idx(world, f.at)).features.append(HiddenFeature(f.name, f.dc))
+        km.hex(_idx(world, f.at)).features.append(HiddenFeature(f.name, f.dc, f.found_by or None))
     km.hexes = dict(sorted(km.hexes.items()))
     # relations (RES-KM-45), sponsors (KM-REL-04), stances (RES-KM-07, RES-KM-02)
     for kid in km.ids():

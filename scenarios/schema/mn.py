@@ -12,6 +12,7 @@ Top-level tables of a scenario file (all optional except ``nations`` when MN is 
     [[mn_travel]]          a, b, turns (RES-MN-02; both ways)
     [[mn_treaties]]        nation, partner, kind, last_turn — in force at the start, with an ambassador at post
     [[mn_events]]          turn, kind = "war" | "peace" | "invasion", by, on, attacker, defender, repelled
+    [[mn_wars]]            between = [a, b], by_pact — wars under way at the start (a state file writes them)
 
 Parties in ``mn_events`` and ``mn_treaties`` are written as bare ids: a nation id, or a city id (a
 city controlled by a nation stands for that nation). Nation and city ids must differ.
@@ -36,6 +37,7 @@ from sim.state.mn import (
     Province,
     ScriptedEvent,
     Treaty,
+    War,
 )
 
 if TYPE_CHECKING:
@@ -99,6 +101,14 @@ class MnTreatySpec(Spec):
     partner: str
     kind: Literal["commercial", "alliance", "pact"]
     last_turn: Positive | None = None
+
+
+class MnWarSpec(Spec):
+    """Two parties at war at the start (SC-MN-02): a nation or a city id each; ``by_pact``: relations
+    severed by an eternal friend's intervention (MN-TRE-07)."""
+
+    between: list[str]
+    by_pact: bool = False
 
 
 class MnEventSpec(Spec):
@@ -264,6 +274,19 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
                 if getattr(e, f):
                     out.append(Problem(f"{path}.{f}", "nothing (an invasion names attacker and defender provinces)", f'"{getattr(e, f)}"'))
 
+    seen_wars: set[frozenset[str]] = set()
+    for i, w in enumerate(sc.mn_wars):
+        path = f"mn_wars[{i}].between"
+        if len(w.between) != 2 or w.between[0] == w.between[1]:
+            out.append(Problem(path, "two different parties", f"{w.between}"))
+            continue
+        for v in w.between:
+            if v not in parties:
+                out.append(Problem(path, _one_of("nation or city ids", parties), f'"{v}"'))
+        if frozenset(w.between) in seen_wars:
+            out.append(Problem(path, "each war once", f"{w.between} again"))
+        seen_wars.add(frozenset(w.between))
+
     pact_holders: dict[str, int] = {}
     capital_of = {n.id: n.capital for n in sc.nations}
     for i, t in enumerate(sc.mn_treaties):
@@ -369,6 +392,9 @@ def build(sc: Scenario, world: World) -> None:
             _new_ambassador(mn, nat)
     for t in sc.mn_treaties:
         _initial_treaty(mn, t)
+    for w in sc.mn_wars:  # under way at the start (a state file's): since its first turn
+        lo, hi = sorted((_party(mn, w.between[0]) or "", _party(mn, w.between[1]) or ""))
+        mn.wars.append(War(lo, hi, 0, by_pact=w.by_pact))
     from sim.rules.mn import refresh_imports
 
     refresh_imports(mn, Ledger(keep=False))

@@ -71,9 +71,10 @@ def test_alternatives_with_terms_and_a_tie_are_told() -> None:
         tie="2 plans tied at 4.5; drawn by the policy's stream",
     )
     en = explain_decision(ev, "en", None, {"kingdom:restov": "Restov (kingdom:restov)"})
-    assert en[0] == "Restov (kingdom:restov) chose: farm on #3  (policy heuristic, 3 legal orders)"
-    assert en[1:5] == ["    * farm on #3: score +4.5", "        +12 BP income over a year", "        -2 BP cost",
-                       "    - road on #3: score +4.5"]
+    # without a map, a hex is its index (a campaign's explanation names it: Westwatch [4,6], [11,2])
+    assert en[0] == "Restov (kingdom:restov) chose: farm at #3  (policy heuristic, 3 legal orders)"
+    assert en[1:5] == ["    * farm at #3: score +4.5", "        +12 BP income over a year", "        -2 BP cost",
+                       "    - road at #3: score +4.5"]
     assert en[5] == "    tie: 2 plans tied at 4.5; drawn by the policy's stream"
     assert not any(x.startswith("    reason") for x in en)  # the terms say more than the reason
     fr = explain_decision(ev, "fr")
@@ -82,7 +83,7 @@ def test_alternatives_with_terms_and_a_tie_are_told() -> None:
 
 def test_without_alternatives_it_falls_back_on_the_scored_list_and_flags_an_untold_tie() -> None:
     en = explain_decision(_decision(), "en")
-    assert en[1:4] == ["    * farm on #3: score +4.5", "    - road on #3: score +4.5", "    - nothing: score +0.0"]
+    assert en[1:4] == ["    * farm at #3: score +4.5", "    - road at #3: score +4.5", "    - nothing: score +0.0"]
     assert en[4] == "    tie: 2 orders tied at score +4.5 (the policy did not say how it chose)"
     assert en[5] == "    reason: best improvement score"
 
@@ -97,7 +98,8 @@ def test_rollout_figures_are_told() -> None:
     assert "    look-ahead (over 3 days): travel won 14 of 20 rollouts, mean score change +3.1 points against +1.2" in en
     assert "        rest: mean score change +1.2 points, won 6 of 20 rollouts" in en
     fr = explain_decision(ev, "fr")
-    assert "    anticipation (sur 3 jours) : voyager 14 parties gagnées sur 20, variation moyenne du score +3.1 points contre +1.2" in fr
+    assert "    anticipation (sur 3 jours) : voyager 14 parties gagnées sur 20, variation moyenne du score +3,1 points contre +1,2" in fr
+    assert fr[-1] == "    raison : anticipation"  # the policy's reason in French too
 
 
 @pytest.mark.slow  # over 0.5 s: left out of make test-fast
@@ -197,8 +199,8 @@ def test_a_nations_numbered_embassy_or_treaty_is_not_taken_for_a_hex() -> None:
     ev = Event(seq=1, t=0, system="mn", kind="DecisionMade", actor="nation:carthage", clauses=(), outcome="renew embassy #3 (gift 40)",
                data={"policy": "heuristic", "legal": 2, "scored": [["renew embassy #3 (gift 40)", 209.4], ["break treaty #2", -5.0]]})
     lines = explain_decision(ev, "en", hm)
-    assert "chose: renew embassy #3 (gift 40)" in lines[0]
-    assert lines[2] == "    - break treaty #2: score -5.0"
+    assert "chose: renew the embassy #3 (gift 40 PO)" in lines[0]  # a world that no longer has it: its number
+    assert lines[2] == "    - break the treaty #2: score -5.0"
 
 
 def test_a_guilds_and_a_nations_orders_read_in_french() -> None:

@@ -44,7 +44,7 @@ def test_french_and_explained_advice_over_http(server: Server) -> None:
     assert r.status_code == 200, r.text
     a = r.json()
     assert a["lang"] == "fr" and a["seed"] == 3
-    assert a["summary"].startswith("Le royaume restov donnerait ")
+    assert a["summary"].startswith("Le royaume Restov donnerait ")
     assert all(o["reason"].startswith("« ") for o in a["orders"])
     again = server.post("/v1/advise", {"faction": "restov", "state": state("kingdom-restov.state.toml"), "lang": "fr",
                                        "explain": True, "seed": 3}).json()
