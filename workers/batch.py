@@ -61,12 +61,21 @@ def parse_seeds(text: str) -> list[int]:
     [1, 3, 4, 5]
     """
     def bad(what: str) -> UsageError:
+        shown = text if len(text) <= 60 else f"{text[:40]}…({len(text)} characters)"
         return UsageError(
-            f"--seeds {text!r}: {what} (expected A..B with 0 <= A <= B, a seed N, or a comma list such as 1..10,15)"
+            f"--seeds {shown!r}: {what} (expected A..B with 0 <= A <= B, a seed N, or a comma list such as 1..10,15)"
         )
 
     if not text or not text.strip():
         raise bad("empty")
+    digits = len(str(MAX_SEED))
+
+    def seed(word: str) -> int:
+        # a seed has at most MAX_SEED's digits: a longer one is refused before int() is asked to read it
+        if len(word.lstrip("0")) > digits:
+            raise bad(f"seed {word[:12]}… ({len(word)} digits) is larger than {MAX_SEED}")
+        return int(word)
+
     seeds: set[int] = set()
     for part in text.split(","):
         part = part.strip()
@@ -74,7 +83,7 @@ def parse_seeds(text: str) -> list[int]:
             raise bad("empty item in the list")
         m = _RANGE.match(part)
         if m:
-            a, b = int(m.group(1)), int(m.group(2))
+            a, b = seed(m.group(1)), seed(m.group(2))
             if a > b:
                 raise bad(f"range {part!r} runs backwards ({a} > {b})")
             if b > MAX_SEED:
@@ -83,7 +92,7 @@ def parse_seeds(text: str) -> list[int]:
                 raise bad(f"more than {MAX_SEEDS:,} seeds")
             seeds.update(range(a, b + 1))
         elif re.fullmatch(_INT, part):
-            n = int(part)
+            n = seed(part)
             if n > MAX_SEED:
                 raise bad(f"seed {n} is larger than {MAX_SEED}")
             seeds.add(n)

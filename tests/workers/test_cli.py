@@ -33,6 +33,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
         ("10..1", r"realmsim batch: --seeds '10\.\.1': range '10\.\.1' runs backwards \(10 > 1\)"),
         ("one..two", r"realmsim batch: --seeds 'one\.\.two': 'one\.\.two' is not a seed or a range"),
         ("-1..4", r"realmsim batch: --seeds '-1\.\.4': '-1\.\.4' is negative"),
+        # a number too long for int() (Python's 4,300-digit limit) was a ValueError traceback
+        ("1.." + "9" * 5000, r"--seeds '1\.\.9{37}…\(5003 characters\)': seed 9{12}… \(5000 digits\) is larger than"),
+        ("9" * 5000, r"seed 9{12}… \(5000 digits\) is larger than 9223372036854775807"),
     ],
 )
 def test_bad_seeds(capsys: pytest.CaptureFixture[str], tmp_path: Path, seeds: str, message: str) -> None:
