@@ -315,6 +315,9 @@ FILE_CAPS: dict[str, FileCap] = {
     "save": FileCap(1 * GIB, "REALMSIM_MAX_SAVE_BYTES", "a save file"),
     "ledger": FileCap(1 * GIB, "REALMSIM_MAX_LEDGER_BYTES", "a ledger"),
     "table": FileCap(1 * GIB, "REALMSIM_MAX_TABLE_BYTES", "a batch results table"),  # report's .csv/.parquet
+    # collect --manifest: the batch's scenario (≤ 4 MiB) and its job list (≤ MAX_SEEDS seeds, a few bytes each)
+    "manifest": FileCap(64 * MIB, "REALMSIM_MAX_MANIFEST_BYTES", "a batch manifest"),
+    "tokens": FileCap(1 * MIB, "REALMSIM_MAX_TOKENS_BYTES", "a tokens file"),  # serve --tokens
 }
 _UNITS = {"": 1, "K": KIB, "M": MIB, "G": GIB, "T": 1024 * GIB}
 MAX_CAP = 1024 * GIB  # no setting above a tebibyte: a typo of a few digits, not a cap

@@ -242,10 +242,13 @@ def write_manifest(plan: BatchPlan, path: Path | None = None) -> Path:
 
 
 def read_manifest(path: Path) -> BatchPlan:
+    from scenarios.inputs import InputFileError, read_input
+
     try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise ServiceError(f"cannot read the batch manifest {path}: {e.strerror or e}", exit_code=2) from None
+        data = read_input(path, "manifest")
+    except InputFileError as e:
+        raise ServiceError(f"cannot read the batch manifest {e.path}: expected {e.expected}, found {e.found}",
+                           exit_code=2) from None
     return BatchPlan.from_record(data, str(path))
 
 

@@ -5,10 +5,12 @@ read a scenario, state, save or ledger file through them."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,6 +35,8 @@ def test_every_input_kind_has_a_documented_cap_and_a_variable() -> None:
         "save": (1 * GIB, "REALMSIM_MAX_SAVE_BYTES"),
         "ledger": (1 * GIB, "REALMSIM_MAX_LEDGER_BYTES"),
         "table": (1 * GIB, "REALMSIM_MAX_TABLE_BYTES"),
+        "manifest": (64 * MIB, "REALMSIM_MAX_MANIFEST_BYTES"),
+        "tokens": (1 * MIB, "REALMSIM_MAX_TOKENS_BYTES"),
     }
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for c in FILE_CAPS.values():
@@ -187,3 +191,24 @@ def test_a_batch_table_that_is_a_fifo_is_refused_at_once(tmp_path: Path) -> None
     os.mkfifo(fifo)  # pandas would wait for a writer for ever
     with pytest.raises(ReportError, match=r"b\.csv: expected a batch results table \(a regular file\), found a named pipe"):
         read_batch(fifo)
+
+
+# ---- the files the services read: a batch manifest (collect --manifest), a tokens file (serve --tokens)
+@pytest.mark.parametrize("special", ["/dev/zero", "/tmp"])
+@pytest.mark.redis
+def test_collect_manifest_that_is_not_a_regular_file_is_one_line(redis_server: Any, tmp_path: Path, special: str) -> None:
+    """/dev/zero was read whole (MemoryError) and a directory was IsADirectoryError's message only."""
+    r = _cli("collect", "b-1", "--redis", redis_server.url, "--manifest", special, "--timeout", "1",
+             "--out", str(tmp_path / "r.csv"))
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    assert re.search(rf"cannot read the batch manifest {special}: expected a batch manifest", r.stderr), r.stderr
+
+
+def test_serve_tokens_over_its_cap_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    big = tmp_path / "tokens"
+    big.write_text("# " + "x" * (2 * MIB) + "\n")
+    r = _cli("serve", "--tokens", str(big), "--port", "1")
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    assert re.search(r"--tokens '.*tokens': expected a tokens file of at most 1 MiB .*REALMSIM_MAX_TOKENS_BYTES", r.stderr), r.stderr

@@ -70,10 +70,12 @@ class Tokens(Mapping[str, str]):
 
 
 def load_tokens(path: Path) -> Tokens:
+    from scenarios.inputs import InputFileError, read_input
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise UsageError(f"--tokens {str(path)!r}: cannot read it ({e.strerror or e})") from None
+        text = read_input(path, "tokens").decode("utf-8")
+    except InputFileError as e:
+        raise UsageError(f"--tokens {str(path)!r}: expected {e.expected}, found {e.found}") from None
     except UnicodeDecodeError:
         raise UsageError(f"--tokens {str(path)!r}: expected UTF-8 text (one SHA-256 hex digest a line)") from None
     out: dict[str, str] = {}
