@@ -12,10 +12,22 @@ import pytest
 
 from sim.config import Config, KmConfig
 from sim.dice import ScriptedDice
-from sim.errors import InvalidOrderError
+from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.rules import km as E
-from sim.state.km import DiplomaticEdict, ExplorationEdict
-from tests.km.helpers import kinds, kingdom, ledger, plains, ready, settle, sheet, world
+from sim.state.km import (
+    Agreement,
+    DiplomaticEdict,
+    EmbassyBuilding,
+    EmbassyBuildingOrder,
+    ExplorationEdict,
+    Kingdom,
+    RelationOrder,
+    ScriptedEvent,
+    TradeEdict,
+    VassalageEdict,
+)
+from sim.world import World
+from tests.km.helpers import grid, kinds, kingdom, ledger, plains, ready, settle, sheet, world
 from tests.km.test_diplomacy import pair, sign_treaty_script
 from tests.km.test_examples import ROUTE, ex03_world
 
@@ -135,3 +147,267 @@ def test_killed_explorers_record_no_scattering_forfeit() -> None:
     E.run_expeditions(w, "a", dice, led)
     stab = led.of_kind("ExplorerStabilityCheckRolled")[0]
     assert (stab.data["result"], stab.data["days_forfeited"]) == ("scattered", 28)
+
+
+# ---- RES-KM-39 / RES-KM-01: the bribes a Diplomatic edict is offered with ------------------------------
+
+
+def _bribes(w, kid: str, target: str, kind: str) -> list[int]:  # noqa: ANN001
+    return [o.bribe for o in E.legal_orders(w, kid) if isinstance(o, DiplomaticEdict) and o.target == target and o.kind == kind]
+
+
+@pytest.mark.rule("RES-KM-39", "RES-KM-01", "RES-KM-03")
+def test_the_offered_bribes_are_the_canonical_0_5_10_capped_by_what_the_worst_1d4_leaves() -> None:
+    """The legal Diplomatic edicts carry the canonical bribes 0, 5 and 10 BP (docs/agents.md: canonical
+    sizes), each capped by the Treasury left after the worst 1d4 of the edict's cost (RES-KM-01: the bribe is
+    chosen after the 1d4 is paid, up to the Treasury then)."""
+    w, a, b = pair()  # Treasury 30: 30 − 4 = 26 leaves all three
+    assert _bribes(w, "a", "b", "embassy") == [0, 5, 10]
+    a.treasury = 11  # 11 − 4 = 7: 0, 5, min(7, 10) = 7
+    assert _bribes(w, "a", "b", "embassy") == [0, 5, 7]
+    a.treasury = 7  # 7 − 4 = 3: 0, 3 (5 and 10 both capped to 3)
+    assert _bribes(w, "a", "b", "embassy") == [0, 3]
+
+
+# ---- KM-TRADE-17 / RES-KM-24: a route type's buildings, in the origin offered ---------------------------
+
+
+@pytest.mark.rule("KM-TRADE-17", "RES-KM-24", "RES-KM-39")
+def test_a_goods_route_is_offered_from_the_settlement_with_the_guildhall_not_the_nearer_one() -> None:
+    """Goods need a Guildhall in the origin settlement (KM-TRADE-17): with the Guildhall in the farther of two
+    settlements, the Goods Trade edicts offered leave from it (the nearer one cannot send Goods at all)."""
+    hm = plains(12, 2)
+    a = kingdom("a", [0, 1, 2, 3, 4, 5], treasury=30)
+    b = kingdom("b", [8, 9])
+    w = world(hm, [a, b])
+    settle(w, "a", "Far", 0, buildings={"guildhall": 1})
+    settle(w, "a", "Near", 4)
+    settle(w, "b", "Bcity", 9)
+    ready(w, "a", "b")
+    goods = [o for o in E.legal_orders(w, "a") if isinstance(o, TradeEdict) and o.type == "goods"]
+    assert goods and {o.origin for o in goods} == {"Far"} and {o.destination for o in goods} == {"Bcity"}
+    # the nearer settlement may send raw materials (no building needed, KM-TRADE-19), not Goods
+    E.check(w, "a", TradeEdict("b", "Near", "Bcity", "raw_materials", 5))
+    with pytest.raises(IllegalOrderError, match="KM-TRADE-17.*needs a Guildhall in Near"):
+        E.check(w, "a", TradeEdict("b", "Near", "Bcity", "goods", 5))
+
+
+@pytest.mark.rule("KM-TRADE-03", "RES-KM-18", "RES-KM-39")
+def test_a_waterfront_settlement_is_offered_a_trade_route_across_the_water() -> None:
+    """With a Waterfront the route may cross water hexes (KM-TRADE-03): across a strait with no land path,
+    the legal Trade edicts from the Waterfront settlement go over the water (½ a hex each, RES-KM-18)."""
+    hm = grid(["PWWWP", "PWWWP"])
+    a = kingdom("a", [0, 5], treasury=30)
+    b = kingdom("b", [4, 9])
+    w = world(hm, [a, b])
+    settle(w, "a", "Port", 0, buildings={"waterfront": 1}, water_border=True)
+    settle(w, "b", "Bcity", 4)
+    ready(w, "a", "b")
+    trade = [o for o in E.legal_orders(w, "a") if isinstance(o, TradeEdict)]
+    assert trade and {o.origin for o in trade} == {"Port"}
+    # from [0, 0] to [4, 0] by row 0: three water hexes then the destination
+    assert all(o.path == [1, 2, 3, 4] for o in trade)
+
+
+# ---- KM-VAS-01: a colony is offered where there is explored, unclaimed land --------------------------------
+
+
+@pytest.mark.rule("KM-VAS-01", "RES-KM-39", "RES-KM-43")
+def test_a_colony_on_explored_unclaimed_land_next_to_the_kingdom_is_offered() -> None:
+    """KM-VAS-01: a Vassalage edict may found a colony on unclaimed land; next to explored, unclaimed plains
+    the legal special edicts include one, on hexes that are unclaimed, explored and not water."""
+    hm = plains(8, 4)
+    a = kingdom("a", [0, 1], treasury=30)
+    w = world(hm, [a])
+    settle(w, "a", "Acity", 0)
+    for h in (2, 9, 10):
+        w.km.hex(h).explored = True
+    ready(w, "a")
+    colonies = [o for o in E.legal_orders(w, "a") if isinstance(o, VassalageEdict) and o.mode == "colony"]
+    assert colonies
+    for o in colonies:
+        assert o.hexes and set(o.hexes) <= {2, 9, 10}
+        assert any(h in hm.neighbors(1) or h in hm.neighbors(0) for h in o.hexes)
+
+
+# ---- LINK-05 / SC-KM-13: envoy targets; embassy buildings --------------------------------------------------
+
+
+def _three() -> World:
+    hm = plains(12, 8)
+    a = kingdom("a", [0, 1], treasury=60)
+    b = kingdom("b", [40, 41])
+    c = kingdom("c", [6, 7])
+    w = world(hm, [a, b, c])
+    settle(w, "a", "Acity", 0)
+    settle(w, "b", "Bcity", 40)
+    settle(w, "c", "Ccity", 6)
+    ready(w, "a", "b", "c")
+    return w
+
+
+@pytest.mark.rule("LINK-05")
+def test_an_envoy_is_not_offered_towards_a_kingdom_one_is_already_travelling_to() -> None:
+    """LINK-05: one representative per target. a's own envoy on the way to b takes b off a's envoy targets;
+    c's envoy on the way to b does not."""
+    w = _three()
+    led = ledger()
+    assert E.legal_orders(w, "a", slot="envoy") == ["b", "c"]
+    E.send_envoy(w, "c", "b", 720, led)  # c's envoy, travelling (2 days or more away)
+    assert E.legal_orders(w, "a", slot="envoy") == ["b", "c"]
+    E.send_envoy(w, "a", "b", 720, led)
+    assert E.legal_orders(w, "a", slot="envoy") == ["c"]
+
+
+@pytest.mark.rule("KM-REL-03", "RES-KM-08")
+def test_embassy_buildings_are_offered_only_where_one_has_none_yet() -> None:
+    """KM-REL-03: with an embassy agreement a kingdom may have its embassy building in the other's
+    settlement. a has embassies with b and c and already an embassy building in b: only c is offered."""
+    w = _three()
+    for t in ("b", "c"):
+        w.km.relation("a", t).embassy = True
+    w.km.embassy_buildings.append(EmbassyBuilding("a", "b", "Bcity", "mansion"))
+    offered = [o for o in E.legal_orders(w, "a", slot="building") if isinstance(o, EmbassyBuildingOrder)]
+    # Treasury 60: a Mansion (10 BP) and a Noble Villa (24 BP), both in c's only settlement
+    assert [(o.host, o.settlement, o.kind) for o in offered] == [("c", "Ccity", "mansion"), ("c", "Ccity", "noble_villa")]
+
+
+# ---- SC-KM-07 / ENG-KM-02: the hex lost to Unrest ---------------------------------------------------------
+
+
+@pytest.mark.rule("SC-KM-07", "SC-KM-12")
+def test_the_hexes_a_kingdom_may_lose_to_unrest_leave_out_its_settlements() -> None:
+    """The leaders choose a hex without a settlement while there is one (ENG-KM-02); a settlement's hex only
+    when none other is left."""
+    hm = plains(8, 4)
+    a = kingdom("a", [0, 1, 2, 3], treasury=30)
+    w = world(hm, [a])
+    settle(w, "a", "Acity", 0)
+    settle(w, "a", "Btown", 2)
+    assert E.legal_orders(w, "a", slot="lose_hex") == [1, 3]
+    a.hexes = [0, 2]
+    assert E.legal_orders(w, "a", slot="lose_hex") == [0, 2]
+
+
+# ---- SC-KM-32/33: Highways, Roads; SC-KM-28: districts -----------------------------------------------------
+
+
+def _big(hm_rows: list[str]) -> tuple[World, Kingdom]:
+    hm = grid(hm_rows)
+    a = kingdom("a", list(range(26)), treasury=50)  # Size 26: Highways allowed
+    w = world(hm, [a])
+    settle(w, "a", "Acity", 0)
+    return w, a
+
+
+@pytest.mark.rule("SC-KM-32", "SC-KM-33")
+def test_a_highway_costs_twice_the_road_and_twice_again_across_a_river() -> None:
+    """A Highway upgrades a Road at twice the Road cost (SC-KM-32), the Road cost doubled on a river hex:
+    plains (Road 1 BP) → Highway 2 BP; plains with a river → 2 × 1 × 2 = 4 BP; hills (Road 3 BP) → 6 BP."""
+    w, a = _big(["PPPPPPP", "PPPPPPP", "HHHHHHH", "PPPPPPP"])
+    w.map.hexes[5].river = True
+    for h in (3, 5, 14):
+        w.map.set_road(h, "road")
+    led = ledger()
+    E.build_improvement(w, "a", 3, "highway", led)
+    E.build_improvement(w, "a", 5, "highway", led)
+    E.build_improvement(w, "a", 14, "highway", led)
+    assert [e.total for e in led.of_kind("TerrainImprovementBuilt")] == [2, 4, 6]
+    assert a.treasury == 50 - 2 - 4 - 6
+    assert [w.map.hexes[h].road for h in (3, 5, 14)] == ["highway"] * 3
+
+
+@pytest.mark.rule("SC-KM-32", "KM-TRADE-04")
+def test_a_road_built_puts_a_road_on_the_map() -> None:
+    """A Road built on plains (1 BP) gives the hex a road: a trade route then weighs it 1, not 2 (KM-TRADE-04)."""
+    w, a = _big(["PPPPPPP", "PPPPPPP", "PPPPPPP", "PPPPPPP"])
+    assert E.route_weight(w, 3, False, False)[0] == 4  # plains: 2 hexes, in halves
+    E.build_improvement(w, "a", 3, "road", ledger())
+    assert w.map.hexes[3].road == "road" and a.treasury == 49
+    assert E.route_weight(w, 3, False, False)[0] == 2  # road: 1 hex, in halves
+
+
+@pytest.mark.rule("SC-KM-28", "SC-KM-33")
+def test_a_district_costs_the_preparation_cost_of_the_settlements_terrain() -> None:
+    """SC-KM-28: an extra district costs the preparation cost of the terrain (SC-KM-33): Forest 4 BP
+    (not its 2 days of exploration), Hills 2 BP."""
+    hm = grid(["FHPP", "PPPP"])
+    a = kingdom("a", [0, 1, 2], treasury=20)
+    w = world(hm, [a])
+    settle(w, "a", "Woodton", 0)
+    settle(w, "a", "Hilltop", 1)
+    led = ledger()
+    E.buy_district(w, "a", "Woodton", led)
+    assert a.treasury == 16 and a.settlements[0].districts == 2
+    E.buy_district(w, "a", "Hilltop", led)
+    assert a.treasury == 14 and a.settlements[1].districts == 2
+    assert [(e.total, e.data["treasury_after"]) for e in led.of_kind("DistrictAdded")] == [(4, 16), (2, 14)]
+
+
+# ---- KM-REL-10: renegotiation; KM-REL-06/10/12: attacks; LINK-08: conquest; RES-KM-35 ------------------------
+
+
+@pytest.mark.rule("KM-REL-10", "KM-REL-09", "RES-KM-11", "RES-KM-46")
+def test_a_renegotiated_bonus_of_less_than_1_bp_is_0() -> None:
+    """Renegotiated balanced, won by the envoy: a gets 10% of b's Economy 5 = 0 (rounded down), b 10% of
+    a's 40 = 4; no reduction stored."""
+    w, a, b = pair()
+    rel = w.km.relation("a", "b")
+    rel.embassy = True
+    sheet(w, "a", economy=40, loyalty=0)
+    sheet(w, "b", economy=5)
+    rel.treaty = Agreement("treaty", balanced=False, advantaged="b", bonus={"a": 0, "b": 0}, reduction={"a": 0, "b": 0})
+    led = ledger()
+    # Loyalty: natural 20 succeeds; opposed checks: envoy 20–1 three times → envoy wins 3 of 5
+    script = ["d20=20", "d20=20", "d20=1", "d20=20", "d20=1", "d20=20", "d20=1"]
+    out = E.resolve_relation_order(w, "a", RelationOrder("renegotiate", "b", balance="balanced"), ScriptedDice(script), led)
+    assert out == "renegotiated"
+    assert rel.treaty.bonus == {"a": 0, "b": 4} and rel.treaty.balanced
+    assert led.of_kind("AgreementRenegotiated")[0].data["bonus"] == {"a": 0, "b": 4}
+
+
+@pytest.mark.rule("KM-REL-10", "KM-REL-12")
+def test_attacking_a_treaty_partner_cites_km_rel_10_and_an_ally_km_rel_12() -> None:
+    """Attacking a treaty partner is KM-REL-10's (success: Infamy and Unrest +1d2 each); an ally, KM-REL-12's
+    (success: +1d4 each)."""
+    w, a, b = pair()
+    rel = w.km.relation("a", "b")
+    rel.embassy, rel.treaty = True, Agreement("treaty")
+    sheet(w, "a", loyalty=0)
+    led = ledger()
+    # natural 20 succeeds: 1d2 = 1 Infamy, 1d2 = 2 Unrest
+    E.resolve_event(w, ScriptedEvent(0, "attack", "a", "b"), ScriptedDice(["d20=20", "d2=1", "d2=2"]), led)
+    ev = led.of_kind("AttackLoyaltyCheckRolled")[0]
+    assert ev.clauses[0] == "KM-REL-10" and (ev.data["infamy"], ev.data["unrest"]) == (1, 2)
+    w, a, b = pair()
+    rel = w.km.relation("a", "b")
+    rel.embassy, rel.treaty, rel.alliance = True, Agreement("treaty"), Agreement("alliance")
+    sheet(w, "a", loyalty=0)
+    led = ledger()
+    E.resolve_event(w, ScriptedEvent(0, "attack", "a", "b"), ScriptedDice(["d20=20", "d4=3", "d4=4"]), led)
+    ev = led.of_kind("AttackLoyaltyCheckRolled")[0]
+    assert ev.clauses[0] == "KM-REL-12" and (ev.data["infamy"], ev.data["unrest"]) == (3, 4)
+
+
+@pytest.mark.rule("LINK-08", "KM-VAS-01")
+def test_a_conquest_is_recorded_in_the_ledger() -> None:
+    """A scripted conquest makes the target conquered by the kingdom, and a KingdomConquered event says so."""
+    w, a, b = pair()
+    led = ledger()
+    E.resolve_event(w, ScriptedEvent(0, "conquest", "a", "b"), ScriptedDice([]), led)
+    assert b.conquered_by == "a"
+    assert kinds(led) == ["KingdomConquered"]
+    assert (led.events[0].actor, led.events[0].data["target"], led.events[0].outcome) == ("kingdom:a", "b", "conquered")
+
+
+@pytest.mark.rule("RES-KM-35")
+def test_a_scenario_event_of_a_kingdom_that_is_gone_is_skipped() -> None:
+    """A scripted event whose kingdom, or whose target, no longer exists is skipped (and recorded), not
+    resolved."""
+    w, a, b = pair()
+    led = ledger()
+    E.resolve_event(w, ScriptedEvent(0, "unrest", "zz", amount=3), ScriptedDice([]), led)
+    E.resolve_event(w, ScriptedEvent(0, "attack", "a", "zz"), ScriptedDice([]), led)
+    assert [(e.kind, e.outcome, e.data["event"]) for e in led.events] == [
+        ("ScenarioEventSkipped", "kingdom gone", "unrest"), ("ScenarioEventSkipped", "kingdom gone", "attack")]
+    assert a.unrest == 0 and a.infamy == 0
