@@ -14,6 +14,7 @@ from sim.config import Config, KmConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.rules import km as E
+from sim.rules.km.statistics import kingdom_check
 from sim.state.km import (
     Agreement,
     DiplomaticEdict,
@@ -411,3 +412,54 @@ def test_a_scenario_event_of_a_kingdom_that_is_gone_is_skipped() -> None:
     assert [(e.kind, e.outcome, e.data["event"]) for e in led.events] == [
         ("ScenarioEventSkipped", "kingdom gone", "unrest"), ("ScenarioEventSkipped", "kingdom gone", "attack")]
     assert a.unrest == 0 and a.infamy == 0
+
+
+@pytest.mark.rule("KM-REL-03", "SC-KM-26", "RES-KM-37")
+def test_an_embassy_buildings_society_2_counts_towards_fame() -> None:
+    """KM-REL-03: an embassy building gives its owner Society +2, which SC-KM-26 counts in the Fame gain:
+    an autocracy's settlement with Lore + Society 8 gives Fame 8 // 10 = 0; with a Mansion abroad,
+    (8 + 2) // 10 = 1 (a Mansion has no Fame of its own)."""
+    w, a, b = pair()
+    a.settlements[0].mods = {"lore": 3, "society": 5}
+    w.km.relation("a", "b").embassy = True
+    assert E.stats(w, a).fame == 0
+    w.km.embassy_buildings.append(EmbassyBuilding("a", "b", "Bcity", "mansion"))
+    assert E.stats(w, a).fame == 1
+
+
+# ---- SC-KM-32: Roads; SC-KM-07: anarchy; KM-TRADE-16: the Food route's buildings ----------------------------
+
+
+@pytest.mark.rule("SC-KM-32")
+def test_eight_road_hexes_give_economy_2_and_stability_1() -> None:
+    """Road: Economy +1 per 4 Road hexes, Stability +1 per 8 (SC-KM-32). 7 Roads: +1 / +0; 8 Roads: +2 / +1."""
+    w, a = _big(["PPPPPPP", "PPPPPPP", "PPPPPPP", "PPPPPPP"])
+    st0 = E.stats(w, a)
+    for h in range(1, 8):
+        w.map.set_road(h, "road")
+    st7 = E.stats(w, a)
+    assert (st7.economy - st0.economy, st7.stability - st0.stability) == (1, 0)
+    w.map.set_road(8, "road")
+    st8 = E.stats(w, a)
+    assert (st8.economy - st0.economy, st8.stability - st0.stability) == (2, 1)
+
+
+@pytest.mark.rule("SC-KM-07", "SC-KM-03", "GEN-03")
+def test_in_anarchy_a_kingdom_check_counts_as_0_against_its_dc() -> None:
+    """SC-KM-07: in anarchy every check result counts as 0, so it succeeds only against a DC of 0 or less
+    (GEN-03), a natural 20 always succeeding and a natural 1 always failing (SC-KM-03)."""
+    w, a, b = pair()
+    a.anarchy = True
+    st = E.stats(w, a)
+    assert [kingdom_check(ScriptedDice([f"d20={n}"]), a, "loyalty", dc, st)[0].success
+            for n, dc in ((19, 1), (19, 0), (20, 40), (1, 0))] == [False, True, True, False]
+
+
+@pytest.mark.rule("KM-TRADE-16")
+def test_a_food_route_needs_a_granary_as_well_as_a_stockyard() -> None:
+    """KM-TRADE-16: a Food route needs at least one Granary and one Stockyard in the settlement; a Stockyard
+    alone is refused for the missing Granary."""
+    w, a, b = pair()
+    a.settlements[0].buildings = {"stockyard": 1}
+    with pytest.raises(IllegalOrderError, match="KM-TRADE-16.*needs a Granary and a Stockyard in Acity"):
+        E.check(w, "a", TradeEdict("b", "Acity", "Bcity", "food", 5))
