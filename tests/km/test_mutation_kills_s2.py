@@ -11,12 +11,14 @@ from __future__ import annotations
 import pytest
 
 from sim.config import Config, KmConfig
-from sim.dice import ScriptedDice
+from sim.dice import DiceBox, ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
+from sim.orders import ScriptedDecider
 from sim.rules import km as E
 from sim.rules.km.statistics import kingdom_check
 from sim.state.km import (
     Agreement,
+    BuildOrder,
     DiplomaticEdict,
     EmbassyBuilding,
     EmbassyBuildingOrder,
@@ -24,13 +26,18 @@ from sim.state.km import (
     Kingdom,
     RelationOrder,
     ScriptedEvent,
+    Subjugation,
     TradeEdict,
+    TradeRoute,
+    TurnOrders,
     VassalageEdict,
 )
 from sim.world import World
 from tests.km.helpers import grid, kinds, kingdom, ledger, plains, ready, settle, sheet, world
 from tests.km.test_diplomacy import pair, sign_treaty_script
 from tests.km.test_examples import ROUTE, ex03_world
+from tests.km.test_link import model
+from tests.km.test_month import two
 
 # ---- KM-DIP-01: the target of a Diplomatic edict ------------------------------------------------------
 
@@ -463,3 +470,144 @@ def test_a_food_route_needs_a_granary_as_well_as_a_stockyard() -> None:
     a.settlements[0].buildings = {"stockyard": 1}
     with pytest.raises(IllegalOrderError, match="KM-TRADE-16.*needs a Granary and a Stockyard in Acity"):
         E.check(w, "a", TradeEdict("b", "Acity", "Bcity", "food", 5))
+
+
+# ---- LINK-04: a caravan that has not arrived in time ------------------------------------------------------
+
+
+@pytest.mark.rule("LINK-04", "KM-TRADE-09")
+def test_a_caravan_still_on_the_road_after_120_days_loses_the_expedition() -> None:
+    """LINK-04: a convoy that has not arrived after link.expedition_max_days (default 120) days loses the
+    expedition as in KM-TRADE-09, without checks; one day short of that it is still on its way."""
+    m = model()
+    m.run(1)
+    w = m.world
+    r = w.km.routes[0]
+    assert r.status == "travelling" and w.cv.convoy(r.convoy).status == "travelling"
+    w.now = m.ledger.now = r.set_out + 120 * 24 - 1
+    E.convoy_arrivals(w, "a", ScriptedDice([]), m.ledger)
+    assert r.status == "travelling" and not m.ledger.of_kind("TradeExpeditionLost")
+    w.now = m.ledger.now = r.set_out + 120 * 24
+    E.convoy_arrivals(w, "a", ScriptedDice([]), m.ledger)
+    lost = m.ledger.of_kind("TradeExpeditionLost")
+    assert r.status == "lost" and len(lost) == 1
+    assert lost[0].data["reason"] == f"the caravan {r.convoy} has not arrived after 120 days"
+    assert not [e for e in m.ledger.events if e.kind == "TradeCheckRolled" and e.actor == "kingdom:a"]
+
+
+@pytest.mark.rule("LINK-04", "RES-KM-20")
+def test_a_caravans_arrival_turn_is_unknown_when_it_sets_out() -> None:
+    """With caravans the CV rules replace RES-KM-20's day count (LINK-04): the TradeEdictIssued event gives no
+    arrival turn (-1) and names the convoy."""
+    m = model()
+    m.run(1)
+    r = m.world.km.routes[0]
+    ev = m.ledger.of_kind("TradeEdictIssued")[0]
+    assert r.convoy is not None and (ev.data["arrival_turn"], ev.data["convoy"]) == (-1, r.convoy)
+    assert r.arrival_turn == -1
+
+
+@pytest.mark.rule("KM-TRADE-08")
+def test_the_trade_dc_of_an_origin_settlement_no_longer_held_has_no_settlement_terms() -> None:
+    """KM-TRADE-08: DC = Control DC + origin Corruption + RM + LM − origin Productivity. An origin the
+    kingdom no longer holds has neither modifier: Size 2, no district left → Control DC 22; RM 1, LM 0 → 23."""
+    w, a, b = pair()
+    a.settlements[0].buildings = {"guildhall": 1}  # Productivity +2 while it stood
+    route = TradeRoute(id=1, kingdom="a", partner="b", origin="Acity", destination="Bcity", type="goods", path=[],
+                       trl_halves=24, rm=1, lm=0, investment=5, k=1, issue_turn=0, arrival_turn=1, days="12")
+    a.settlements = []
+    dc, terms = E.trade_dc(w, route)
+    assert dc == 23
+    assert terms == [("Control DC", 22), ("Acity Corruption", 0), ("RM", 1), ("LM", 0), ("Acity Productivity", 0)]
+
+
+# ---- SC-KM-09/10, ENG-KM-06: Upkeep ----------------------------------------------------------------------
+
+
+@pytest.mark.rule("SC-KM-09", "GEN-01")
+def test_an_upkeep_stability_failure_by_5_records_the_1d4() -> None:
+    """Control DC 20 + 2 + 1 = 23; d20 = 2 + Stability 10 = 12 fails by 11: Unrest +1d4 (3); the event's
+    dice are the d20 and the d4."""
+    w, a, b = pair()
+    sheet(w, "a", stability=10)
+    led = ledger()
+    E.upkeep(w, "a", ScriptedDice(["d20=2", "d4=3"]), led)
+    ev = led.of_kind("UpkeepStabilityCheckRolled")[0]
+    assert (ev.dc, ev.total, ev.outcome) == (23, 12, "failure by 5 or more")
+    assert ev.dice == ((20, 2), (4, 3)) and ev.data["unrest_after"] == 3
+
+
+@pytest.mark.rule("SC-KM-31", "SC-KM-10", "RES-KM-32")
+def test_a_granary_stores_at_most_5_bp_of_a_surplus() -> None:
+    """ENG-KM-06: one Granary stores up to 5 BP of a turn's surplus. Size 2, other reductions −10: raw
+    Consumption −8 → 5 BP stored (3 wasted), Consumption 0 paid."""
+    w, a, b = pair()
+    a.settlements[0].buildings = {"granary": 1}
+    a.consumption_mod = -10
+    a.unrest = 1  # the Stability check's success lowers Unrest, not the Treasury's +1
+    led = ledger()
+    E.upkeep(w, "a", ScriptedDice(["d20=20"]), led)
+    ev = led.of_kind("ConsumptionPaid")[0]
+    assert (ev.data["raw_consumption"], ev.data["stored_in_granary"], ev.total) == (-8, 5, 0)
+    assert a.granary == 5 and a.treasury == 30
+
+
+@pytest.mark.rule("SC-KM-31", "SC-KM-10", "SC-KM-05")
+def test_a_granary_gives_back_what_the_treasury_lacks_and_keeps_the_rest() -> None:
+    """ENG-KM-06: the stored BP are given back when Consumption exceeds the Treasury. Consumption 2 + 2 = 4,
+    Treasury 2, 5 BP stored: 4 − 2 = 2 BP from the Granary, 2 from the Treasury → Treasury 0, no debt, 3 BP
+    stored."""
+    w, a, b = pair()
+    a.settlements[0].buildings = {"granary": 1}
+    a.consumption_mod = 2
+    a.granary, a.treasury, a.unrest = 5, 2, 1
+    led = ledger()
+    E.upkeep(w, "a", ScriptedDice(["d20=20"]), led)
+    ev = led.of_kind("ConsumptionPaid")[0]
+    assert (ev.total, ev.data["from_granary"], ev.data["treasury_after"], ev.outcome) == (4, 2, 0, "paid")
+    assert (a.treasury, a.granary, a.unrest) == (0, 3, 0)
+
+
+# ---- SC-KM-07: the leaders choose the hex lost to Unrest ---------------------------------------------------
+
+
+@pytest.mark.rule("SC-KM-07", "SC-KM-12")
+def test_the_leaders_choose_which_hex_is_lost_to_unrest() -> None:
+    """SC-KM-07: at Unrest 11 or more the kingdom loses one hex, the leaders' choice: with three hexes
+    without a settlement the policy is asked, and the hex it picks ([0, 1], index 6) is the one lost."""
+    w = two(unrest=15)
+    decider = ScriptedDecider({("kingdom:a", "lose_hex"): [lambda legal, ctx: 6]}, default="first")
+    led = ledger()
+    E.resolve_month(w, decider, DiceBox(1), led)
+    assert ("kingdom:a", "lose_hex") in decider.asked
+    assert [e.data["hex"] for e in led.of_kind("HexLostToUnrest") if e.actor == "kingdom:a"] == [[0, 1]]
+    assert w.km.kingdoms["a"].hexes == [0, 1, 7]
+
+
+# ---- KM-VAS-05 / RES-KM-28: a budget granted after the vassal's Edict phase is spent that turn -------------
+
+
+@pytest.mark.rule("KM-VAS-05", "RES-KM-28")
+def test_a_vassal_spends_a_construction_budget_granted_after_its_own_edict_phase() -> None:
+    """Vassal b acts before its overlord z (ascending id); z's treaty with b bought with 20 BP of bribes
+    succeeds (DC 10 − 20 = −10), so b gets 20 // 2 = 10 BP to build this turn, after its own Edict phase: b is
+    asked again, builds a Shop (8 BP, SC-KM-31) from it, and 2 BP of budget are left (lost at the turn's end)."""
+    hm = plains(12, 8)
+    b = kingdom("b", [40, 41], treasury=0, subjugation=Subjugation(overlord="z", dc_increase=0), overlord="z",
+                conquered_by="z")
+    z = kingdom("z", [0, 1], treasury=40, policy="scripted")
+    w = world(hm, [b, z])
+    settle(w, "b", "Bcity", 40)
+    settle(w, "z", "Zcity", 0)
+    w.km.relation("z", "b").embassy = True
+    w.km.stance("z", "b").present = True
+    w.km.stance("b", "z").attitude = "helpful"
+    w.km.scripted = {"z": [TurnOrders(turn=1, special=DiplomaticEdict("b", "treaty", bribe=20))]}
+    shop = [lambda legal, ctx: next(o for o in legal if isinstance(o, BuildOrder) and o.kind == "shop")]
+    decider = ScriptedDecider({("kingdom:b", "building"): shop}, default="first")
+    led = ledger()
+    E.resolve_month(w, decider, DiceBox(1), led)
+    assert led.of_kind("VassalConstructionBudgetGranted")[0].total == 10
+    assert b.settlements[0].buildings == {"shop": 1}
+    assert [e.outcome for e in led.of_kind("BuildingConstructed") if e.actor == "kingdom:b"] == ["shop"]
+    assert b.construction_budget == 2
