@@ -273,3 +273,36 @@ def test_attacking_an_embassy_partner_ends_no_relation() -> None:
     ev = led.of_kind("AttackLoyaltyCheckRolled")[0]
     assert (ev.data["infamy"], ev.data["unrest"], ev.data["relations_ended"]) == (1, 0, False)
     assert w.km.relation("a", "b").embassy and a.infamy == 1
+
+
+# ---- SC-KM-32: Highways; SC-KM-26: Infamy; the sheet's audit ----------------------------------------------------
+
+
+@pytest.mark.rule("SC-KM-32")
+def test_four_highway_hexes_count_as_roads_and_as_highways() -> None:
+    """A Highway is an upgraded Road (SC-KM-32): its hexes count among the Road hexes (Economy +1 per 4) and
+    among the Highway hexes (Economy +1 per 4): 4 Highway hexes give Economy +2."""
+    w, a, b = pair()
+    a.hexes = [0, 1, 2, 3]
+    st0 = E.stats(w, a)
+    for h in (0, 1, 2, 3):
+        w.map.set_road(h, "highway")
+    assert E.stats(w, a).economy - st0.economy == 2
+
+
+@pytest.mark.rule("SC-KM-26", "RES-KM-37")
+def test_corruption_and_crime_of_10_give_infamy_1() -> None:
+    """SC-KM-26: Infamy gains (Σ Corruption + Crime) / 10: 6 + 4 = 10 → +1."""
+    w, a, b = pair()
+    a.settlements[0].mods = {"corruption": 6, "crime": 4}
+    assert E.stats(w, a).infamy == 1
+
+
+@pytest.mark.rule("SC-KM-16", "RES-KM-36")
+def test_the_sheets_audit_names_each_part() -> None:
+    """stats(audit=True) lists the non-zero parts of each attribute by name: Economy = base 10 + Taxation
+    Normal +2 (SC-KM-16); Loyalty = base 10 − 2 (Taxation Normal) − 1 (no Holiday, SC-KM-14)."""
+    w, a, b = pair()
+    parts = E.stats(w, a, audit=True).parts
+    assert parts["economy"] == [("base", 10), ("Taxation edict (normal)", 2)]
+    assert sorted(parts["loyalty"]) == sorted([("base", 10), ("Holiday edict (none)", -1), ("Taxation edict (normal)", -2)])
