@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from sim.calendar import HOURS_PER_MONTH
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.rules import km as E
@@ -26,6 +27,7 @@ from sim.state.km import (
 from tests.km.helpers import grid, kingdom, ledger, plains, ready, settle, sheet, world
 from tests.km.test_diplomacy import pair
 from tests.km.test_examples import ROUTE, ex03_world
+from tests.km.test_link import model
 
 # ---- KM-REL-05: threats — the counts of embassies and wars ---------------------------------------------
 
@@ -306,3 +308,17 @@ def test_the_sheets_audit_names_each_part() -> None:
     parts = E.stats(w, a, audit=True).parts
     assert parts["economy"] == [("base", 10), ("Taxation edict (normal)", 2)]
     assert sorted(parts["loyalty"]) == sorted([("base", 10), ("Holiday edict (none)", -1), ("Taxation edict (normal)", -2)])
+
+
+# ---- LINK-04: a caravan that arrives too late ----------------------------------------------------------------
+
+
+@pytest.mark.rule("LINK-04", "KM-TRADE-09")
+def test_a_caravan_arriving_after_the_limit_is_lost_without_checks() -> None:
+    """link.expedition_max_days = 5: the caravan of the link scenario needs longer; on arrival the expedition
+    is lost as in KM-TRADE-09 without checks (clauses KM-TRADE-09 and LINK-04, Fame −1 recorded)."""
+    m = model("[config.link]\nexpedition_max_days = 5\n")
+    m.run(HOURS_PER_MONTH + 1)
+    lost = m.ledger.of_kind("TradeExpeditionLost")
+    assert len(lost) == 1 and "arrived after more than 5 days" in lost[0].data["reason"]
+    assert lost[0].clauses == ("KM-TRADE-09", "LINK-04") and lost[0].data["fame"] == -1
