@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from sim.calendar import date_of
 from sim.events import Event
+from sim.registry import names
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
@@ -43,7 +44,7 @@ def narrated_kinds() -> dict[str, frozenset[str]]:
     """``{system: kinds its chronicle table tells}`` (``link`` includes the generic kinds)."""
     from agents.systems import get_driver
 
-    out = {name: frozenset(get_driver(name).chronicle_kinds()) for name in ("cv", "km", "mn", "gw", "link")}
+    out = {name: frozenset(get_driver(name).chronicle_kinds()) for name in (*names(), "link")}
     out["link"] = out["link"] | frozenset(_GENERIC)
     return out
 

@@ -63,7 +63,7 @@ except ModuleNotFoundError as e:  # pragma: no cover - the optional extra is mis
 
 from agents.policies import Decision
 from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_SEASON, HOURS_PER_YEAR
-from sim.scoring import KINDS, TERM_LABELS, score_all
+from sim.scoring import kinds, score_all, term_labels
 from sim.state.cv import CONDITIONS, STATUSES
 
 __all__ = ["env", "raw_env", "RealmEnv", "feature_names", "DECISIONS", "replay_actions", "random_episode", "EnvError"]
@@ -109,11 +109,11 @@ class _Cancelled(BaseException):
 @functools.cache
 def feature_names(kind: str) -> tuple[str, ...]:
     """The name of each entry of the ``observation`` vector of a faction of ``kind``."""
-    if kind not in KINDS:
-        raise EnvError(f"unknown faction kind {kind!r}; expected one of {', '.join(KINDS)}")
+    if kind not in kinds():
+        raise EnvError(f"unknown faction kind {kind!r}; expected one of {', '.join(kinds())}")
     names = ["progress"]
     names += [f"metric.{m}" for m in METRICS[kind]]
-    names += ["score"] + [f"term.{t}" for t in TERM_LABELS[kind]]
+    names += ["score"] + [f"term.{t}" for t in term_labels()[kind]]
     if kind == "convoy":
         names += [f"status.{s}" for s in STATUSES] + [f"condition.{c}" for c in CONDITIONS]
         names += [f"view.{v}" for v in CONVOY_VIEW]
@@ -529,7 +529,7 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         s = scores.get(agent)
         terms = s.terms_dict() if s is not None else {}
         vals.append(s.total if s is not None else 0.0)
-        vals += [_num(terms.get(t, 0.0)) for t in TERM_LABELS[kind]]
+        vals += [_num(terms.get(t, 0.0)) for t in term_labels()[kind]]
         if kind == "convoy":
             c = w.cv.convoy(agent.partition(":")[2])
             vals += [float(c.status == st) for st in STATUSES] + [float(c.condition == cd) for cd in CONDITIONS]

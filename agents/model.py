@@ -10,6 +10,7 @@ import simpy
 
 from agents.clock import At, WorldEnvironment
 from agents.systems import SystemDriver, get_driver
+from sim import registry
 from sim.calendar import HOURS_PER_SEASON, Phase, priority
 from sim.dice import DiceBox
 from sim.errors import RealmsimError
@@ -125,24 +126,22 @@ class RealmModel(mesa.Model):
     def _season_collector(self) -> mesa.DataCollector:
         """One row per collection: the summary metrics; per faction kind, each faction's season
         metrics (the ``SeasonSummarized`` rows)."""
-        from agents.convoy import ConvoyAgent
-        from agents.guild import GuildAgent
-        from agents.kingdom import KingdomAgent
-        from agents.nation import NationAgent
-
         keys = ["hours", *self.summary()]
         model_reporters = {k: (lambda m, k=k: m._summary.get(k)) for k in keys}
         rows = self.season_metrics()
         types: dict[type, dict[str, Any]] = {}
-        for cls in (KingdomAgent, NationAgent, GuildAgent, ConvoyAgent):
+        for system in registry.systems():  # the faction agents present, kind by kind in LINK-01 order
+            kind = system.faction_kind
+            cls = next((type(a) for a in self.agents if getattr(a, "kind", "") == kind), None)
+            if cls is None:
+                continue
             names: list[str] = []
             for key, row in rows.items():
-                if key.startswith(cls.kind + ":"):
+                if key.startswith(kind + ":"):
                     names += [n for n in row if n not in names]
-            if any(isinstance(a, cls) for a in self.agents) or names:
-                reporters: dict[str, Any] = {"key": lambda a: a.key}
-                reporters.update({n: (lambda a, n=n: a.model._rows.get(a.key, {}).get(n)) for n in names})
-                types[cls] = reporters
+            reporters: dict[str, Any] = {"key": lambda a: a.key}
+            reporters.update({n: (lambda a, n=n: a.model._rows.get(a.key, {}).get(n)) for n in names})
+            types[cls] = reporters
         return mesa.DataCollector(model_reporters=model_reporters, agenttype_reporters=types)
 
     def collect_season(self, rows: dict[str, dict[str, int | float]] | None = None) -> None:

@@ -6,22 +6,36 @@ checks its own tables against the map and fills its part of the world.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
 import msgspec
 
 from scenarios.files import Carried, carrying
 from scenarios.limits import MAX_YEARS
-from scenarios.schema import Scenario, cv, gw, km, link, mn
+from scenarios.schema import Scenario, link
 from scenarios.schema.common import Coord, Duration, ProvinceSpec, policy_options_problems
 from sim.calendar import hours
 from sim.config import Config
 from sim.errors import Problem, ScenarioError
 from sim.hexmap import TERRAIN_LETTERS, Hex, HexMap, mark_coasts
-from sim.world import SYSTEM_ORDER, World
+from sim.registry import systems as rule_systems
+from sim.system import RuleSystem
+from sim.world import World
 
-SYSTEM_MODULES = {"cv": cv, "km": km, "gw": gw, "mn": mn}
+
+def scenario_systems() -> list[RuleSystem]:
+    """The systems a scenario file can enable (those with scenario tables, a ``schema``), in LINK-01
+    order (``sim.registry``)."""
+    return [s for s in rule_systems() if s.schema]
+
+
+def schema_of(system: RuleSystem) -> ModuleType:
+    """A system's scenario tables: the module its descriptor names (``check(sc, mapindex)``,
+    ``build(sc, world)``)."""
+    return importlib.import_module(system.schema)
 
 
 class MapIndex:
@@ -192,11 +206,13 @@ def semantic_problems(sc: Scenario) -> list[Problem]:
     if not hm.hexes:
         return out
     mi = MapIndex(hm)
-    for name in SYSTEM_ORDER:
-        if name in sc.scenario.systems:
-            out.extend(SYSTEM_MODULES[name].check(sc, mi))
+    systems = scenario_systems()
+    for system in systems:
+        if system.name in sc.scenario.systems:
+            out.extend(schema_of(system).check(sc, mi))
     out.extend(link.check(sc, mi))  # LINK (§5.5): factions, affiliations, seasonal turns
-    for table in ("kingdoms", "nations", "guilds", "convoys"):  # options of the lookahead policy
+    for system in systems:  # options of the lookahead policy
+        table = system.faction_table
         for i, row in enumerate(getattr(sc, table)):
             out.extend(policy_options_problems(f"{table}[{i}]", row.policy, row.policy_options))
     return out
@@ -218,7 +234,8 @@ def _build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = 
         raise ScenarioError(label, out)
     config = msgspec.convert(sc.config, Config)
     config = apply_overrides(config, overrides, label)
-    systems: list[str] = [s for s in SYSTEM_ORDER if s in sc.scenario.systems]
+    enabled = [s for s in scenario_systems() if s.name in sc.scenario.systems]
+    systems: list[str] = [s.name for s in enabled]
     end = duration_hours(sc.scenario.duration)
     start = state_start(sc, end, label)
     world = World(
@@ -231,13 +248,13 @@ def _build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = 
         config=config,
         map=hm,
     )
-    for name in systems:
-        SYSTEM_MODULES[name].build(sc, world)
+    for system in enabled:
+        schema_of(system).build(sc, world)
     link.build(sc, world)  # LINK (§5.5): joins the enabled systems
-    for table, kind in (("kingdoms", "kingdom"), ("nations", "nation"), ("guilds", "guild"), ("convoys", "convoy")):
-        for row in getattr(sc, table):  # the lookahead policy's budgets, by actor key
+    for system in scenario_systems():
+        for row in getattr(sc, system.faction_table):  # the lookahead policy's budgets, by actor key
             if row.policy_options is not None:
-                world.policy_options[f"{kind}:{row.id}"] = msgspec.to_builtins(row.policy_options)
+                world.policy_options[system.actor(row.id)] = msgspec.to_builtins(row.policy_options)
     world.policy_options = dict(sorted(world.policy_options.items()))
     return world
 

@@ -63,7 +63,7 @@ SYSTEMS: dict[str, tuple[list[str], list[str]]] = {
                                              "diplomatic", "relations", "exploration", "trade", "vassalage", "legality",
                                              "envoys", "turn", "hooks")], ["tests/km"]),
     "mn": ([f"sim/rules/mn/{m}.py" for m in ("orders", "lookups", "embassies", "missions", "negotiation", "military", "turn",
-                                             "legality", "hooks")], ["tests/mn"]),
+                                             "legality", "hooks", "invariants")], ["tests/mn"]),
     "link": (["sim/rules/links.py"], ["tests/link"]),
 }
 

@@ -39,6 +39,7 @@ from agents.policies import Alternative, Decision, Policy, Term, make_policy, re
 from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_YEAR, span_words
 from sim.dice import DiceBox, derive_seed
 from sim.events import Ledger
+from sim.scoring import score_of, units
 from sim.world import World, decode_world, encode_world
 
 if TYPE_CHECKING:
@@ -119,17 +120,8 @@ def new_model(world: World, dice: DiceBox, ledger: Ledger) -> RealmModel:
 
 def faction_score(world: World, key: str) -> float:
     """The score (``sim.scoring``) of the faction ``key`` in ``world``; :data:`UNSCORED` if it is gone."""
-    from sim import scoring as S
-
-    kind, _, ident = key.partition(":")
-    table: dict[str, Callable[[World, str], Any]] = {
-        "kingdom": S.score_kingdom, "nation": S.score_nation, "guild": S.score_guild, "convoy": S.score_convoy,
-    }
-    fn = table.get(kind)
-    if fn is None:
-        return UNSCORED
     try:
-        return float(fn(world, ident).total)
+        return float(score_of(world, key).total)
     except (KeyError, AttributeError, StopIteration, ValueError):
         return UNSCORED
 
@@ -487,9 +479,7 @@ class Lookahead(Policy):
 
 
 def _unit(kind: str) -> str:
-    from sim.scoring import UNITS
-
-    return UNITS.get(kind, "")
+    return units().get(kind, "")
 
 
 def _unit_fr(unit: str) -> str:

@@ -70,13 +70,9 @@ def run_turn(model: RealmModel, turn: int, hooks: K.KmHooks | None = None) -> No
         ensure_envoys(model)
         ensure_caravans(model)
 
-    def scripted(kid: str) -> bool:  # a kingdom without an agent is asked nothing either
-        agent = model.by_key.get(f"kingdom:{kid}")
-        return not isinstance(agent, KingdomAgent) or agent.scripted
-
     K.resolve_month(
-        model.world, AgentDecider(model), model.dice, model.ledger, turn=turn, now=int(model.env.now),
-        hooks=links.km_hooks(model.world) if hooks is None else hooks, scripted=scripted, joined=joined,
+        model.world, AgentDecider(model, on_joined=joined), model.dice, model.ledger, turn=turn, now=int(model.env.now),
+        hooks=links.km_hooks(model.world) if hooks is None else hooks,
     )
 
 
@@ -156,42 +152,13 @@ class _Driver(SystemDriver):
         return out
 
     def invariants(self, model: RealmModel) -> list[str]:
-        return invariant_problems(model)
+        return K.broken_invariants(model.world)
 
     def chronicle_kinds(self) -> frozenset[str]:
         return KINDS
 
     def chronicle(self, ev: Event, lang: str, model: RealmModel) -> str | None:
         return render(ev, lang, _km(model))
-
-
-def invariant_problems(model: RealmModel) -> list[str]:
-    km = _km(model)
-    out: list[str] = []
-    owner: dict[int, str] = {}
-    for kid in km.ids():
-        k = km.kingdoms[kid]
-        if k.unrest < 0:
-            out.append(f"{kid}: Unrest {k.unrest} < 0 (SC-KM-07)")
-        if k.fame < 0 or k.infamy < 0:
-            out.append(f"{kid}: Fame/Infamy below 0 (SC-KM-25)")
-        for h in k.hexes:
-            if h in owner:
-                out.append(f"hex {h} claimed by {owner[h]} and {kid}")
-            owner[h] = kid
-        for s in k.settlements:
-            if s.hex not in k.hexes:
-                out.append(f"{kid}: settlement {s.name} outside its hexes")
-        types = [r.type for r in km.routes if r.kingdom == kid and r.status in ("travelling", "established")]
-        for t in set(types):
-            if types.count(t) > 1:
-                out.append(f"{kid}: {types.count(t)} {t} trade routes (KM-TRADE-14)")
-        if k.subjugation is not None and k.overlord != k.subjugation.overlord:
-            out.append(f"{kid}: subjugated by {k.subjugation.overlord} but its overlord is {k.overlord}")
-    for key, r in km.relations.items():
-        if (r.treaty is not None or r.alliance is not None) and not r.embassy:
-            out.append(f"{key}: an agreement without an embassy (KM-REL-07)")
-    return out
 
 
 DRIVER = _Driver()

@@ -107,7 +107,7 @@ class _Driver(SystemDriver):
         return out
 
     def invariants(self, model: RealmModel) -> list[str]:
-        return M.invariant_problems(_mn(model))
+        return M.broken_invariants(model.world)
 
     def chronicle_kinds(self) -> frozenset[str]:
         return KINDS

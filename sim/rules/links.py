@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sim.config import LinkConfig
@@ -42,6 +42,7 @@ from sim.events import Ledger
 from sim.rules import gw as wf
 from sim.rules import km as K
 from sim.rules import mn as dip
+from sim.scores import FactionScore, Term
 from sim.state.cv import Convoy, Traveler
 from sim.state.gw import Army, Deploy, Domain, Guild, Seal
 from sim.state.km import Kingdom
@@ -641,6 +642,34 @@ def domain_annexed(world: World, dom: Domain, former: str, ledger: Ledger) -> No
         km.bump("link_conquests")
         ledger.emit(SYS, "KingdomConqueredByGuilds", f"kingdom:{conqueror}", ("LINK-08", "KM-VAS-01"), outcome="conquered",
                     target=kid, domain=dom.id, guild=guild)
+
+
+# =================================================================================================
+# LINK-03 and LINK-06 in the scores (docs/scoring.md)
+# =================================================================================================
+
+
+def linked_score(world: World, score: FactionScore) -> FactionScore:
+    """LINK-03 in a score: a nation that is one faction with a kingdom keeps one treasury, the
+    kingdom's, in BP; it counts in the kingdom's score, not in the nation's (its treasury term is 0 and
+    its ``treasury_of`` metric names the kingdom). Any other score is left as it is."""
+    if score.kind != "nation" or world.mn is None:
+        return score
+    n = world.mn.nations.get(score.key.partition(":")[2])
+    if n is None or n.kingdom is None or not world.has("km") or world.km is None or n.kingdom not in world.km.kingdoms:
+        return score
+    one = Term("treasury", 0.0, f"one treasury with kingdom:{n.kingdom} (LINK-03)")
+    return replace(score, terms=tuple(one if t.key == "treasury" else t for t in score.terms),
+                   metrics={**score.metrics, "treasury_years": None, "treasury_of": f"kingdom:{n.kingdom}"})
+
+
+def is_own_faction(world: World, key: str) -> bool:
+    """LINK-06: a guild that stands for a nation's armies is not a faction of its own (its units are the
+    nation's); every other faction is."""
+    kind, _, ident = key.partition(":")
+    if kind != "guild" or world.gw is None or ident not in world.gw.guilds:
+        return True
+    return world.gw.guilds[ident].nation is None
 
 
 # ---- the hooks the systems' turns are built with (LINK-09: the systems never import this module) ----

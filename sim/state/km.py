@@ -406,6 +406,17 @@ class RelationOrder(msgspec.Struct, omit_defaults=True):
     target_balance: str = "balanced"
 
 
+class SlotChoice(msgspec.Struct, frozen=True):
+    """An answer to one slot of a kingdom's turn that is a bare value (``SLOTS`` of
+    ``sim.rules.km.legality``: a hex to claim, a settlement for a district, a Taxation level, an
+    envoy's target…), named with its slot so that the order alone says what it is (the legality API
+    without a slot: ``legal_orders(world, kingdom, slot=None)``, ``check(world, kingdom, order)``). The
+    turn itself asks each slot as its own decision, with the bare values."""
+
+    slot: str
+    value: int | str
+
+
 class BuildOrder(msgspec.Struct, omit_defaults=True):
     settlement: str
     kind: str

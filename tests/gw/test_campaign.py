@@ -14,11 +14,11 @@ import pytest
 from agents.campaign import finish, prepare_campaign, run_campaign
 from agents.chronicle import line
 from agents.model import RealmModel
-from agents.systems.gw import check_invariants
 from sim.calendar import HOURS_PER_SEASON
 from sim.dice import DiceBox, ScriptedDice
 from sim.events import Ledger
 from sim.rules import gw as wf
+from sim.rules.gw import broken_invariants
 from sim.state.gw import Annex, AttackDomain, Siege
 from sim.world import decode_world, encode_world
 from tests.gw.helpers import hx, make_world, play, put_army, put_domain, start_season
@@ -51,7 +51,7 @@ def test_guild_war_runs_five_years_of_seasons_and_makes_war(guild_war):
 def test_the_guild_war_world_round_trips_and_keeps_its_invariants(guild_war):
     w = guild_war.world
     assert decode_world(encode_world(w)) == w
-    assert check_invariants(w) == []
+    assert broken_invariants(w) == []
     assert guild_war.model.invariant_violations() == []
 
 

@@ -24,12 +24,13 @@ advances itself (tests, worked examples, a game master's table).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal, overload
 
 from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH
 from sim.config import CvConfig
-from sim.dice import Dice
+from sim.dice import Dice, DiceSource
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
 from sim.orders import Decider, ScriptedDecider
@@ -37,8 +38,23 @@ from sim.rules.cv.crew import add_wagon
 from sim.rules.cv.legality import legal_orders
 from sim.rules.cv.orders import resolve_scheduled, resolve_wages, unpaid_leave
 from sim.rules.cv.rest import resolve_rest
-from sim.rules.cv.routes import RouteCache, plan_path, replan, resolve_route, route_options
-from sim.rules.cv.stats import REST_HOURS_NEEDED, SLOT_HOURS, _emit, consumption, in_settlement, speed_mpd
+from sim.rules.cv.routes import (
+    RouteCache,
+    plan_path,
+    replan,
+    resolve_route,
+    route_options,
+    shared_route_cache,
+)
+from sim.rules.cv.stats import (
+    REST_HOURS_NEEDED,
+    SLOT_HOURS,
+    SYS,
+    _emit,
+    consumption,
+    in_settlement,
+    speed_mpd,
+)
 from sim.rules.cv.travel import (
     extra_hours_due,
     new_day,
@@ -56,6 +72,7 @@ __all__ = [
     "given",
     "next_slot_start",
     "plan_label",
+    "play",
     "resolve_day",
     "standard_convoy",
 ]
@@ -235,6 +252,34 @@ def _set_out(world: World, c: Convoy, ledger: Ledger, policy: str) -> None:
 def _set_now(world: World, ledger: Ledger, hour: int) -> None:
     world.now = hour
     ledger.now = hour
+
+
+def play(world: World, decider: Decider, dice: DiceSource, ledger: Ledger, hooks: None = None) -> None:
+    """The caravans' turn in the signature every system shares (``sim.system.RuleSystem.play``): one
+    day of every travelling convoy (RES-CV-24), their stages interleaved hour by hour and, at one
+    hour, in ascending convoy id — as a campaign's convoy processes run them on the clock. A new day
+    starts at the next travel slot (the clock moves there first); a day under way carries on from its
+    stage. Each convoy rolls on its own stream, ``dice.stream("cv", "convoy:<id>")``. The world is
+    left at the next day's slot start. CV needs no hooks."""
+    cv = world.cv_state()
+    cache = shared_route_cache(world)
+    going = [c for c in cv.convoys if c.status == "travelling"]
+    if not going:
+        return
+    if all(c.today.stage == 0 for c in going):
+        _set_now(world, ledger, next_slot_start(world, world.now))
+    start = world.now
+    waiting: list[tuple[int, int, Iterator[int]]] = []
+    for rank, c in enumerate(cv.convoys):
+        if c.status == "travelling":
+            heapq.heappush(waiting, (world.now, rank, _day(world, c.id, decider, dice.stream(SYS, c.key), ledger, cache, None)))
+    while waiting:
+        hour, rank, day = heapq.heappop(waiting)
+        _set_now(world, ledger, max(world.now, hour))
+        nxt = next(day, None)
+        if nxt is not None:
+            heapq.heappush(waiting, (nxt, rank, day))
+    _set_now(world, ledger, max(world.now, next_slot_start(world, start + 1)))
 
 
 def given(cid: str, *plans: DayPlan) -> ScriptedDecider:

@@ -28,15 +28,30 @@ is read from ``world.config.gw``. The modules, in the order of a season:
 
 from __future__ import annotations
 
-from sim.rules.gw import annex, combat, core, deploy, legality, orders, season, siege
+from sim.rules.gw import (
+    annex,
+    combat,
+    core,
+    deploy,
+    invariants,
+    legality,
+    orders,
+    scoring,
+    season,
+    siege,
+    system,
+)
 from sim.rules.gw.annex import *  # noqa: F403
 from sim.rules.gw.combat import *  # noqa: F403
 from sim.rules.gw.core import *  # noqa: F403
 from sim.rules.gw.deploy import *  # noqa: F403
+from sim.rules.gw.invariants import *  # noqa: F403
 from sim.rules.gw.legality import *  # noqa: F403
 from sim.rules.gw.orders import *  # noqa: F403
+from sim.rules.gw.scoring import *  # noqa: F403
 from sim.rules.gw.season import *  # noqa: F403
 from sim.rules.gw.siege import *  # noqa: F403
+from sim.rules.gw.system import *  # noqa: F403
 
 # the package's public names: each module's own
 __all__: list[str] = []
@@ -48,3 +63,6 @@ __all__ += legality.__all__
 __all__ += orders.__all__
 __all__ += season.__all__
 __all__ += siege.__all__
+__all__ += invariants.__all__
+__all__ += scoring.__all__
+__all__ += system.__all__

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sim.dice import Dice
+from sim.dice import Dice, DiceSource
 from sim.events import Ledger
-from sim.orders import END, Decider, ScriptedDecider
+from sim.orders import END, Decider, ScriptedDecider, plays_for
 from sim.rules.gw.annex import resolve_annexation_phase
 from sim.rules.gw.combat import resolve_army_combats, resolve_domain_attacks
 from sim.rules.gw.core import (
@@ -38,6 +38,7 @@ __all__ = [
     "lapse_titles",
     "order_label",
     "pay_upkeep",
+    "play",
     "resolve_end_of_season",
     "resolve_season",
     "run_phases",
@@ -255,14 +256,16 @@ def resolve_season(
 
     Each guild gives its orders through :func:`give_orders` (the decider is asked
     ``decide("guild:<id>", "order", legal + [END], context)`` until it answers END; an illegal answer
-    raises :class:`IllegalOrderError`). ``plays(guild)`` says which guilds are asked (default: all)."""
+    raises :class:`IllegalOrderError`). ``plays(guild)`` says which guilds are asked (default: those the
+    decider plays, ``sim.orders.plays_for``; all when it does not say)."""
     gw = gw_of(world)
     begin_season(world, ledger)
     if hooks.season_begun is not None:  # --- LINK-06 hook: nations pay their armies' upkeep into their guild's chest
         hooks.season_begun(world, ledger)
     memo: dict[str, Any] = {}  # the orders of the season change no army, domain or alliance (see give_orders)
     for gid in sorted(gw.guilds):
-        if plays is None or plays(gid):
+        asked = plays(gid) if plays is not None else plays_for(decider, f"guild:{gid}")
+        if asked is None or asked:
             give_orders(world, gid, decider, ledger, memo=memo)
     run_phases(world, dice, ledger, hooks=hooks)
 
@@ -294,6 +297,13 @@ def order_label(choice: object) -> str:
 
 
 _ORDER_CONTEXT: dict[str, Any] = {"clauses": ("SC-GW-09", "RES-GW-27"), "label": order_label}
+
+
+def play(world: World, decider: Decider, dice: DiceSource, ledger: Ledger, hooks: GwHooks | None = None) -> None:
+    """The guild season in the signature every system shares (``sim.system.RuleSystem.play``): the
+    season at the world's hour (:func:`resolve_season`), its rolls from the ``gw``/``loot`` stream of
+    ``dice``; ``hooks`` None: guild warfare alone."""
+    resolve_season(world, decider, dice.stream(SYS, "loot"), ledger, hooks=NO_HOOKS if hooks is None else hooks)
 
 
 def given(orders: Iterable[AnyOrder]) -> ScriptedDecider:

@@ -47,11 +47,14 @@ from sim.rules.km import (
     exploration,
     hooks,
     income_event,
+    invariants,
     legality,
     ordinary,
     relations,
+    scoring,
     specials,
     statistics,
+    system,
     tables,
     trade,
     turn,
@@ -63,11 +66,14 @@ from sim.rules.km.envoys import *  # noqa: F403
 from sim.rules.km.exploration import *  # noqa: F403
 from sim.rules.km.hooks import *  # noqa: F403
 from sim.rules.km.income_event import *  # noqa: F403
+from sim.rules.km.invariants import *  # noqa: F403
 from sim.rules.km.legality import *  # noqa: F403
 from sim.rules.km.ordinary import *  # noqa: F403
 from sim.rules.km.relations import *  # noqa: F403
+from sim.rules.km.scoring import *  # noqa: F403
 from sim.rules.km.specials import *  # noqa: F403
 from sim.rules.km.statistics import *  # noqa: F403
+from sim.rules.km.system import *  # noqa: F403
 from sim.rules.km.tables import *  # noqa: F403
 from sim.rules.km.trade import *  # noqa: F403
 from sim.rules.km.turn import *  # noqa: F403
@@ -91,3 +97,6 @@ __all__ += trade.__all__
 __all__ += turn.__all__
 __all__ += upkeep_phase.__all__
 __all__ += vassalage.__all__
+__all__ += invariants.__all__
+__all__ += scoring.__all__
+__all__ += system.__all__

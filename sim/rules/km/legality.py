@@ -45,6 +45,7 @@ from sim.state.km import (
     ImprovementOrder,
     Kingdom,
     RelationOrder,
+    SlotChoice,
     SpecialEdict,
     TradeEdict,
     VassalageEdict,
@@ -426,14 +427,22 @@ SLOTS: dict[str, str] = {
 }
 
 
-def legal_orders(world: World, kid: str, *, slot: str = "special", hooks: KmHooks = NO_HOOKS) -> list[Any]:
+def legal_orders(world: World, kid: str, *, slot: str | None = "special", hooks: KmHooks = NO_HOOKS) -> list[Any]:
     """What kingdom ``kid`` may order now in one slot of its turn (``SLOTS``; default the special edict):
     envoy targets, hexes to claim, terrain improvements, settlements for a district, buildings (and
     embassy buildings), the Taxation/Holiday/Promotion levels, relation orders, special edicts, a
     treaty's balance, the hex to lose to Unrest. "Nothing" (``None``) is not in the list: the turn
-    offers it where a slot may be left empty. ``hooks``: the other systems' part of legality (LINK-04)."""
+    offers it where a slot may be left empty. ``hooks``: the other systems' part of legality (LINK-04).
+
+    ``slot=None``: every slot's orders at once, in ``SLOTS`` order, each bare value (a hex, a level, a
+    name) as a :class:`~sim.state.km.SlotChoice` naming its slot — the form of the one legality API of
+    every system (``sim.system.RuleSystem.legal_orders``), where an order alone says what it is."""
     km = _km(world)
     _kingdom(km, kid)
+    if slot is None:  # in anarchy only the slots SC-KM-07 leaves (see check)
+        slots = ("balance", "lose_hex") if km.kingdoms[kid].anarchy else tuple(SLOTS)
+        return [o if isinstance(o, _TYPED) else SlotChoice(s, o)
+                for s in slots for o in legal_orders(world, kid, slot=s, hooks=hooks)]
     if slot == "special":
         return list(_legal_specials(world, kid, hooks))
     if slot in _OPTIONS:
@@ -455,6 +464,9 @@ _OPTIONS: dict[str, Callable[[World, str], Sequence[Any]]] = {
     "lose_hex": _lose_hex_options,
 }
 _LEVELS: dict[str, tuple[str, ...]] = {"taxation": TAXATION_LEVELS, "holiday": HOLIDAY_LEVELS, "promotion": PROMOTION_LEVELS}
+# the orders whose type says their slot (a special edict, a relation order, a building…)
+_TYPED = (DiplomaticEdict, ExplorationEdict, TradeEdict, VassalageEdict, RelationOrder, ImprovementOrder, BuildOrder,
+          EmbassyBuildingOrder)
 _SLOT_OF: dict[type, str] = {
     ImprovementOrder: "improvement",
     BuildOrder: "building",
@@ -467,9 +479,12 @@ def check(world: World, kid: str, order: Any, *, slot: str | None = None, hooks:
     """Raise :class:`IllegalOrderError` (naming the clause) if kingdom ``kid`` may not give ``order``
     now, or :class:`InvalidOrderError` for an order naming nothing that exists. A special edict and a
     relation order are checked clause by clause; a bare hex, name or level needs its ``slot``
-    (``claim``, ``district``, ``taxation``…) and is checked against :func:`legal_orders`."""
+    (``claim``, ``district``, ``taxation``…), given as ``slot=`` or with the value in a
+    :class:`~sim.state.km.SlotChoice`, and is checked against :func:`legal_orders`."""
     km = _km(world)
     _kingdom(km, kid)
+    if isinstance(order, SlotChoice):
+        order, slot = order.value, order.slot
     if isinstance(order, DiplomaticEdict | ExplorationEdict | TradeEdict | VassalageEdict):
         _check_special(world, kid, order, hooks)
         return

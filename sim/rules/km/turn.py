@@ -4,11 +4,12 @@ for every kingdom, asking each kingdom's questions through a ``sim.orders.Decide
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sim.errors import IllegalOrderError, Problem, RulesError, ScenarioError
 from sim.events import Ledger
+from sim.orders import Decider, ScriptedDecider, plays_for, tell_joined
 from sim.rules.km.envoys import recall_envoy, send_envoy
 from sim.rules.km.exploration import run_expeditions
 from sim.rules.km.hooks import NO_HOOKS, KmHooks
@@ -46,7 +47,6 @@ from sim.state.km import (
 
 if TYPE_CHECKING:
     from sim.dice import Dice, DiceSource
-    from sim.orders import Decider
     from sim.world import World
 
 
@@ -60,9 +60,11 @@ __all__ = [
     "edict_phase",
     "end_edict_phase",
     "event_phase",
+    "given",
     "income_phase",
     "label",
     "no_edicts_in_anarchy",
+    "play",
     "resolve_month",
 ]
 
@@ -361,7 +363,7 @@ def edict_phase(
     :class:`ScriptedOrderError`) or its policy's answers, then the expeditions' month. Returns the
     scripted orders used (their ``withdraw_bp`` is for the Income phase)."""
     km = _km(world)
-    is_scripted = scripted or _plays_script(world)
+    is_scripted = scripted or _plays_script(world, decider)
     begin_edict_phase(world, kid, dice, ledger)
     used: list[TurnOrders] = []
     if is_scripted(kid):
@@ -378,9 +380,18 @@ def edict_phase(
     return used
 
 
-def _plays_script(world: World) -> Callable[[str], bool]:
+def _plays_script(world: World, decider: Decider) -> Callable[[str], bool]:
+    """Which kingdoms play their scripted orders: those the decider does not play (a campaign's
+    decider says, ``sim.orders.plays_for``); else those whose policy is ``"scripted"``."""
     km = _km(world)
-    return lambda kid: kid not in km.kingdoms or km.kingdoms[kid].policy == "scripted"
+
+    def scripted(kid: str) -> bool:
+        played = plays_for(decider, actor(kid))
+        if played is not None:
+            return not played
+        return kid not in km.kingdoms or km.kingdoms[kid].policy == "scripted"
+
+    return scripted
 
 
 def resolve_month(
@@ -393,7 +404,6 @@ def resolve_month(
     now: int | None = None,
     hooks: KmHooks = NO_HOOKS,
     scripted: Callable[[str], bool] | None = None,
-    joined: Callable[[], None] | None = None,
 ) -> None:
     """One whole kingdom month (turn ``turn``, default the next one; at hour ``now``, default the
     world's), in SC-KM-08 order, each phase for every kingdom in ascending id before the next phase
@@ -404,12 +414,13 @@ def resolve_month(
 
     Every choice is a question to ``decider`` (``decide("kingdom:<id>", slot, legal, context)``, the
     slots of :data:`SLOTS`); a kingdom that ``scripted(kid)`` says plays its scenario's orders (default:
-    its policy is ``"scripted"``) is asked nothing. ``dice``: a stream per kingdom
-    (``dice.stream("km", "kingdom:<id>")``). ``hooks``: what the other systems add (LINK-04/08).
-    ``joined()``: called after each kingdom's Edict phase, so that what it brought into the world (a
-    new vassal, an envoy, a caravan) can be given to a player before the next question."""
+    one the decider does not play, ``sim.orders.plays_for``, else one whose policy is ``"scripted"``)
+    is asked nothing. ``dice``: a stream per kingdom (``dice.stream("km", "kingdom:<id>")``).
+    ``hooks``: what the other systems add (LINK-04/08). After each kingdom's Edict phase the decider is
+    told (``sim.orders.tell_joined``), so that what it brought into the world (a new vassal, an envoy,
+    a caravan) can be given to a player before the next question."""
     km = _km(world)
-    is_scripted = scripted or _plays_script(world)
+    is_scripted = scripted or _plays_script(world, decider)
     turn = km.turn + 1 if turn is None else turn
     now = world.now if now is None else now
 
@@ -431,8 +442,7 @@ def resolve_month(
             continue
         used[kid] = edict_phase(world, kid, decider, d(kid), ledger, now=now, hooks=hooks, scripted=is_scripted)
         done.append(kid)
-        if joined is not None:
-            joined()
+        tell_joined(decider)
         for other in done:  # RES-KM-28: a budget granted after the vassal's own Edict phase
             _spend_budget(world, other, decider, d(other), ledger, is_scripted(other))
     # Income (SC-KM-18) and Event (SC-KM-19, RES-KM-35), kingdoms existing at each phase's start
@@ -446,6 +456,21 @@ def resolve_month(
         income_phase(world, kid, o, d(kid), ledger, on_err)
     for kid in km.ids():
         event_phase(world, kid, d(kid), ledger)
+
+
+def play(world: World, decider: Decider, dice: DiceSource, ledger: Ledger, hooks: KmHooks | None = None) -> None:
+    """The kingdoms' turn in the signature every system shares (``sim.system.RuleSystem.play``): the
+    next month at the world's hour (:func:`resolve_month`); ``hooks`` None: the kingdoms alone."""
+    resolve_month(world, decider, dice, ledger, hooks=NO_HOOKS if hooks is None else hooks)
+
+
+def given(script: Mapping[str, Sequence[Any]]) -> ScriptedDecider:
+    """A decider that gives each kingdom (by actor key, ``kingdom:<id>``) its answers in the order the
+    month asks its slots (:data:`SLOTS`: an envoy's target, a hex, a level, an order or ``None``…),
+    and the first alternative to any question it was not given an answer for (``None``, nothing,
+    where a slot may be left empty): the month of a test, a worked example or a game master's table.
+    A kingdom whose policy is ``"scripted"`` plays its scenario's orders and is asked nothing."""
+    return ScriptedDecider(script, default="first")
 
 
 def _spend_budget(world: World, kid: str, decider: Decider, dice: Dice, ledger: Ledger, scripted: bool) -> None:

@@ -39,15 +39,31 @@ In the ``DiplomacyTestRolled`` event the ``mods`` are the effects on the score (
 
 from __future__ import annotations
 
-from sim.rules.mn import embassies, hooks, legality, lookups, military, missions, negotiation, orders, turn
+from sim.rules.mn import (
+    embassies,
+    hooks,
+    invariants,
+    legality,
+    lookups,
+    military,
+    missions,
+    negotiation,
+    orders,
+    scoring,
+    system,
+    turn,
+)
 from sim.rules.mn.embassies import *  # noqa: F403
 from sim.rules.mn.hooks import *  # noqa: F403
+from sim.rules.mn.invariants import *  # noqa: F403
 from sim.rules.mn.legality import *  # noqa: F403
 from sim.rules.mn.lookups import *  # noqa: F403
 from sim.rules.mn.military import *  # noqa: F403
 from sim.rules.mn.missions import *  # noqa: F403
 from sim.rules.mn.negotiation import *  # noqa: F403
 from sim.rules.mn.orders import *  # noqa: F403
+from sim.rules.mn.scoring import *  # noqa: F403
+from sim.rules.mn.system import *  # noqa: F403
 from sim.rules.mn.turn import *  # noqa: F403
 
 # the package's public names: each module's own
@@ -61,3 +77,6 @@ __all__ += missions.__all__
 __all__ += negotiation.__all__
 __all__ += orders.__all__
 __all__ += turn.__all__
+__all__ += invariants.__all__
+__all__ += scoring.__all__
+__all__ += system.__all__

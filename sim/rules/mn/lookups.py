@@ -8,7 +8,7 @@ from typing import Any
 from sim.config import MnConfig
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
-from sim.rules.mn.orders import SYSTEM
+from sim.rules.mn.orders import SYS
 from sim.state.mn import City, Cut, Embassy, Mission, MnWorld, Nation, Treaty
 
 __all__ = [
@@ -246,7 +246,7 @@ def _nation(mn: MnWorld, nation: str) -> Nation:
 
 
 def _emit(ledger: Ledger, kind: str, actor: str, clauses: Iterable[str], **kw: Any) -> None:
-    ledger.emit(SYSTEM, kind, actor, clauses, **kw)
+    ledger.emit(SYS, kind, actor, clauses, **kw)
 
 
 def _pay(mn: MnWorld, nation: str, amount: int, clause: str, what: str, order: object = None) -> None:

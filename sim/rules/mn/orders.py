@@ -9,7 +9,7 @@ import msgspec
 from sim.state.mn import TreatyKind
 
 __all__ = [
-    "SYSTEM",
+    "SYS",
     "MISSION_FEE_PO",
     "THRESHOLDS",
     "WARM_MARGIN",
@@ -52,7 +52,7 @@ __all__ = [
     "order_label",
 ]
 
-SYSTEM = "mn"
+SYS = "mn"
 
 # ---- numbers of the seed (not configurable: they are the rules) ---------------------------------
 MISSION_FEE_PO = 30  # MN-MIS-02

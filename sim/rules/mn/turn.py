@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from sim.config import MnConfig
 from sim.dice import Dice, DiceSource
 from sim.errors import IllegalOrderError
 from sim.events import Ledger
-from sim.orders import Decider
+from sim.orders import Decider, ScriptedDecider
 from sim.rules.mn.embassies import close_embassy, end_treaty, importable, produced, return_if_due, send_home
 from sim.rules.mn.hooks import NO_HOOKS, MnHooks
 from sim.rules.mn.legality import check, legal_orders
@@ -52,6 +52,8 @@ __all__ = [
     "resolve_ransom",
     "income_of",
     "end_of_turn",
+    "given",
+    "play",
     "resolve_turn",
 ]
 
@@ -261,3 +263,17 @@ def resolve_turn(world: World, turn: int, decider: Decider, dice: DiceSource, le
     # (6) end of turn: income, expiries, overdue obligations
     end_of_turn(mn, lambda nid: dice.stream("mn", nkey(nid)), led, cfg)
     settle("income")
+
+
+def play(world: World, decider: Decider, dice: DiceSource, ledger: Ledger, hooks: MnHooks | None = None) -> None:
+    """The Mare Nostrum turn in the signature every system shares (``sim.system.RuleSystem.play``): the
+    next turn (``mn.turn + 1``, :func:`resolve_turn`); ``hooks`` None: Mare Nostrum alone."""
+    resolve_turn(world, world.mn_state().turn + 1, decider, dice, ledger, hooks=NO_HOOKS if hooks is None else hooks)
+
+
+def given(script: Mapping[str, Sequence[Order]]) -> ScriptedDecider:
+    """A decider that gives each nation (by actor key, ``nation:<id>``) its answers in the order the turn
+    asks them (a slot with one legal order is not asked), and the first legal order (``Pass``, accept,
+    no interference…) to any question it was not given an answer for: the turn of a test, a worked
+    example or a game master's table."""
+    return ScriptedDecider(script, default="first")
