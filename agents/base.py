@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import mesa
 
 from agents.policies import Decision, Term, make_policy
+from sim.system import RuleSystem
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
@@ -84,6 +85,18 @@ class RealmAgent(mesa.Agent):
             clauses=context.get("clauses", ()), label=context.get("label", str),
         )
         return d.chosen
+
+
+class FactionAgent(RealmAgent):
+    """The agent of a faction of a system whose descriptor names no agent class of its own
+    (``RuleSystem.agent``): identity and a policy; the rules' context is what its policy sees."""
+
+    def __init__(self, model: RealmModel, system: RuleSystem, faction: str, policy: str) -> None:
+        self.kind = system.faction_kind
+        self.system = system.name
+        self.faction = faction
+        super().__init__(model, system.actor(faction), policy)
+        model.register(self)
 
 
 @lru_cache(maxsize=1 << 14)

@@ -11,7 +11,7 @@ import simpy
 from agents.clock import At, WorldEnvironment
 from agents.systems import SystemDriver, get_driver
 from sim import registry
-from sim.calendar import HOURS_PER_SEASON, Phase, priority
+from sim.calendar import HOURS_PER_SEASON, priority
 from sim.dice import DiceBox
 from sim.errors import RealmsimError
 from sim.events import Ledger
@@ -153,7 +153,7 @@ class RealmModel(mesa.Model):
         self.datacollector.collect(self)
 
     # ---- clock -----------------------------------------------------------------------------
-    def at(self, when: int, phase: Phase, index: int = 0) -> At:
+    def at(self, when: int, phase: int, index: int = 0) -> At:
         """An event at absolute hour ``when`` ordered by ``phase`` then ``index`` (LINK-01)."""
         return At(self.env, when, priority(phase, index))
 
@@ -192,6 +192,12 @@ class RealmModel(mesa.Model):
     # ---- agents ----------------------------------------------------------------------------
     def register(self, agent: Any) -> None:
         self.by_key[agent.key] = agent
+
+    def add_agents(self) -> None:
+        """Give the factions a turn brought into the world (a new vassal, an envoy, a trade caravan)
+        their agents, system by system (each driver's ``add_agents``)."""
+        for d in self.drivers:
+            d.add_agents(self)
 
     def collect_now(self, name: str) -> None:
         if self.collect and name in self.collectors:

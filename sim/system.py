@@ -54,6 +54,7 @@ class RuleSystem:
     config_type: type  # its configuration (``world.config.<name>``, RULES.md §6)
     order_types: tuple[type, ...]  # the orders a faction gives (msgspec Structs; KM's bare choices as SlotChoice)
     factions: Callable[[World], list[str]]  # its factions' ids now, ascending
+    policy: Callable[[World, str], str]  # the policy that plays a faction (its scenario row's ``policy``)
     legal_orders: Callable[[World, str], list[Any]]  # what a faction may order now
     check: Callable[[World, str, Any], None]  # raises IllegalOrderError (naming the clause) or InvalidOrderError
     play: Callable[[World, Decider, DiceSource, Ledger, Any], None]  # the whole turn at the world's hour
@@ -62,16 +63,19 @@ class RuleSystem:
     score: Callable[[World, str], Any]  # a faction's score (sim.scores.FactionScore), in ``score_unit``
     score_unit: str  # "BP"
     score_terms: Mapping[str, tuple[str, str]]  # its score's terms: key → (English, French)
+    summary: Callable[[World], dict[str, int | float]]  # a run's ``<name>.*`` metrics, read from the world
+    metrics: Callable[[World], dict[str, dict[str, Any]]]  # each faction's metrics of a season, by actor key
     # the hour of its next turn (from the world alone, so a resumed run goes on exactly); None for a
     # system whose factions keep their own clocks (a convoy's day: its driver schedules each convoy)
     next_turn: Callable[[World], int] | None = None
     turn_index: int = 0  # its turn's rank among the events of its phase at one hour (sim.calendar.priority)
     # the upper layers' parts, by dotted module path ("": none): the scenario tables (``check``,
-    # ``build``), the chronicle table (``KINDS``, ``render``), a driver of its own (``DRIVER``; "": the
-    # generic periodic driver of agents.systems)
+    # ``build``), the chronicle table (``KINDS``, ``tell(ev, lang, model)``), a driver of its own
+    # (``DRIVER``; "": the generic periodic driver of agents.systems), its factions' agent class
     schema: str = ""
     chronicle: str = ""
     driver: str = ""
+    agent: str = ""  # "module:Class" of its factions' agent, made as Class(model, faction, policy); "": a plain one
     # a world to try the system on (the conformance suite): a built-in scenario's name that runs this
     # system, or a function of the seed that builds one
     example: str | Callable[[int], World] = ""

@@ -371,3 +371,20 @@ def order_fr(label: str) -> str:
         return (f"{_ROUTE_FR.get(kind, kind)} ({hexes.replace('hexes', 'hexagones')}, "
                 f"{days.replace('days', 'jours')}, {risk.replace('risk', 'risque')})")
     return ", ".join(_order_part_fr(p) for p in label.split(", "))
+
+KINDS: frozenset[str] = frozenset(LINES)
+
+
+def tell(ev: Event, lang: str, model: Any) -> str | None:
+    """The chronicle line of a CV event, told of its convoy (the one entry point every chronicle table
+    has), or None (a kind not told, or a convoy the world no longer holds)."""
+    fn = LINES.get(ev.kind)
+    cv = model.world.cv
+    if fn is None or cv is None:
+        return None
+    try:
+        c = cv.convoy(ev.actor.partition(":")[2])
+    except KeyError:
+        return None
+    line = fn(ev, lang, c, model)
+    return None if line is None else str(line)

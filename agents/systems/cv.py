@@ -8,15 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 import mesa
 
-from agents.systems import SystemDriver, attach_link
+from agents.systems import SystemDriverBase, attach_link
 from sim.calendar import HOURS_PER_DAY, Phase
-from sim.events import Event
 from sim.rules import cv as cr
 from sim.state.cv import ticks_to_miles
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
-from agents.chronicle_tables.cv import LINES  # noqa: F401  (re-exported)
 
 
 class ConvoyCollector(mesa.DataCollector):
@@ -84,9 +82,10 @@ MODEL_REPORTERS = {
 }
 
 
-class _Driver(SystemDriver):
-    name = "cv"
-    phase = Phase.CV
+class _Driver(SystemDriverBase):
+    """The one special case among the drivers: a convoy keeps its own clock, so each convoy has its
+    process (``ConvoyAgent.run``: its day in stages, ``sim.rules.cv.resolve_day``), started with its
+    agent; the daily table (``ConvoyCollector``) comes with the first convoy."""
 
     def setup(self, model: RealmModel) -> None:
         attach_link(model)  # --- LINK: the LINK driver joins when systems are combined
@@ -96,6 +95,13 @@ class _Driver(SystemDriver):
             return  # no convoy yet: no agent, no process, no table
         for c in cv.convoys:
             self.spawn(model, c.id, c.policy)
+
+    def add_agents(self, model: RealmModel) -> None:
+        """The convoys a turn brought (a kingdom's trade caravan, LINK-04) get their agent and process."""
+        cv = model.world.cv
+        for c in [] if cv is None else cv.convoys:
+            if c.key not in model.by_key:
+                self.spawn(model, c.id, c.policy)
 
     def spawn(self, model: RealmModel, convoy_id: str, policy: str) -> Any:
         """Create the agent of a convoy already in ``world.cv`` and start its process (also used for
@@ -127,67 +133,5 @@ class _Driver(SystemDriver):
             model.collect_now("cv")
             day += 1
 
-    # ---- results -------------------------------------------------------------------------------
-    def summary(self, model: RealmModel) -> dict[str, int | float]:
-        cv = model.world.cv
-        cs = [] if cv is None else cv.convoys
-        if not cs:
-            return {"cv.convoys": 0}
-        arrived = [c for c in cs if c.status == "arrived"]
-        days = [c.arrived_at / HOURS_PER_DAY for c in arrived]
-        return {
-            "cv.convoys": len(cs),
-            "cv.arrived": len(arrived),
-            "cv.destroyed": sum(1 for c in cs if c.status == "destroyed"),
-            "cv.stranded": sum(1 for c in cs if c.status == "travelling"),
-            "cv.mean_days_to_arrive": round(sum(days) / len(days), 2) if days else 0.0,
-            "cv.miles_travelled": round(float(sum(ticks_to_miles(c.ticks_total) for c in cs)), 2),
-            "cv.hazards_met": sum(c.hazards_met for c in cs),
-            "cv.hazard_damage": sum(c.hazard_damage for c in cs),
-            "cv.combat_damage": sum(c.combat_damage for c in cs),
-            "cv.starvation_damage": sum(c.starvation_damage for c in cs),
-            "cv.mutiny_days": sum(c.mutiny_days for c in cs),
-            "cv.final_unrest": sum(c.unrest for c in cs),
-            "cv.peak_unrest": max(c.unrest_peak for c in cs),
-            "cv.stores_bought": sum(c.stores_bought for c in cs),
-            "cv.gift_units_given": sum(c.gifts_units for c in cs),
-            "cv.gp_spent": sum(c.gp_spent for c in cs),
-            "cv.wagons_lost": sum(c.wagons_lost for c in cs),
-            "cv.travelers_lost": sum(c.travelers_lost for c in cs),
-            "cv.trade_goods_delivered": sum(c.cargo.get("trade_goods", 0) for c in arrived),
-            "cv.treasure_delivered": sum(c.cargo.get("treasure", 0) for c in arrived),
-            "cv.days_travelled": sum(c.days_travelled for c in cs),
-            "cv.days_rested": sum(c.days_rested for c in cs),
-        }
 
-    def metrics_row(self, model: RealmModel) -> dict[str, Any]:
-        cv = model.world.cv
-        return {} if cv is None else {
-            c.key: {"hp": c.hp, "unrest": c.unrest, "provisions": c.provisions,
-                    "miles": round(float(ticks_to_miles(c.ticks_total)), 2), "status": c.status}
-            for c in cv.convoys
-        }
-
-    def invariants(self, model: RealmModel) -> list[str]:
-        return cr.broken_invariants(model.world)
-
-    # ---- chronicle -----------------------------------------------------------------------------
-    def chronicle_kinds(self) -> frozenset[str]:
-        return frozenset(LINES)
-
-    def chronicle(self, ev: Event, lang: str, model: RealmModel) -> str | None:
-        fn = LINES.get(ev.kind)
-        if fn is None:
-            return None
-        cv = model.world.cv
-        if cv is None:
-            return None
-        cid = ev.actor.partition(":")[2]
-        try:
-            c = cv.convoy(cid)
-        except KeyError:
-            return None
-        return fn(ev, lang, c, model)
-
-
-DRIVER = _Driver()
+DRIVER = _Driver(cr.SYSTEM)

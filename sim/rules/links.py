@@ -715,3 +715,14 @@ def km_hooks(world: World) -> K.KmHooks:
         trade_caravan=trade_caravan,
         caravan_set_out=caravan_set_out,
     )
+
+
+_HOOKS: dict[str, Callable[[World], Any]] = {"km": km_hooks, "mn": mn_hooks, "gw": gw_hooks}
+
+
+def hooks_for(world: World, system: str) -> Any:
+    """What the other systems of ``world`` add to ``system``'s turn (the ``hooks`` of its ``play``):
+    :func:`km_hooks`, :func:`mn_hooks`, :func:`gw_hooks`; None for a system the links do not touch (the
+    convoys, a registered system)."""
+    build = _HOOKS.get(system)
+    return None if build is None else build(world)

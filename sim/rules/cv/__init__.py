@@ -71,6 +71,7 @@ from sim.rules.cv import (
     invariants,
     legality,
     orders,
+    report,
     rest,
     routes,
     scoring,
@@ -84,6 +85,7 @@ from sim.rules.cv.hazards import *  # noqa: F403
 from sim.rules.cv.invariants import *  # noqa: F403
 from sim.rules.cv.legality import *  # noqa: F403
 from sim.rules.cv.orders import *  # noqa: F403
+from sim.rules.cv.report import *  # noqa: F403
 from sim.rules.cv.rest import *  # noqa: F403
 from sim.rules.cv.routes import *  # noqa: F403
 from sim.rules.cv.scoring import *  # noqa: F403
@@ -106,3 +108,4 @@ __all__ += turn.__all__
 __all__ += invariants.__all__
 __all__ += scoring.__all__
 __all__ += system.__all__
+__all__ += report.__all__

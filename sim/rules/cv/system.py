@@ -14,6 +14,7 @@ from sim.config import CvConfig
 from sim.orders import ScriptedDecider
 from sim.rules.cv.invariants import broken_invariants
 from sim.rules.cv.legality import check, legal_orders
+from sim.rules.cv.report import metrics, summary
 from sim.rules.cv.scoring import TERM_LABELS, UNIT, score_convoy
 from sim.rules.cv.turn import next_slot_start, play
 from sim.state.cv import CvWorld, DayPlan, RouteChoice
@@ -39,6 +40,10 @@ def _next_turn(world: World) -> int:
     return next_slot_start(world, world.now)
 
 
+def _policy(world: World, kid: str) -> str:
+    return world.cv_state().convoy(kid).policy
+
+
 SYSTEM = RuleSystem(
     name="cv",
     title="caravans",
@@ -49,6 +54,7 @@ SYSTEM = RuleSystem(
     config_type=CvConfig,
     order_types=(DayPlan, RouteChoice),
     factions=_factions,
+    policy=_policy,
     legal_orders=legal_orders,
     check=check,
     play=play,
@@ -57,10 +63,13 @@ SYSTEM = RuleSystem(
     score=score_convoy,
     score_unit=UNIT,
     score_terms=TERM_LABELS,
+    summary=summary,
+    metrics=metrics,
     next_turn=_next_turn,
     schema="scenarios.schema.cv",
     chronicle="agents.chronicle_tables.cv",
     driver="agents.systems.cv",
+    agent="agents.convoy:ConvoyAgent",
     example="caravan-crossing",
     links=("LINK-04",),
 )

@@ -36,6 +36,7 @@ from sim.rules.gw import (
     invariants,
     legality,
     orders,
+    report,
     scoring,
     season,
     siege,
@@ -48,6 +49,7 @@ from sim.rules.gw.deploy import *  # noqa: F403
 from sim.rules.gw.invariants import *  # noqa: F403
 from sim.rules.gw.legality import *  # noqa: F403
 from sim.rules.gw.orders import *  # noqa: F403
+from sim.rules.gw.report import *  # noqa: F403
 from sim.rules.gw.scoring import *  # noqa: F403
 from sim.rules.gw.season import *  # noqa: F403
 from sim.rules.gw.siege import *  # noqa: F403
@@ -66,3 +68,4 @@ __all__ += siege.__all__
 __all__ += invariants.__all__
 __all__ += scoring.__all__
 __all__ += system.__all__
+__all__ += report.__all__

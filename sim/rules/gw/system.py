@@ -12,6 +12,7 @@ from sim.rules.gw.core import season_hours
 from sim.rules.gw.invariants import broken_invariants
 from sim.rules.gw.legality import check
 from sim.rules.gw.orders import legal_orders
+from sim.rules.gw.report import metrics, summary
 from sim.rules.gw.scoring import TERM_LABELS, UNIT, score_guild
 from sim.rules.gw.season import play
 from sim.state.gw import AnyOrder, GwWorld
@@ -38,6 +39,10 @@ def _next_turn(world: World) -> int:
     return max(-(-world.now // length), gw.season + 1) * length
 
 
+def _policy(world: World, kid: str) -> str:
+    return world.gw_state().guilds[kid].policy
+
+
 SYSTEM = RuleSystem(
     name="gw",
     title="guild warfare",
@@ -48,6 +53,7 @@ SYSTEM = RuleSystem(
     config_type=GwConfig,
     order_types=get_args(AnyOrder),
     factions=_factions,
+    policy=_policy,
     legal_orders=legal_orders,
     check=check,
     play=play,
@@ -56,10 +62,12 @@ SYSTEM = RuleSystem(
     score=score_guild,
     score_unit=UNIT,
     score_terms=TERM_LABELS,
+    summary=summary,
+    metrics=metrics,
     next_turn=_next_turn,
     schema="scenarios.schema.gw",
     chronicle="agents.chronicle_tables.gw",
-    driver="agents.systems.gw",
+    agent="agents.guild:GuildAgent",
     example="guild-war",
     links=("LINK-06", "LINK-07", "LINK-08"),
 )

@@ -51,6 +51,7 @@ from sim.rules.km import (
     legality,
     ordinary,
     relations,
+    report,
     scoring,
     specials,
     statistics,
@@ -70,6 +71,7 @@ from sim.rules.km.invariants import *  # noqa: F403
 from sim.rules.km.legality import *  # noqa: F403
 from sim.rules.km.ordinary import *  # noqa: F403
 from sim.rules.km.relations import *  # noqa: F403
+from sim.rules.km.report import *  # noqa: F403
 from sim.rules.km.scoring import *  # noqa: F403
 from sim.rules.km.specials import *  # noqa: F403
 from sim.rules.km.statistics import *  # noqa: F403
@@ -100,3 +102,4 @@ __all__ += vassalage.__all__
 __all__ += invariants.__all__
 __all__ += scoring.__all__
 __all__ += system.__all__
+__all__ += report.__all__

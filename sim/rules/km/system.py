@@ -8,6 +8,7 @@ from sim.calendar import HOURS_PER_MONTH, Phase
 from sim.config import KmConfig
 from sim.rules.km.invariants import broken_invariants
 from sim.rules.km.legality import check, legal_orders
+from sim.rules.km.report import metrics, summary
 from sim.rules.km.scoring import TERM_LABELS, UNIT, score_kingdom
 from sim.rules.km.turn import given, play
 from sim.state.km import (
@@ -45,6 +46,10 @@ def _next_turn(world: World) -> int:
     return world.start + (world.km_state().turn + 1) * HOURS_PER_MONTH
 
 
+def _policy(world: World, kid: str) -> str:
+    return world.km_state().kingdoms[kid].policy
+
+
 SYSTEM = RuleSystem(
     name="km",
     title="kingdoms",
@@ -56,6 +61,7 @@ SYSTEM = RuleSystem(
     order_types=(DiplomaticEdict, ExplorationEdict, TradeEdict, VassalageEdict, RelationOrder, ImprovementOrder,
                  BuildOrder, EmbassyBuildingOrder, SlotChoice),
     factions=_factions,
+    policy=_policy,
     legal_orders=_legal_orders,
     check=check,
     play=play,
@@ -64,11 +70,14 @@ SYSTEM = RuleSystem(
     score=score_kingdom,
     score_unit=UNIT,
     score_terms=TERM_LABELS,
+    summary=summary,
+    metrics=metrics,
     next_turn=_next_turn,
     turn_index=TURN_INDEX,
     schema="scenarios.schema.km",
     chronicle="agents.chronicle_tables.km",
     driver="agents.systems.km",
+    agent="agents.kingdom:KingdomAgent",
     example="stolen-lands",
     links=("LINK-04", "LINK-05", "LINK-08"),
 )

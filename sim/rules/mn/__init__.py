@@ -49,6 +49,7 @@ from sim.rules.mn import (
     missions,
     negotiation,
     orders,
+    report,
     scoring,
     system,
     turn,
@@ -62,6 +63,7 @@ from sim.rules.mn.military import *  # noqa: F403
 from sim.rules.mn.missions import *  # noqa: F403
 from sim.rules.mn.negotiation import *  # noqa: F403
 from sim.rules.mn.orders import *  # noqa: F403
+from sim.rules.mn.report import *  # noqa: F403
 from sim.rules.mn.scoring import *  # noqa: F403
 from sim.rules.mn.system import *  # noqa: F403
 from sim.rules.mn.turn import *  # noqa: F403
@@ -80,3 +82,4 @@ __all__ += turn.__all__
 __all__ += invariants.__all__
 __all__ += scoring.__all__
 __all__ += system.__all__
+__all__ += report.__all__

@@ -7,6 +7,7 @@ from sim.config import MnConfig
 from sim.rules.mn.invariants import broken_invariants
 from sim.rules.mn.legality import check, legal_orders
 from sim.rules.mn.orders import ORDER_TYPES, Order
+from sim.rules.mn.report import metrics, summary
 from sim.rules.mn.scoring import TERM_LABELS, UNIT, score_nation
 from sim.rules.mn.turn import given, play
 from sim.state.mn import MnWorld
@@ -30,6 +31,10 @@ def _next_turn(world: World) -> int:
     return world.start + mn.turn * mn.turn_hours
 
 
+def _policy(world: World, kid: str) -> str:
+    return world.mn_state().nations[kid].policy
+
+
 SYSTEM = RuleSystem(
     name="mn",
     title="Mare Nostrum",
@@ -40,6 +45,7 @@ SYSTEM = RuleSystem(
     config_type=MnConfig,
     order_types=ORDER_TYPES,
     factions=_factions,
+    policy=_policy,
     legal_orders=_legal_orders,
     check=check,
     play=play,
@@ -48,10 +54,13 @@ SYSTEM = RuleSystem(
     score=score_nation,
     score_unit=UNIT,
     score_terms=TERM_LABELS,
+    summary=summary,
+    metrics=metrics,
     next_turn=_next_turn,
     schema="scenarios.schema.mn",
     chronicle="agents.chronicle_tables.mn",
     driver="agents.systems.mn",
+    agent="agents.nation:NationAgent",
     example="mare-nostrum",
     links=("LINK-03", "LINK-06"),
 )
