@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import mesa
@@ -10,12 +11,44 @@ import simpy
 
 from agents.clock import At, WorldEnvironment
 from agents.systems import SystemDriver, get_driver
+from scenarios.build import build_world
+from scenarios.loader import LoadedScenario, load_scenario
 from sim import registry
 from sim.calendar import HOURS_PER_SEASON, priority
 from sim.dice import DiceBox
 from sim.errors import RealmsimError
-from sim.events import Ledger
+from sim.events import Event, Ledger
 from sim.world import World
+
+
+def build_campaign(
+    scenario: LoadedScenario | str,
+    seed: int | None = None,
+    *,
+    overrides: dict[str, Any] | None = None,
+    keep_ledger: bool = True,
+    listeners: Iterable[Callable[[Event], None]] = (),
+) -> tuple[World, Ledger]:
+    """The campaign's initial world and its ledger, which opens with ``CampaignStarted``."""
+    loaded = load_scenario(scenario) if isinstance(scenario, str) else scenario
+    sc = loaded.scenario
+    seed = sc.scenario.seed if seed is None else int(seed)
+    world = build_world(sc, seed, overrides=overrides, label=loaded.label, files=loaded.carried)
+    ledger = Ledger(keep=keep_ledger)
+    for fn in listeners:
+        ledger.subscribe(fn)
+    ledger.emit(
+        "link",
+        "CampaignStarted",
+        "world",
+        ("LINK-01",),
+        scenario=sc.scenario.name,
+        seed=seed,
+        systems=list(world.systems),
+        end=world.end,
+        overrides=dict(sorted((overrides or {}).items())),
+    )
+    return world, ledger
 
 
 class InvariantError(RealmsimError):
@@ -64,8 +97,6 @@ class RealmModel(mesa.Model):
                 raise TypeError("RealmModel(world, ...) takes dice= and ledger= and no seed or overrides")
             world = scenario
         else:
-            from agents.campaign import build_campaign
-
             seed = kwargs.pop("seed", None)
             if seed is None and isinstance(rng, int):
                 seed = rng
@@ -118,10 +149,21 @@ class RealmModel(mesa.Model):
         self.run((now // HOURS_PER_SEASON + 1) * HOURS_PER_SEASON)
         self.steps += 1
         if self.world.now >= self.world.end:
-            from agents.campaign import finish
-
-            finish(self)
+            self.conclude()
             self.running = False
+
+    def conclude(self) -> dict[str, int | float]:
+        """The summary metrics as the campaign stands; at its end, the final state is recorded in the
+        ledger, once (``CampaignEnded``, with every faction's metrics and the summary), ``running``
+        turns false and the last row is collected."""
+        w = self.world
+        summary = {"hours": w.now, **self.summary()}
+        if w.now >= w.end and not self.ended:
+            self.ended = True
+            self.ledger.emit("link", "CampaignEnded", "world", ("LINK-01",), factions=self.season_metrics(), summary=summary)
+            self.running = False
+            self.collect_season()
+        return summary
 
     def _season_collector(self) -> mesa.DataCollector:
         """One row per collection: the summary metrics; per faction kind, each faction's season

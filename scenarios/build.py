@@ -15,9 +15,10 @@ import msgspec
 
 from scenarios.files import Carried, carrying
 from scenarios.limits import MAX_YEARS
+from scenarios.overrides import apply_overrides
 from scenarios.schema import Scenario, link
-from scenarios.schema.common import Coord, Duration, ProvinceSpec, policy_options_problems
-from sim.calendar import hours
+from scenarios.schema.common import MapIndex, ProvinceSpec, duration_hours, policy_options_problems
+from sim.calendar import HOURS_PER_SEASON, hours
 from sim.config import Config
 from sim.errors import Problem, ScenarioError
 from sim.hexmap import TERRAIN_LETTERS, Hex, HexMap, mark_coasts
@@ -36,41 +37,6 @@ def schema_of(system: RuleSystem) -> ModuleType:
     """A system's scenario tables: the module its descriptor names (``check(sc, mapindex)``,
     ``build(sc, world)``)."""
     return importlib.import_module(system.schema)
-
-
-class MapIndex:
-    """The built map plus helpers for checking references to it."""
-
-    def __init__(self, hexmap: HexMap) -> None:
-        self.map = hexmap
-        self.settlements = hexmap.settlements()
-
-    def coord(self, c: Coord, path: str, out: list[Problem]) -> int | None:
-        col, row = c
-        if not self.map.contains(col, row):
-            out.append(
-                Problem(path, f"a hex [col, row] inside the {self.map.width}×{self.map.height} map", f"[{col}, {row}]")
-            )
-            return None
-        return self.map.index(col, row)
-
-    def path(self, coords: list[Coord], path: str, out: list[Problem]) -> list[int] | None:
-        idx: list[int] = []
-        ok = True
-        for i, c in enumerate(coords):
-            h = self.coord(c, f"{path}[{i}]", out)
-            if h is None:
-                ok = False
-            idx.append(-1 if h is None else h)
-        if not ok:
-            return None
-        for i, (a, b) in enumerate(zip(idx, idx[1:])):
-            if b not in self.map.neighbors(a):
-                out.append(
-                    Problem(f"{path}[{i + 1}]", f"a neighbour of the previous hex {list(coords[i])}", f"{list(coords[i + 1])}")
-                )
-                return None
-        return idx
 
 
 # the maps built in this process, by their spec (kept alive, so its id is not reused): a worker
@@ -186,10 +152,6 @@ def _build_provinces(sc: Scenario, hm: HexMap, mi: MapIndex, out: list[Problem])
                 h.region = prov.region
 
 
-def duration_hours(d: Duration) -> int:
-    return hours(years=d.years, seasons=d.seasons, months=d.months, days=d.days)
-
-
 def semantic_problems(sc: Scenario) -> list[Problem]:
     out: list[Problem] = []
     if duration_hours(sc.scenario.duration) <= 0:
@@ -226,8 +188,6 @@ def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = N
 
 
 def _build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = None, label: str = "scenario") -> World:
-    from scenarios.loader import apply_overrides
-
     out: list[Problem] = []
     hm = build_map(sc, out)
     if out:
@@ -261,8 +221,6 @@ def _build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = 
 
 def state_start(sc: Scenario, end: int, label: str) -> int:
     """The hour a state file stands at (``[state] season``; 0 for a scenario), before the end."""
-    from sim.calendar import HOURS_PER_SEASON
-
     if sc.state is None or sc.state.season == 0:
         return 0
     start = sc.state.season * HOURS_PER_SEASON

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from sim.calendar import HOURS_PER_DAY
@@ -49,8 +50,6 @@ def _job(job: str, lang: str) -> str:
 
 def _miles(text: str) -> str:
     """An exact mile count (``"627/4"``) as a readable decimal (``156.75``)."""
-    from fractions import Fraction
-
     v = Fraction(text)
     return str(int(v)) if v.denominator == 1 else f"{float(v):.2f}".rstrip("0")
 

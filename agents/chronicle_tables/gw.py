@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sim.config import GwConfig
 from sim.events import Event
 
 if TYPE_CHECKING:
@@ -331,8 +332,6 @@ _KEY_FR = {"domain": "domaine", "army": "armée", "to": "vers", "target": "cible
 
 
 def _units_fr(value: str) -> str:
-    from sim.config import GwConfig
-
     kinds = GwConfig().units
     out = []
     for item in value.split(","):

@@ -29,7 +29,10 @@ import random
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from typing import Any
+
+from scenarios.validate import set_policy_check
 
 
 @dataclass(frozen=True)
@@ -183,8 +186,6 @@ def _expected(kind: str) -> str:
 
 def _entry_point(kind: str, spec: str) -> Any:
     """The entry point of the group ``realmsim.policies`` named ``kind.spec`` or ``spec`` (not loaded)."""
-    from importlib.metadata import entry_points
-
     eps = entry_points(group=ENTRY_POINT_GROUP)
     for name in (f"{kind}.{spec}", spec):
         found = [ep for ep in eps if ep.name == name]
@@ -268,8 +269,6 @@ def policy_problem(kind: str, spec: str) -> tuple[str, str] | None:
 
 
 def _install_check() -> None:
-    from scenarios.validate import set_policy_check
-
     set_policy_check(policy_problem, lambda: ",".join(allowed_modules()))
 
 

@@ -35,11 +35,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from agents.base import RealmAgent
+from agents.model import RealmModel
 from agents.policies import Alternative, Decision, Policy, Term, make_policy, register
+from agents.policies.convoy import DayTerms, HeuristicConvoyPolicy
 from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_YEAR, span_words
 from sim.dice import DiceBox, derive_seed
 from sim.events import Ledger
+from sim.rules.km import label
+from sim.rules.mn import order_label
 from sim.scoring import score_of, units
+from sim.state.cv import DayPlan
 from sim.world import World, decode_world, encode_world
 
 if TYPE_CHECKING:
@@ -113,8 +119,6 @@ def policy_rng(agent: Any) -> random.Random:
 
 
 def new_model(world: World, dice: DiceBox, ledger: Ledger) -> RealmModel:
-    from agents.model import RealmModel
-
     return RealmModel(world, dice=dice, ledger=ledger, collect=False, check_invariants=False)
 
 
@@ -129,16 +133,10 @@ def faction_score(world: World, key: str) -> float:
 def labeler(kind: str) -> Callable[[Any], str]:
     """How the kind's heuristic names an order in ``Decision.scored``."""
     if kind == "kingdom":
-        from sim.rules.km import label
-
         return label
     if kind == "nation":
-        from sim.rules.mn import order_label
-
         return order_label
     if kind == "convoy":
-        from sim.state.cv import DayPlan
-
         return lambda a: a.label() if isinstance(a, DayPlan) else str(a)
     return str
 
@@ -294,8 +292,6 @@ def solo_convoy(world: World, decider: str) -> None:
 def play(cp: Checkpoint, decider: str, legal: list[Any], forced: int, seed: int, until: int) -> float | None:
     """One rollout: the deciding faction's score at ``until``, or None if the replay did not reach
     the decision (it always does unless a restart from the world is not exact: a bug, counted)."""
-    from agents.base import RealmAgent
-
     world = decode_world(cp.world)
     solo_convoy(world, decider)
     dice = RolloutDice(world.seed)
@@ -513,8 +509,6 @@ def plan_kind(p: Any) -> tuple[Any, ...]:
     halting at the next settlement; rest; repair), crew care, kinds of purchase, job change and
     abandoned wagon — not the small differences (forage or scout, how many forced-march hours, how
     many stores). A route or a target is a kind of its own."""
-    from sim.state.cv import DayPlan
-
     if not isinstance(p, DayPlan):
         return (str(p),)
     buys = tuple(b.partition(":")[0] if b.startswith(("stores", "repair")) else b for b in p.purchases)
@@ -558,7 +552,6 @@ class ConvoyLookahead(Lookahead):
         b = self.budget
         if b.candidates < 2:
             return [chosen]
-        from agents.policies.convoy import DayTerms, HeuristicConvoyPolicy
 
         if slot_of(obs) == "day" and isinstance(self.heuristic, HeuristicConvoyPolicy) and isinstance(obs, dict):
             totals = DayTerms(obs).totals(legal)  # every plan's score (the decision shows the best few)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import mesa
 
+from agents.convoy import ConvoyAgent, ConvoyPolicyError
 from agents.systems import SystemDriverBase, attach_link
 from sim.calendar import HOURS_PER_DAY, Phase
 from sim.rules import cv as cr
@@ -106,8 +107,6 @@ class _Driver(SystemDriverBase):
     def spawn(self, model: RealmModel, convoy_id: str, policy: str) -> Any:
         """Create the agent of a convoy already in ``world.cv`` and start its process (also used for
         convoys created during a campaign, e.g. a kingdom's trade expedition, LINK-04)."""
-        from agents.convoy import ConvoyAgent, ConvoyPolicyError
-
         if not hasattr(model, "cv_routes"):
             model.cv_routes = cr.shared_route_cache(model.world)  # type: ignore[attr-defined]
         try:

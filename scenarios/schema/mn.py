@@ -22,10 +22,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Literal
 
-from scenarios.schema.common import NonNeg, PolicyOptions, Positive, Spec
+from scenarios.schema.common import MapIndex, NonNeg, PolicyOptions, Positive, Spec, duration_hours
+from scenarios.validate import check_policy
 from sim.calendar import HOURS_PER_YEAR, SEASONS_PER_YEAR
 from sim.errors import Problem, ScenarioError
 from sim.events import Ledger
+from sim.rules.mn import refresh_imports
 from sim.state.mn import (
     Ambassador,
     City,
@@ -39,7 +41,6 @@ from sim.state.mn import (
 )
 
 if TYPE_CHECKING:
-    from scenarios.build import MapIndex
     from scenarios.schema import Scenario
     from sim.world import World
 
@@ -126,7 +127,6 @@ def _turns_per_year(sc: Scenario) -> int:
 
 
 def total_turns(sc: Scenario) -> int:
-    from scenarios.build import duration_hours
 
     tph = HOURS_PER_YEAR // _turns_per_year(sc)
     return max(0, -(-duration_hours(sc.scenario.duration) // tph))
@@ -188,7 +188,6 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
         if n.id in seen:
             out.append(Problem(f"nations[{i}].id", "a nation id used once", f'"{n.id}" again'))
         seen.add(n.id)
-        from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
 
         check_policy("nation", n.policy, f"nations[{i}].policy", out)
         if n.capital not in city_ids:
@@ -369,7 +368,6 @@ def build(sc: Scenario, world: World) -> None:
             _new_ambassador(mn, nat)
     for t in sc.mn_treaties:
         _initial_treaty(mn, t)
-    from sim.rules.mn import refresh_imports
 
     refresh_imports(mn, Ledger(keep=False))
     world.mn = mn

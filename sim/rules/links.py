@@ -12,9 +12,10 @@ in a system's rules or driver:
   affiliated with one of them or independent (:func:`affiliation_of`); a faction that is both keeps
   one treasury, the kingdom's, in BP: :class:`MnTreasuries` converts the Mare Nostrum costs and
   incomes (the MN turn settles after every order; :func:`mn_hooks`).
-* LINK-04 trade caravans — :func:`trade_caravan`, :func:`check_trade_caravan`, :func:`caravan_set_out`
-  (the KM hooks of a Trade edict, :func:`km_hooks`); LINK-05 envoys — in the KM rules
-  (``sim.rules.km.envoys``, ``agents.envoy``).
+* LINK-04 trade caravans — :func:`trade_caravan`, :func:`check_trade_caravan`, :func:`caravan_set_out`,
+  :func:`caravan_arrivals` (the KM hooks of a Trade edict and of the Income phase, :func:`km_hooks`).
+* LINK-05 envoys — :func:`send_envoy`, :func:`recall_envoy`, :func:`envoy_path` (KM hooks of the Edict
+  phase), :func:`envoy_arrived` (``agents.envoy`` wakes the envoy at its arrival).
 * LINK-06 armies for nations — :func:`raise_nation_army` (the MN ``raise_army`` hook, :func:`mn_hooks`) deploys a GW
   army of the nation acting as a guild; :func:`fund_nation_armies` pays its upkeep each season.
 * LINK-07 war feeds diplomacy — :func:`report_attack` (GW hook ``attack_reported``, in
@@ -37,15 +38,18 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sim.config import LinkConfig
-from sim.errors import IllegalOrderError, RulesError
+from sim.dice import Dice
+from sim.errors import IllegalOrderError, InvalidOrderError, RulesError
 from sim.events import Ledger
+from sim.paths import cheapest_path
+from sim.rules import cv as cr
 from sim.rules import gw as wf
 from sim.rules import km as K
 from sim.rules import mn as dip
 from sim.scores import FactionScore, Term
 from sim.state.cv import Convoy, Traveler
 from sim.state.gw import Army, Deploy, Domain, Guild, Seal
-from sim.state.km import Kingdom
+from sim.state.km import Envoy, Kingdom
 from sim.state.mn import RaisedArmy
 from sim.world import World
 
@@ -230,8 +234,6 @@ def _expedition_convoy(world: World, k: Kingdom, cid: str, origin: int, path: li
     """LINK-04: the convoy a Trade edict sends (the kingdom's template, default SC-CV-07's standard
     caravan), carrying ``blocks`` cargo units of trade goods and provisions for the route, its stops
     pinned to the trade route's hexes so that it follows the path used for TRL."""
-    from sim.rules import cv as cr
-
     cfg = world.config.cv
     t = k.expedition
     c = cr.standard_convoy(cid, origin, path[-1], cfg, name=f"{k.name} trade expedition", policy=t.policy if t else "heuristic",
@@ -255,8 +257,6 @@ def _expedition_convoy(world: World, k: Kingdom, cid: str, origin: int, path: li
 
 def check_trade_caravan(world: World, k: Kingdom, origin: int, path: list[int]) -> None:
     """LINK-04: the trade route must be a road a caravan can travel (KM hook ``check_caravan``)."""
-    from sim.rules import cv as cr
-
     for h in path:
         if not cr.passable(world.map, h):
             raise IllegalOrderError(
@@ -268,8 +268,6 @@ def check_trade_caravan(world: World, k: Kingdom, origin: int, path: list[int]) 
 def trade_caravan(world: World, k: Kingdom, cid: str, origin: int, path: list[int], invest: int) -> Convoy:
     """LINK-04: the caravan of a Trade edict investing ``invest`` BP (one cargo unit of trade goods per
     5 BP), not yet in the world (KM hook ``trade_caravan``); the caravan must carry the goods."""
-    from sim.rules import cv as cr
-
     expedition = _expedition_convoy(world, k, cid, origin, path, invest // 5)
     # resolution: ENG-CV-25
     if expedition.cargo.get("trade_goods", 0) > cr.cargo_capacity(expedition, world.config.cv):
@@ -282,9 +280,118 @@ def trade_caravan(world: World, k: Kingdom, cid: str, origin: int, path: list[in
 
 def caravan_set_out(world: World, c: Convoy) -> None:
     """LINK-04: the trade caravan joins the world's convoys (KM hook ``caravan_set_out``)."""
-    from sim.rules import cv as cr
-
     cr.add_convoy(world, c)
+
+
+def caravan_arrivals(world: World, kid: str, dice: Dice, ledger: Ledger) -> None:
+    """LINK-04, in the KM Income phase (KM hook ``caravan_arrivals``): the checks of a trade caravan
+    that reached its destination (``k`` reduced by the trade goods it lost or gave away on the way), or
+    the loss of one that was destroyed or has not arrived after ``link.expedition_max_days`` days. The
+    events are the kingdom's (system ``km``): what they change is its trade route."""
+    km = world.km_state()
+    cv = world.cv
+    if cv is None:
+        return
+    limit = world.config.link.expedition_max_days * 24
+    for r in km.routes:
+        if r.kingdom != kid or r.status != "travelling" or r.convoy is None:
+            continue
+        try:
+            c = cv.convoy(r.convoy)
+        except KeyError:
+            K.trade_lost(world, r, ledger, reason="the caravan is gone", checks=False)
+            continue
+        if c.status == "arrived" and c.arrived_at - r.set_out > limit:
+            K.trade_lost(world, r, ledger, reason=f"the caravan {c.id} arrived after more than {limit // 24} days", checks=False)
+        elif c.status == "arrived" and c.arrived_at <= world.now:
+            left = min(r.k, c.cargo.get("trade_goods", 0))
+            ledger.emit(
+                K.SYS, "TradeCaravanArrived", K.actor(kid), ("LINK-04",), total=left,
+                outcome=f"{left} of {r.k} unit(s) of trade goods", route=r.id, convoy=c.id, arrived=c.arrived_at,
+            )
+            K.trade_arrival(world, r, dice, ledger, k_units=left)
+        elif c.status == "destroyed":
+            K.trade_lost(world, r, ledger, reason=f"the caravan {c.id} was destroyed", checks=False)
+        elif world.now - r.set_out >= limit:
+            K.trade_lost(world, r, ledger, reason=f"the caravan {c.id} has not arrived after {limit // 24} days", checks=False)
+
+
+# =================================================================================================
+# LINK-05: kingdom-to-kingdom diplomacy is carried by an envoy who travels on the map (KM)
+# =================================================================================================
+
+
+# resolution: ENG-LINK-07
+def envoy_path(world: World, kid: str, target: str) -> list[int] | None:
+    """LINK-05: the least-cost path (one per hex) from kid's capital to target's capital (KM hook
+    ``envoy_path``)."""
+    km = world.km_state()
+    a, b = K.capital_hex(km.kingdoms[kid]), K.capital_hex(km.kingdoms[target])
+    if a is None or b is None:
+        return None
+    got = cheapest_path(world.map, a, b, "link-envoy", lambda: [1.0] * len(world.map.hexes), terrain_only=True)
+    return None if got is None else got[0]
+
+
+def send_envoy(world: World, kid: str, target: str, now: int, ledger: Ledger) -> Envoy:
+    """LINK-05: an envoy leaves the capital for the target's capital at envoy_hexes_per_day (KM hook
+    ``send_envoy``). Its events are the kingdom's (system ``km``): the envoy is the representative
+    KM-DIP-02 asks for."""
+    km = world.km_state()
+    if target == kid or target not in km.kingdoms:
+        raise InvalidOrderError(f"envoy target {target!r}: expected another kingdom")
+    if km.stance(kid, target).present or any(
+        e.kingdom == kid and e.target == target and e.status == "travelling" for e in km.envoys
+    ):
+        # resolution: ENG-LINK-07
+        raise IllegalOrderError("LINK-05", f"{kid} already has a representative in or on the way to {target}", actor=K.actor(kid))
+    path = envoy_path(world, kid, target)
+    if path is None:
+        raise IllegalOrderError("LINK-05", f"no path from {kid}'s capital to {target}'s", actor=K.actor(kid))
+    rate = world.config.link.envoy_hexes_per_day
+    days = math.ceil((len(path) - 1) / rate)
+    env = Envoy(id=km.new_id(), kingdom=kid, target=target, path=path, depart=now, arrive=now + days * 24)
+    km.envoys.append(env)
+    ledger.emit(
+        K.SYS,
+        "EnvoySent",
+        K.actor(kid),
+        ("LINK-05", "KM-DIP-02", "RES-KM-02"),
+        total=days,
+        outcome=f"{days} day(s)",
+        envoy=env.id,
+        target=target,
+        hexes=len(path) - 1,
+        arrive=env.arrive,
+    )
+    if days == 0:
+        envoy_arrived(world, env, ledger)
+    return env
+
+
+def envoy_arrived(world: World, env: Envoy, ledger: Ledger) -> None:
+    """LINK-05: the envoy is present in the target kingdom from its arrival (``agents.envoy`` wakes it)."""
+    km = world.km_state()
+    if env.status != "travelling":
+        return
+    env.status = "present"
+    km.stance(env.kingdom, env.target).present = True
+    ledger.emit(K.SYS, "EnvoyArrived", f"envoy:{env.id}", ("LINK-05", "KM-DIP-02", "RES-KM-02"), outcome="present",
+                kingdom=env.kingdom, target=env.target)
+
+
+def recall_envoy(world: World, kid: str, target: str, ledger: Ledger) -> None:
+    """LINK-05: the envoy present in, or on the way to, the target kingdom is recalled (KM hook
+    ``recall_envoy``)."""
+    km = world.km_state()
+    st = km.peek_stance(kid, target)
+    travelling = [e for e in km.envoys if e.kingdom == kid and e.target == target and e.status in ("travelling", "present")]
+    if (st is None or not st.present) and not travelling:
+        raise IllegalOrderError("LINK-05", f"{kid} has no representative in or on the way to {target}", actor=K.actor(kid))
+    for e in travelling:
+        e.status = "recalled"
+    km.stance(kid, target).present = False
+    ledger.emit(K.SYS, "EnvoyRecalled", K.actor(kid), ("LINK-05", "RES-KM-02"), outcome="recalled", target=target)
 
 
 # =================================================================================================
@@ -672,6 +779,80 @@ def is_own_faction(world: World, key: str) -> bool:
     return world.gw.guilds[ident].nation is None
 
 
+# =================================================================================================
+# What the links did, and what must hold between the systems (the LINK driver's reports)
+# =================================================================================================
+
+
+def metrics(w: World) -> dict[str, dict[str, Any]]:
+    """The LINK part of each faction's season metrics (occupations awaiting Unrest, nations' armies)."""
+    out: dict[str, dict[str, Any]] = {}
+    if w.km is not None:
+        for kid in w.km.ids():
+            out[f"kingdom:{kid}"] = {"occupied_pending": len(w.km.kingdoms[kid].occupied)}
+    if w.mn is not None and w.gw is not None:
+        for nid in sorted(w.mn.nations):
+            out[f"nation:{nid}"] = {"gw_armies": sum(1 for a in w.gw.armies.values() if a.owner == nid)}
+    return out
+
+
+def summary(w: World) -> dict[str, int | float]:
+    """The ``link.*`` metrics of a campaign, read from the world (the LINK driver's summary)."""
+    out: dict[str, int | float] = {}
+    km, mn, gw, cv = w.km, w.mn, w.gw, w.cv
+    kc = km.counts if km is not None else {}
+    gs = gw.stats if gw is not None else {}
+    if km is not None and mn is not None:
+        out["link.dual_factions"] = sum(1 for k in km.kingdoms.values() if k.nation is not None)
+        out["link.mn_costs_bp"] = kc.get("link_mn_costs_bp", 0)
+        out["link.mn_incomes_bp"] = kc.get("link_mn_incomes_bp", 0)
+        out["link.envoys"] = len(km.envoys)
+    if gw is not None:
+        out["link.affiliated_guilds"] = sum(1 for g in gw.guilds.values() if g.affiliation is not None and g.nation is None)
+    if gw is not None and mn is not None:
+        out["link.nation_armies"] = gs.get("link_nation_armies", 0)
+        out["link.nation_armies_not_raised"] = gs.get("link_nation_armies_not_raised", 0)
+        out["link.nation_army_solars"] = gs.get("link_nation_army_solars", 0)
+        out["link.nation_upkeep_solars"] = gs.get("link_upkeep_solars", 0)
+        out["link.invasions"] = gs.get("link_invasions", 0)
+        out["link.repulses"] = gs.get("link_repulses", 0)
+    if gw is not None and km is not None:
+        out["link.occupations"] = kc.get("link_occupations", 0)
+        out["link.occupation_unrest"] = kc.get("link_occupation_unrest", 0)
+        out["link.hexes_lost"] = kc.get("link_hexes_lost", 0)
+        out["link.conquests"] = kc.get("link_conquests", 0)
+    if km is not None and cv is not None:
+        out["link.trade_convoys"] = sum(1 for r in km.routes if r.convoy is not None)
+    return out
+
+
+def broken_invariants(w: World) -> list[str]:
+    """Every LINK invariant the world breaks: the two halves of a faction agree (LINK-03), an
+    occupation awaits a known domain (LINK-08), a nation guild stands for a nation (LINK-06)."""
+    out: list[str] = []
+    km, mn, gw = w.km, w.mn, w.gw
+    if km is not None and mn is not None:
+        for kid in km.ids():
+            n = km.kingdoms[kid].nation
+            if n is not None and (n not in mn.nations or mn.nations[n].kingdom != kid):
+                out.append(f"kingdom {kid} is one faction with nation {n}, which does not say so (LINK-03)")
+        for nid in sorted(mn.nations):
+            k = mn.nations[nid].kingdom
+            if k is not None and (k not in km.kingdoms or km.kingdoms[k].nation != nid):
+                out.append(f"nation {nid} is one faction with kingdom {k}, which does not say so (LINK-03)")
+    if km is not None and gw is not None:
+        for kid in km.ids():
+            for d in km.kingdoms[kid].occupied:
+                if d not in gw.domains:
+                    out.append(f"kingdom {kid} awaits Unrest for an unknown domain {d} (LINK-08)")
+    if gw is not None:
+        for gid in sorted(gw.guilds):
+            g = gw.guilds[gid]
+            if g.nation is not None and (mn is None or g.nation not in mn.nations or g.nation != gid):
+                out.append(f"guild {gid} acts for nation {g.nation}, which is not a nation of this campaign (LINK-06)")
+    return out
+
+
 # ---- the hooks the systems' turns are built with (LINK-09: the systems never import this module) ----
 
 
@@ -706,14 +887,19 @@ def _mn_army_hook(world: World, ledger: Ledger, money: dip.Treasury | None) -> d
 
 
 def km_hooks(world: World) -> K.KmHooks:
-    """What the other systems of ``world`` add to a kingdom month (``sim.rules.km.resolve_month``):
-    LINK-08's occupation Unrest in the Upkeep phase, LINK-04's merchant caravans when caravans run
-    (the rules also check that the caravans are enabled before using them)."""
+    """What the links add to a kingdom month (``sim.rules.km.resolve_month``): LINK-05's envoys (always:
+    they carry the diplomacy between kingdoms), LINK-08's occupation Unrest in the Upkeep phase,
+    LINK-04's merchant caravans when caravans run."""
+    caravans = world.has("cv") and world.cv is not None
     return K.KmHooks(
         occupation_unrest=occupation_unrest,
-        check_caravan=check_trade_caravan,
-        trade_caravan=trade_caravan,
-        caravan_set_out=caravan_set_out,
+        envoy_path=envoy_path,
+        send_envoy=send_envoy,
+        recall_envoy=recall_envoy,
+        check_caravan=check_trade_caravan if caravans else None,
+        trade_caravan=trade_caravan if caravans else None,
+        caravan_set_out=caravan_set_out if caravans else None,
+        caravan_arrivals=caravan_arrivals if world.cv is not None else None,
     )
 
 

@@ -17,7 +17,6 @@ from agents.model import RealmModel
 from sim.calendar import HOURS_PER_SEASON
 from sim.dice import DiceBox, ScriptedDice
 from sim.events import Ledger
-from sim.rules import gw as wf
 from sim.rules.gw import broken_invariants
 from sim.state.gw import Annex, AttackDomain, Siege
 from sim.world import decode_world, encode_world
@@ -148,4 +147,4 @@ def test_chronicle_lines_for_famine_desertion_and_a_forfeited_compensation():
     assert any(x and "c n'a pas rapporté le titre de propriété de E : la Banque de l'Hippocampe garde 500 solars, notoriété 7 → 5." in x for x in lines)
     assert any(x and "Le titre de propriété de remplacement de E est remis à Alice." in x for x in lines)
     assert any(x and "E est sous occupation (Y)." in x for x in lines)
-    assert w.gw.guilds["c"].notoriety == 5 and wf.gw_of(w).bank.kept == 500
+    assert w.gw.guilds["c"].notoriety == 5 and w.gw_state().bank.kept == 500

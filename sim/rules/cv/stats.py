@@ -397,10 +397,10 @@ def bonuses_of(cv: CvWorld) -> dict[str, dict[str, int]]:
 # ---- events --------------------------------------------------------------------------------
 
 
-def _emit(ledger: Ledger, kind: str, c: Convoy, clauses: Sequence[str], **kw: Any) -> None:
+def emit(ledger: Ledger, kind: str, c: Convoy, clauses: Sequence[str], **kw: Any) -> None:
     ledger.emit(SYS, kind, c.key, clauses, **kw)
 
 
-def _roll_check(dice: Dice, dc: int, mods: list[tuple[str, int]]) -> tuple[int, int, bool]:
+def roll_check(dice: Dice, dc: int, mods: list[tuple[str, int]]) -> tuple[int, int, bool]:
     r = check(dice, dc, mods)  # RES-CV-19: no natural 1/20 effects
     return r.natural, r.total, r.success

@@ -50,8 +50,8 @@ from sim.rules.cv.stats import (
     REST_HOURS_NEEDED,
     SLOT_HOURS,
     SYS,
-    _emit,
     consumption,
+    emit,
     in_settlement,
     speed_mpd,
 )
@@ -126,8 +126,7 @@ def resolve_day(world: World, cid: str, decider: Decider, dice: Dice, ledger: Le
     day = _day(world, cid, decider, dice, ledger, cache, policy)
     if stages:
         return day
-    assert world.cv is not None
-    c = world.cv.convoy(cid)
+    c = world.cv_state().convoy(cid)
     if c.status != "travelling":
         return None
     for hour in day:
@@ -141,8 +140,7 @@ def _day(world: World, cid: str, decider: Decider, dice: Dice, ledger: Ledger, c
     """The day's stages from ``convoy.today.stage`` (0: the travel slot's start, 1: its end, 2: the
     rest), yielding the hour each later stage waits for; the convoy is read from the world afresh at
     every stage."""
-    assert world.cv is not None
-    cv = world.cv
+    cv = world.cv_state()
     c = cv.convoy(cid)
     if c.status != "travelling":
         return
@@ -243,7 +241,7 @@ def _target_chooser(c: Convoy, decider: Decider) -> Callable[[list[dict[str, Any
 
 def _set_out(world: World, c: Convoy, ledger: Ledger, policy: str) -> None:
     cfg = world.config.cv
-    _emit(ledger, "ConvoySetOut", c, ("RES-CV-24",), outcome=policy,
+    emit(ledger, "ConvoySetOut", c, ("RES-CV-24",), outcome=policy,
           origin=world.map.label(c.origin), destination=world.map.label(c.destination), wagons=[x.kind for x in c.wagons],
           travelers=len(c.travelers), hp=c.hp, provisions=c.provisions, gp=c.gp,
           speed=speed_mpd(c, cfg), consumption=consumption(c, world.now, cfg))  # fmt: skip
@@ -310,8 +308,7 @@ def standard_convoy(cid: str, origin: int, destination: int, cfg: CvConfig, *, n
 def add_convoy(world: World, c: Convoy, cache: RouteCache | None = None) -> int:
     """Put a new convoy into ``world.cv`` (in ascending id), plan its route, and return its rank.
     Its agent is then started by the CV driver (``agents.systems.cv.DRIVER.spawn``)."""
-    assert world.cv is not None
-    if any(x.id == c.id for x in world.cv.convoys):
+    if any(x.id == c.id for x in world.cv_state().convoys):
         raise InvalidOrderError(f"a convoy {c.id!r} already exists")
     c.moved_until = world.now - REST_HOURS_NEEDED
     got = plan_path(world, c, c.route_kind, cache)
@@ -319,6 +316,6 @@ def add_convoy(world: World, c: Convoy, cache: RouteCache | None = None) -> int:
         raise IllegalOrderError("RES-CV-02", f"no land route from {world.map.label(c.hex)} to {world.map.label(c.destination)}",
                                 actor=c.key)
     c.path = got[0]
-    world.cv.convoys.append(c)
-    world.cv.convoys.sort(key=lambda x: x.id)
-    return [x.id for x in world.cv.convoys].index(c.id)
+    world.cv_state().convoys.append(c)
+    world.cv_state().convoys.sort(key=lambda x: x.id)
+    return [x.id for x in world.cv_state().convoys].index(c.id)

@@ -15,12 +15,11 @@ from sim.rules.gw.core import (
     NO_HOOKS,
     SYS,
     GwHooks,
-    gw_of,
     loss_order,
     refresh_statuses,
     season_at,
 )
-from sim.rules.gw.deploy import _release_army, resolve_deploy_phase, resolve_movement_phase
+from sim.rules.gw.deploy import release_army, resolve_deploy_phase, resolve_movement_phase
 from sim.rules.gw.legality import give_order
 from sim.rules.gw.orders import legal_orders
 from sim.rules.gw.siege import resolve_siege_phase
@@ -53,7 +52,7 @@ __all__ = [
 def begin_season(world: World, ledger: Ledger) -> int:
     """Start season ``season_at(now)``: clear the season's orders and counters; hand over the titles
     due this season (GW-ANX-05, RES-GW-25). Returns the season index."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     s = season_at(world, world.now)
     gw.season = s
     gw.orders = []
@@ -90,7 +89,7 @@ def create_loot(world: World, dice: Dice, ledger: Ledger) -> list[Loot]:
     """GW-LOOT-02/04, RES-GW-14/16: a hex where ≥ 10 units were destroyed this season gets a loot of
     ``n × 1d6 × CFG.gw.loot_solars_per_unit_pip``; a sack that destroyed ≥ 10 SP gets one with
     ``n`` = SP. Hexes in ascending id, the battle loot before the sacks of that hex."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     cfg = world.config.gw
     made: list[Loot] = []
     hexes = sorted(set(gw.destroyed_on) | {h for h, _ in gw.sacked})
@@ -120,7 +119,7 @@ def create_loot(world: World, dice: Dice, ledger: Ledger) -> list[Loot]:
 
 def clear_damage(world: World, ledger: Ledger) -> int:
     """GW-CMB-05, RES-GW-09: leftover damage is discarded at the end of the season's phases."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     n = 0
     for aid in sorted(gw.armies):
         for u in gw.armies[aid].units:
@@ -140,7 +139,7 @@ def clear_damage(world: World, ledger: Ledger) -> int:
 def lapse_titles(world: World, ledger: Ledger) -> None:
     """GW-ANX-04, RES-GW-24: at the end of A+1 an unreturned title forfeits the compensation to the
     bank and costs the former owner 2 notoriety (SC-GW-12)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     cfg = world.config.gw
     for d in gw.bank.deposits:
         if d.annexed_season >= 0 and d.annexed_season + 1 == gw.season and not d.title_returned and d.former_owner:
@@ -160,7 +159,7 @@ def lapse_titles(world: World, ledger: Ledger) -> None:
 
 def collect_yields(world: World, ledger: Ledger) -> None:
     """SC-GW-14: every domain neither occupied nor besieged yields solars and victuals to its owner."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     cfg = world.config.gw
     per: dict[str, list[str]] = {}
     for did in sorted(gw.domains):
@@ -182,7 +181,7 @@ def collect_yields(world: World, ledger: Ledger) -> None:
 def pay_upkeep(world: World, ledger: Ledger) -> None:
     """SC-GW-16: 1 solar per unit in a guild's armies; units it cannot pay for leave, lowest loss
     rank first, from the army with the most units (ties: lowest army id). They create no loot."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     cfg = world.config.gw
     price = cfg.army_upkeep_solars
     for gid in sorted(gw.guilds):
@@ -206,14 +205,14 @@ def pay_upkeep(world: World, ledger: Ledger) -> None:
         )
         for a in armies:
             if not a.units and a.id in gw.armies:
-                _release_army(world, a)
+                release_army(world, a)
                 ledger.emit(SYS, "ArmyDissolved", f"army:{a.id}", ("SC-GW-16", "SC-GW-03"), outcome="dissolved", guild=gid)
 
 
 def resolve_end_of_season(world: World, dice: Dice, ledger: Ledger, hooks: GwHooks = NO_HOOKS) -> None:
     """Phase (7) of RES-GW-10: war loot, leftover damage cleared, siege/occupation statuses and
     title windows updated; then yields (SC-GW-14) and upkeep (SC-GW-16)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     create_loot(world, dice, ledger)
     clear_damage(world, ledger)
     for aid in sorted(gw.armies):
@@ -258,7 +257,7 @@ def resolve_season(
     ``decide("guild:<id>", "order", legal + [END], context)`` until it answers END; an illegal answer
     raises :class:`IllegalOrderError`). ``plays(guild)`` says which guilds are asked (default: those the
     decider plays, ``sim.orders.plays_for``; all when it does not say)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     begin_season(world, ledger)
     if hooks.season_begun is not None:  # --- LINK-06 hook: nations pay their armies' upkeep into their guild's chest
         hooks.season_begun(world, ledger)

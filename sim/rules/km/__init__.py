@@ -35,7 +35,7 @@ The modules, in the order of the old ``kingdom.py`` then ``edicts.py``:
   ``income_event`` — Income and Event;
 - ``specials`` — what the special edicts share; ``diplomatic``, ``relations`` (embassy buildings,
   relation orders, scripted events), ``exploration``, ``trade``, ``vassalage``;
-- ``legality`` — ``check``, ``legal_orders``, ``resolve_special``; ``envoys`` — LINK-05;
+- ``legality`` — ``check``, ``legal_orders``, ``resolve_special``;
 - ``turn`` — the Edict phase and ``resolve_month``.
 """
 
@@ -43,7 +43,6 @@ from __future__ import annotations
 
 from sim.rules.km import (
     diplomatic,
-    envoys,
     exploration,
     hooks,
     income_event,
@@ -63,7 +62,6 @@ from sim.rules.km import (
     vassalage,
 )
 from sim.rules.km.diplomatic import *  # noqa: F403
-from sim.rules.km.envoys import *  # noqa: F403
 from sim.rules.km.exploration import *  # noqa: F403
 from sim.rules.km.hooks import *  # noqa: F403
 from sim.rules.km.income_event import *  # noqa: F403
@@ -85,7 +83,6 @@ from sim.rules.km.vassalage import *  # noqa: F403
 # the package's public names: each module's own
 __all__: list[str] = []
 __all__ += diplomatic.__all__
-__all__ += envoys.__all__
 __all__ += exploration.__all__
 __all__ += hooks.__all__
 __all__ += income_event.__all__

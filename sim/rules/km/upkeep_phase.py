@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from sim.events import Ledger
 from sim.rules.km.hooks import NO_HOOKS, KmHooks
 from sim.rules.km.statistics import (
-    _VACANCY_UNREST,
+    VACANCY_UNREST,
     count_buildings,
     emit_check,
     kingdom_check,
@@ -278,7 +278,7 @@ def _vacancy_upkeep(world: World, k: Kingdom, dice: Dice, ledger: Ledger) -> Non
                 role="viceroy" if k.overlord else "ruler",
                 unrest_after=k.unrest,
             )
-    for role, n in _VACANCY_UNREST:
+    for role, n in VACANCY_UNREST:
         if vacant(k, role):
             k.unrest += n
             ledger.emit(

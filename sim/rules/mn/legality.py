@@ -21,8 +21,8 @@ from sim.rules.mn.lookups import (
     relations_cut,
     treaty_involves,
 )
-from sim.rules.mn.missions import _launch_problem
-from sim.rules.mn.negotiation import _sign_problem
+from sim.rules.mn.missions import launch_problem
+from sim.rules.mn.negotiation import sign_problem
 from sim.rules.mn.orders import (
     GIFT_MENU,
     MISSION_FEE_PO,
@@ -130,7 +130,7 @@ def _slot_orders(mn: MnWorld, cfg: MnConfig, nation: str, slot: str, subject: ob
         assert isinstance(partner, str)
         out.append(Pass("propose"))
         for kind in ("commercial", "pact"):
-            if _sign_problem(mn, nation, partner, kind) is None:
+            if sign_problem(mn, nation, partner, kind) is None:
                 out.append(SignTreaty(partner, kind))  # type: ignore[arg-type]
         return out
     if slot == "obligation":
@@ -161,7 +161,7 @@ def _slot_orders(mn: MnWorld, cfg: MnConfig, nation: str, slot: str, subject: ob
 
 def _launchable(mn: MnWorld, nation: str, amb_id: str) -> list[Order]:
     """The missions ``LaunchMission(amb_id, city, kind, gift)`` over the cities (ascending id), treaty
-    kinds and ``GIFT_MENU`` for which :func:`_launch_problem` finds nothing, in that order: its
+    kinds and ``GIFT_MENU`` for which :func:`launch_problem` finds nothing, in that order: its
     conditions, each checked once for what it depends on (the ambassador, the city, the kind, the gift)."""
     out: list[Order] = []
     amb = mn.ambassadors.get(amb_id)
@@ -218,7 +218,7 @@ def _problem(mn: MnWorld, cfg: MnConfig, nation: str, order: Order) -> tuple[str
             return "RES-MN-01", f"an ambassador costs {cfg.ambassador_cost} PO; the treasury holds {n.treasury} PO"
         return None
     if isinstance(order, LaunchMission):
-        return _launch_problem(mn, cfg, nation, order)
+        return launch_problem(mn, cfg, nation, order)
     if isinstance(order, RenewTreaty):
         e = get_embassy(mn, order.embassy)
         if e is None or e.nation != nation:
@@ -256,7 +256,7 @@ def _problem(mn: MnWorld, cfg: MnConfig, nation: str, order: Order) -> tuple[str
             return "MN-HOST-01", "a negative ransom"
         return None
     if isinstance(order, SignTreaty):
-        return _sign_problem(mn, nation, order.partner, order.kind)
+        return sign_problem(mn, nation, order.partner, order.kind)
     if isinstance(order, BreakTreaty):
         t = get_treaty(mn, order.treaty)
         if t is None or not treaty_involves(t, me):

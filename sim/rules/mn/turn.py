@@ -12,7 +12,7 @@ from sim.orders import Decider, ScriptedDecider
 from sim.rules.mn.embassies import close_embassy, end_treaty, importable, produced, return_if_due, send_home
 from sim.rules.mn.hooks import NO_HOOKS, MnHooks
 from sim.rules.mn.legality import check, legal_orders
-from sim.rules.mn.lookups import _emit, _pay, get_treaty, in_contact, is_acclamation_turn, nkey
+from sim.rules.mn.lookups import emit, get_treaty, in_contact, is_acclamation_turn, nkey, pay
 from sim.rules.mn.military import (
     apply_scripted,
     resolve_break,
@@ -68,12 +68,12 @@ def resolve_ransom(mn: MnWorld, nation: str, order: PayRansom, ledger: Ledger, c
     if not is_acclamation_turn(mn, cfg):
         raise IllegalOrderError("RES-MN-14", f"a ransom is paid in the Acclamation phase (turn {mn.turn} has none)", order=order,
                                 actor=nkey(nation))
-    _pay(mn, nation, amb.ransom, "RES-MN-14", "the ransom", order)
+    pay(mn, nation, amb.ransom, "RES-MN-14", "the ransom", order)
     if amb.ransom_to is not None:
         mn.nations[amb.ransom_to].treasury += amb.ransom
     mn.stats.ransoms_paid += 1
     city = amb.city or ""
-    _emit(ledger, "RansomPaid", nkey(nation), ("MN-OUT-04", "RES-MN-14", "SC-MN-09") + (("RES-MN-04", "MN-HOST-01") if amb.ransom_to else ()),
+    emit(ledger, "RansomPaid", nkey(nation), ("MN-OUT-04", "RES-MN-14", "SC-MN-09") + (("RES-MN-04", "MN-HOST-01") if amb.ransom_to else ()),
           total=amb.ransom, outcome="freed", ambassador=amb.id, ransom=amb.ransom, to=amb.ransom_to, city=city,
           treasury=mn.nations[nation].treasury)
     amb.ransom = 0
@@ -101,7 +101,7 @@ def end_of_turn(mn: MnWorld, dice_for: Callable[[str], Dice], ledger: Ledger, cf
         amount, types, mono = income_of(mn, cfg, nid)
         mn.nations[nid].treasury += amount
         mn.stats.income_po += amount
-        _emit(ledger, "IncomeCollected", nkey(nid), ("SC-MN-06", "RES-MN-05"), total=amount, outcome=str(amount),
+        emit(ledger, "IncomeCollected", nkey(nid), ("SC-MN-06", "RES-MN-05"), total=amount, outcome=str(amount),
               provinces=len(mn.nations[nid].provinces), resources=types, monopolies=mono, treasury=mn.nations[nid].treasury)
     for t in sorted(mn.treaties, key=lambda t: t.id):
         if t.last_turn is not None and t.last_turn <= mn.turn and t in mn.treaties:
