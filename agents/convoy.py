@@ -109,7 +109,7 @@ class ConvoyAgent(RealmAgent):
     # ---- decisions --------------------------------------------------------------------------
     @property
     def routes(self) -> cr.RouteCache:
-        return self.realm.cv_routes  # type: ignore[attr-defined,no-any-return]
+        return self.realm.caches["cv.routes"]  # type: ignore[no-any-return]  # the CV driver's (agents.systems.cv)
 
     def answer(self, decision: str, legal: Sequence[Any], context: Mapping[str, Any]) -> Any:
         """:meth:`RealmAgent.answer`; a policy that reads nothing of its observation (the built-in

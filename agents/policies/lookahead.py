@@ -189,13 +189,15 @@ class Checkpointer:
         return cp if cp is not None and cp.hour == now else None
 
 
+CHECKPOINTER = "lookahead.checkpointer"  # model.caches: the model's Checkpointer
+
+
 def checkpointer(model: RealmModel) -> Checkpointer:
-    cp = getattr(model, "lookahead_checkpointer", None)
+    cp = model.caches.get(CHECKPOINTER)
     if cp is None:
-        cp = Checkpointer(model)
-        model.lookahead_checkpointer = cp  # type: ignore[attr-defined]
+        cp = model.caches[CHECKPOINTER] = Checkpointer(model)
         model.env.on_clock = cp.on_clock
-    return cp
+    return cp  # type: ignore[no-any-return]
 
 
 # ---- rollouts -----------------------------------------------------------------------------------

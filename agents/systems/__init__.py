@@ -63,6 +63,15 @@ class SystemDriver:
         only (treasury, unrest, territory, armies, treaties…)."""
         return {}
 
+    def tables(self) -> dict[str, list[str]]:
+        """The tables this system fills in the model's one data collector (Mesa's ``tables``):
+        ``{name: columns}``."""
+        return {}
+
+    def frames(self, datacollector: Any) -> dict[str, Any]:
+        """This system's tables of the data collector as pandas DataFrames, by name (``cv.agents``)."""
+        return {}
+
 
 def load(path: str) -> Any:
     """The object a descriptor names by ``"module"`` or ``"module:attribute"``."""

@@ -1,12 +1,18 @@
-"""Driver of the caravans (CV) system: convoy agents and their SimPy processes, the daily data
-collection, summary metrics, chronicle lines (English and French) and invariants."""
+"""Driver of the caravans (CV) system: convoy agents and their SimPy processes, and the caravans' days
+in the model's one data collector (its summary, metrics, chronicle and invariants come from the
+descriptor, ``sim.rules.cv.SYSTEM``).
+
+The days are two tables of ``model.datacollector`` (Mesa's ``tables``), filled at the last hour of
+each day once the first convoy set out: ``convoy_days``, a row a day of the model reporters below, and
+``convoys``, a row per convoy agent in ascending convoy id — a row a day while the convoy travels and
+one last row on the day it arrives or is destroyed (a finished convoy does not change; recording it
+every day for years cost more than the rules themselves). ``model.frames()`` reads them as
+``cv.model`` and ``cv.agents``."""
 
 from __future__ import annotations
 
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
-
-import mesa
 
 from agents.convoy import ConvoyAgent, ConvoyPolicyError
 from agents.systems import SystemDriverBase, attach_link
@@ -18,34 +24,9 @@ if TYPE_CHECKING:
     from agents.model import RealmModel
 
 
-class ConvoyCollector(mesa.DataCollector):
-    """The daily table of the caravans: the model reporters, and a table (Mesa's ``tables``) with
-    one row per convoy agent (not every agent of the model, which may hold kingdoms or guilds too),
-    in ascending convoy id: a row a day while the convoy travels, and one last row on the day it
-    arrives or is destroyed (a finished convoy does not change; recording it every day for years
-    cost more than the rules themselves). ``model.frames()["cv.agents"]`` reads that table."""
-
-    TABLE = "convoys"
-
-    def __init__(self, *, model_reporters: dict[str, Any], agent_reporters: dict[str, Any]) -> None:
-        super().__init__(model_reporters=model_reporters, tables={self.TABLE: ["Step", "AgentID", *agent_reporters]})
-        self.row_reporters = agent_reporters
-        self._finished: set[str] = set()
-
-    def collect(self, model: Any) -> None:
-        super().collect(model)
-        for a in sorted((a for a in model.agents if getattr(a, "kind", "") == "convoy"), key=lambda a: a.cid):
-            if a.convoy.status != "travelling":
-                if a.cid in self._finished:
-                    continue
-                self._finished.add(a.cid)
-            row = {"Step": model.time, "AgentID": a.unique_id}
-            row.update((name, f(a)) for name, f in self.row_reporters.items())
-            self.add_table_row(self.TABLE, row)
-
-    def agents_frame(self) -> Any:
-        return self.get_table_dataframe(self.TABLE).set_index(["Step", "AgentID"])
-
+ROUTES = "cv.routes"  # model.caches: the route cache the convoys share (it only saves time)
+DAYS = "cv.days"  # model.caches: the convoys whose last day is collected (the days are collected once set)
+DAY_TABLE, CONVOY_TABLE = "convoy_days", "convoys"
 
 AGENT_REPORTERS = {
     "convoy": lambda a: a.cid,
@@ -91,7 +72,7 @@ class _Driver(SystemDriverBase):
     def setup(self, model: RealmModel) -> None:
         attach_link(model)  # --- LINK: the LINK driver joins when systems are combined
         cv = model.world.cv
-        model.cv_routes = cr.shared_route_cache(model.world)  # type: ignore[attr-defined]
+        model.caches[ROUTES] = cr.shared_route_cache(model.world)
         if cv is None or not cv.convoys:
             return  # no convoy yet: no agent, no process, no table
         for c in cv.convoys:
@@ -107,15 +88,13 @@ class _Driver(SystemDriverBase):
     def spawn(self, model: RealmModel, convoy_id: str, policy: str) -> Any:
         """Create the agent of a convoy already in ``world.cv`` and start its process (also used for
         convoys created during a campaign, e.g. a kingdom's trade expedition, LINK-04)."""
-        if not hasattr(model, "cv_routes"):
-            model.cv_routes = cr.shared_route_cache(model.world)  # type: ignore[attr-defined]
+        model.caches.setdefault(ROUTES, cr.shared_route_cache(model.world))
         try:
             agent = ConvoyAgent(model, convoy_id, policy)
         except ValueError as e:  # make_policy: an unknown name or a class that cannot be imported
             raise ConvoyPolicyError(f"convoy {convoy_id!r}: {e}") from None
-        if "cv" not in model.collectors:  # the first convoy: the daily table and its process
-            model.collectors["cv"] = ConvoyCollector(model_reporters=dict(MODEL_REPORTERS),
-                                                     agent_reporters=dict(AGENT_REPORTERS))
+        if DAYS not in model.caches:  # the first convoy: the days are collected from now on
+            model.caches[DAYS] = set()  # the convoys whose last row is written
             if model.collect:
                 model.process(self._collect(model))
         model.process(agent.run())
@@ -129,8 +108,32 @@ class _Driver(SystemDriverBase):
             if when >= model.world.end:
                 return
             yield model.at(when, Phase.CV, 1_000)
-            model.collect_now("cv")
+            self.collect_day(model)
             day += 1
+
+    def collect_day(self, model: RealmModel) -> None:
+        """The day's rows of the two tables (the module's docstring)."""
+        dc = model.datacollector
+        dc.add_table_row(DAY_TABLE, {name: f(model) for name, f in MODEL_REPORTERS.items()})
+        finished: set[str] = model.caches[DAYS]
+        for a in sorted((a for a in model.agents if getattr(a, "kind", "") == "convoy"), key=lambda a: a.cid):
+            if a.convoy.status != "travelling":
+                if a.cid in finished:
+                    continue
+                finished.add(a.cid)
+            row = {"Step": model.time, "AgentID": a.unique_id}
+            row.update((name, f(a)) for name, f in AGENT_REPORTERS.items())
+            dc.add_table_row(CONVOY_TABLE, row)
+
+    # ---- the data collector's tables ------------------------------------------------------------
+    def tables(self) -> dict[str, list[str]]:
+        return {DAY_TABLE: list(MODEL_REPORTERS), CONVOY_TABLE: ["Step", "AgentID", *AGENT_REPORTERS]}
+
+    def frames(self, datacollector: Any) -> dict[str, Any]:
+        if not datacollector.tables.get(DAY_TABLE, {}).get("day"):
+            return {}  # no convoy set out (or no collection): no table
+        return {"cv.model": datacollector.get_table_dataframe(DAY_TABLE),
+                "cv.agents": datacollector.get_table_dataframe(CONVOY_TABLE).set_index(["Step", "AgentID"])}
 
 
 DRIVER = _Driver(cr.SYSTEM)
