@@ -20,7 +20,7 @@ RES-GW-27).
 Rules are plain functions of the world, the dice and the ledger; every number a resolution invented
 is read from ``world.config.gw``. The modules, in the order of a season:
 
-- ``core`` — constants, the hooks type, queries, strength, losses, movement;
+- ``core`` — constants, queries, strength, losses, movement; ``hooks`` — :class:`GwHooks`;
 - ``legality`` — ``check``, ``give_order``; ``orders`` — ``legal_orders``;
 - ``deploy`` — phases (1) and (2); ``siege`` — (3); ``combat`` — (4) and (5); ``annex`` — (6);
 - ``season`` — the season's beginning, (7) the end of season, ``resolve_season``.
@@ -33,6 +33,7 @@ from sim.rules.gw import (
     combat,
     core,
     deploy,
+    hooks,
     invariants,
     legality,
     orders,
@@ -46,6 +47,7 @@ from sim.rules.gw.annex import *  # noqa: F403
 from sim.rules.gw.combat import *  # noqa: F403
 from sim.rules.gw.core import *  # noqa: F403
 from sim.rules.gw.deploy import *  # noqa: F403
+from sim.rules.gw.hooks import *  # noqa: F403
 from sim.rules.gw.invariants import *  # noqa: F403
 from sim.rules.gw.legality import *  # noqa: F403
 from sim.rules.gw.orders import *  # noqa: F403
@@ -69,3 +71,4 @@ __all__ += invariants.__all__
 __all__ += scoring.__all__
 __all__ += system.__all__
 __all__ += report.__all__
+__all__ += hooks.__all__

@@ -6,8 +6,9 @@ from sim.dice import Dice
 from sim.errors import IllegalOrderError, RulesError
 from sim.events import Ledger
 from sim.rules.gw.combat import strongest
-from sim.rules.gw.core import NO_HOOKS, SYS, GwHooks, army_involves, refresh_statuses
+from sim.rules.gw.core import SYS, army_involves, refresh_statuses
 from sim.rules.gw.deploy import attempt, orders_of, reject
+from sim.rules.gw.hooks import NO_HOOKS, GwHooks
 from sim.rules.gw.legality import check_order_stage, fail, get_loot, return_deposit
 from sim.state.gw import Annex, Deposit, Domain, PickUpLoot, ReturnTitle, TreasureHunt
 from sim.world import World

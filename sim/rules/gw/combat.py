@@ -9,9 +9,7 @@ from typing import Any
 from sim.dice import Dice
 from sim.events import Ledger
 from sim.rules.gw.core import (
-    NO_HOOKS,
     SYS,
-    GwHooks,
     allied,
     apply_damage,
     armies_at,
@@ -26,6 +24,7 @@ from sim.rules.gw.core import (
     unit_rows,
 )
 from sim.rules.gw.deploy import attempt, orders_of
+from sim.rules.gw.hooks import NO_HOOKS, GwHooks
 from sim.rules.gw.legality import check_order_stage
 from sim.rules.gw.siege import army_destroyed, count_destroyed
 from sim.state.gw import AnyOrder, Army, AttackArmy, AttackDomain, Domain, GwWorld, Sack, Unit

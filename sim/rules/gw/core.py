@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable
 
 from sim.calendar import HOURS_PER_YEAR
 from sim.config import GwConfig
-from sim.events import Ledger
 from sim.paths import cheapest_path
 from sim.state.gw import Army, AttackArmy, AttackDomain, Bonus, Domain, GwWorld, Sack, Siege, Unit
 from sim.world import World
 
 __all__ = [
     "ACTION_ORDERS",
-    "GwHooks",
     "MAX_ORDERS",
-    "NO_HOOKS",
     "OCCUPIED_ALLOWED",
     "PHASES",
     "SPELL_PLACES",
@@ -75,22 +70,6 @@ SPELL_PLACES = ("parish", "arcane_place", "great_arcane_place")
 ACTION_ORDERS = (Siege, AttackDomain, AttackArmy, Sack)
 PHASES = ("deploy", "move", "siege", "army_combats", "domain_attacks", "annexations", "end_of_season")
 MAX_ORDERS = 120  # a safety bound on one guild's orders in a season; every order kind is finite per season anyway
-
-
-@dataclass(frozen=True)
-class GwHooks:
-    """What the other systems add to a guild season, plugged in when the campaign is built
-    (``sim.rules.links.gw_hooks``); a hook left ``None`` is not there (GW alone)."""
-
-    season_begun: Callable[[World, Ledger], None] | None = None  # LINK-06: nations fund their armies
-    occupation_watch: Callable[[World, Domain], Any] | None = None  # LINK-08: before an occupation
-    domain_occupied: Callable[[World, Domain, Any, Ledger], None] | None = None  # LINK-08: after it
-    attackers_of: Callable[[World, list[Army]], Any] | None = None  # LINK-07: before an attack on a domain
-    attack_reported: Callable[[World, Domain, Any, str, Ledger], None] | None = None  # LINK-07: after it
-    domain_annexed: Callable[[World, Domain, str, Ledger], None] | None = None  # LINK-08
-
-
-NO_HOOKS = GwHooks()
 
 
 # =================================================================================================

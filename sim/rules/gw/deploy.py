@@ -8,10 +8,8 @@ from sim.dice import Dice
 from sim.errors import RulesError
 from sim.events import Ledger
 from sim.rules.gw.core import (
-    NO_HOOKS,
     SYS,
     WORKS,
-    GwHooks,
     army_speed,
     army_strength,
     is_restricted,
@@ -20,6 +18,7 @@ from sim.rules.gw.core import (
     refresh_statuses,
     unit_counts,
 )
+from sim.rules.gw.hooks import NO_HOOKS, GwHooks
 from sim.rules.gw.legality import check_order_stage, cost_of_recruits
 from sim.state.gw import (
     AnyOrder,

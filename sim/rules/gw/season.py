@@ -10,16 +10,9 @@ from sim.events import Ledger
 from sim.orders import END, Decider, ScriptedDecider, plays_for
 from sim.rules.gw.annex import resolve_annexation_phase
 from sim.rules.gw.combat import resolve_army_combats, resolve_domain_attacks
-from sim.rules.gw.core import (
-    MAX_ORDERS,
-    NO_HOOKS,
-    SYS,
-    GwHooks,
-    loss_order,
-    refresh_statuses,
-    season_at,
-)
+from sim.rules.gw.core import MAX_ORDERS, SYS, loss_order, refresh_statuses, season_at
 from sim.rules.gw.deploy import release_army, resolve_deploy_phase, resolve_movement_phase
+from sim.rules.gw.hooks import NO_HOOKS, GwHooks
 from sim.rules.gw.legality import give_order
 from sim.rules.gw.orders import legal_orders
 from sim.rules.gw.siege import resolve_siege_phase

@@ -5,9 +5,7 @@ from __future__ import annotations
 from sim.dice import Dice
 from sim.events import Ledger
 from sim.rules.gw.core import (
-    NO_HOOKS,
     SYS,
-    GwHooks,
     apply_damage,
     army_strength,
     effective_cs,
@@ -16,6 +14,7 @@ from sim.rules.gw.core import (
     units_strength,
 )
 from sim.rules.gw.deploy import attempt, orders_of, release_army
+from sim.rules.gw.hooks import NO_HOOKS, GwHooks
 from sim.rules.gw.legality import check_order_stage
 from sim.state.gw import Army, Domain, GwWorld, Siege, Unit
 from sim.world import World
