@@ -186,7 +186,10 @@ class MnTreasuries:
             before = k.treasury
             bp = convert(abs(delta), "po", "bp", cfg)
             k.treasury += bp if delta > 0 else -bp
-            km.bump("link_mn_incomes_bp" if delta > 0 else "link_mn_costs_bp", bp)
+            if delta > 0:
+                km.stats.link_mn_incomes_bp += bp
+            else:
+                km.stats.link_mn_costs_bp += bp
             self.ledger.emit(
                 SYS, "TreasuryConverted", f"kingdom:{kid}", ("LINK-03", "LINK-02"), total=bp if delta > 0 else -bp,
                 outcome="income" if delta > 0 else "cost", nation=nid, po=abs(delta), bp=bp, what=what,
@@ -481,7 +484,7 @@ def levy_of(world: World, g: Guild) -> dict[str, int]:
 
 def _not_raised(world: World, ledger: Ledger, raised: RaisedArmy, why: str, **data: Any) -> None:
     assert world.gw is not None
-    world.gw.bump("link_nation_armies_not_raised")
+    world.gw.stats.link_nation_armies_not_raised += 1
     ledger.emit(SYS, "NationArmyNotRaised", f"nation:{raised.nation}", ("LINK-06", "MN-TRE-03" if raised.reason == "alliance" else "MN-TRE-07"),
                 outcome="not raised", why=why, province=raised.province, mn_army=raised.id, reason=raised.reason, **data)
 
@@ -550,8 +553,8 @@ def raise_nation_army(world: World, ledger: Ledger, money: MnTreasuries, raised:
         return None
     money.pay(nid, price, cur)
     army.deployed = wf.season_at(world, world.now)  # orders from the next season (RES-GW-27)
-    gw.bump("link_nation_armies")
-    gw.bump("link_nation_army_solars", solars)
+    gw.stats.link_nation_armies += 1
+    gw.stats.link_nation_army_solars += solars
     ledger.emit(
         SYS, "NationArmyRaised", f"nation:{nid}", ("LINK-06", "LINK-02", "SC-GW-15", "GW-DEP-03",
                                                    "MN-TRE-03" if raised.reason == "alliance" else "MN-TRE-07"),
@@ -596,7 +599,7 @@ def fund_nation_armies(world: World, ledger: Ledger) -> None:
             price = convert(need, "solar", cur, cfg.link)
         money.pay(nid, price, cur)
         g.solars += need
-        gw.bump("link_upkeep_solars", need)
+        gw.stats.link_upkeep_solars += need
         ledger.emit(SYS, "NationArmyUpkeepFunded", f"nation:{nid}", ("LINK-06", "LINK-02", "MN-TRE-03", "SC-GW-16"), total=price,
                     outcome="funded" if g.solars >= due else "short", units=units, due=due, solars=need, price=price, currency=cur,
                     chest=g.solars)
@@ -652,7 +655,10 @@ def report_attack(world: World, dom: Domain, attackers: list[Attacker], outcome:
         if own:
             continue
         assert world.gw is not None
-        world.gw.bump("link_repulses" if repelled else "link_invasions")
+        if repelled:
+            world.gw.stats.link_repulses += 1
+        else:
+            world.gw.stats.link_invasions += 1
         dip.record_invasion(mn, ledger, src, dom.province, repelled, source="gw", clauses=("LINK-07", "MN-MOD-02", "MN-MOD-03", "MN-MOD-04"))
 
 
@@ -695,7 +701,7 @@ def domain_occupied(world: World, dom: Domain, before: tuple[str, list[str]] | N
     assert km is not None
     k = km.kingdoms[kid]
     k.occupied = [*k.occupied, dom.id]
-    km.bump("link_occupations")
+    km.stats.link_occupations += 1
     ledger.emit(SYS, "OccupationReported", f"kingdom:{kid}", ("LINK-08", "GW-ATK-04"), outcome="Unrest +1 at the next Upkeep",
                 domain=dom.id, hex=list(world.map.coords(dom.hex)), guilds=now, pending=len(k.occupied))
 
@@ -710,7 +716,7 @@ def occupation_unrest(world: World, kid: str, ledger: Ledger) -> int:
     n = len(k.occupied)
     before = k.unrest
     k.unrest += n
-    km.bump("link_occupation_unrest", n)
+    km.stats.link_occupation_unrest += n
     ledger.emit(SYS, "OccupationUnrest", f"kingdom:{kid}", ("LINK-08", "SC-KM-07"), total=n, outcome=f"+{n} Unrest",
                 domains=list(k.occupied), unrest_before=before, unrest_after=k.unrest)
     k.occupied = []
@@ -741,12 +747,12 @@ def domain_annexed(world: World, dom: Domain, former: str, ledger: Ledger) -> No
             if c is not None and c != kid:
                 conqueror = c
     K.lose_claimed_hex(world, k, dom.hex)
-    km.bump("link_hexes_lost")
+    km.stats.link_hexes_lost += 1
     ledger.emit(SYS, "HexLostToGuild", f"kingdom:{kid}", ("LINK-08",), outcome="hex lost", domain=dom.id, guild=guild,
                 former_owner=former, hex=list(world.map.coords(dom.hex)), size_after=len(k.hexes), capital=k.capital)
     if conqueror is not None and k.conquered_by != conqueror and k.overlord is None:
         k.conquered_by = conqueror
-        km.bump("link_conquests")
+        km.stats.link_conquests += 1
         ledger.emit(SYS, "KingdomConqueredByGuilds", f"kingdom:{conqueror}", ("LINK-08", "KM-VAS-01"), outcome="conquered",
                     target=kid, domain=dom.id, guild=guild)
 
@@ -800,27 +806,25 @@ def summary(w: World) -> dict[str, int | float]:
     """The ``link.*`` metrics of a campaign, read from the world (the LINK driver's summary)."""
     out: dict[str, int | float] = {}
     km, mn, gw, cv = w.km, w.mn, w.gw, w.cv
-    kc = km.counts if km is not None else {}
-    gs = gw.stats if gw is not None else {}
     if km is not None and mn is not None:
         out["link.dual_factions"] = sum(1 for k in km.kingdoms.values() if k.nation is not None)
-        out["link.mn_costs_bp"] = kc.get("link_mn_costs_bp", 0)
-        out["link.mn_incomes_bp"] = kc.get("link_mn_incomes_bp", 0)
+        out["link.mn_costs_bp"] = km.stats.link_mn_costs_bp
+        out["link.mn_incomes_bp"] = km.stats.link_mn_incomes_bp
         out["link.envoys"] = len(km.envoys)
     if gw is not None:
         out["link.affiliated_guilds"] = sum(1 for g in gw.guilds.values() if g.affiliation is not None and g.nation is None)
     if gw is not None and mn is not None:
-        out["link.nation_armies"] = gs.get("link_nation_armies", 0)
-        out["link.nation_armies_not_raised"] = gs.get("link_nation_armies_not_raised", 0)
-        out["link.nation_army_solars"] = gs.get("link_nation_army_solars", 0)
-        out["link.nation_upkeep_solars"] = gs.get("link_upkeep_solars", 0)
-        out["link.invasions"] = gs.get("link_invasions", 0)
-        out["link.repulses"] = gs.get("link_repulses", 0)
+        out["link.nation_armies"] = gw.stats.link_nation_armies
+        out["link.nation_armies_not_raised"] = gw.stats.link_nation_armies_not_raised
+        out["link.nation_army_solars"] = gw.stats.link_nation_army_solars
+        out["link.nation_upkeep_solars"] = gw.stats.link_upkeep_solars
+        out["link.invasions"] = gw.stats.link_invasions
+        out["link.repulses"] = gw.stats.link_repulses
     if gw is not None and km is not None:
-        out["link.occupations"] = kc.get("link_occupations", 0)
-        out["link.occupation_unrest"] = kc.get("link_occupation_unrest", 0)
-        out["link.hexes_lost"] = kc.get("link_hexes_lost", 0)
-        out["link.conquests"] = kc.get("link_conquests", 0)
+        out["link.occupations"] = km.stats.link_occupations
+        out["link.occupation_unrest"] = km.stats.link_occupation_unrest
+        out["link.hexes_lost"] = km.stats.link_hexes_lost
+        out["link.conquests"] = km.stats.link_conquests
     if km is not None and cv is not None:
         out["link.trade_convoys"] = sum(1 for r in km.routes if r.convoy is not None)
     return out

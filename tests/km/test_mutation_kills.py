@@ -94,7 +94,7 @@ def test_refused_treaty_is_counted() -> None:
     # DC 10: 8 ✗ (by 2), 7 ✗ (by 3) → two failures of three decide it: refused
     E.resolve_special(w, "a", DiplomaticEdict("b", "treaty"), ScriptedDice(["d4=1", "d20=8", "d20=7"]), led)
     assert led.of_kind("AgreementRefused")[0].data["failures"] == 2
-    assert w.km.counts.get("treaty_refused") == 1
+    assert w.km.stats.treaty_refused == 1
     assert w.km.relation("a", "b").treaty is None
 
 

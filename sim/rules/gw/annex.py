@@ -113,7 +113,7 @@ def annex_domain(world: World, order: Annex, ledger: Ledger, hooks: GwHooks = NO
             stopped.append(aid)
     dom.occupied_by = [a for a in dom.occupied_by if a not in stopped]
     refresh_statuses(world)
-    gw.bump("annexations")
+    gw.stats.annexations += 1
     ledger.emit(
         SYS, "DomainAnnexed", f"guild:{order.guild}", ("GW-ANX-01", "GW-ANX-03", "GW-ANX-06", "GW-ANX-07", "RES-GW-25", "RES-GW-26", "RES-GW-28"),
         outcome="annexed", domain=dom.id, former_owner=former, new_owner=dom.owner, seal=order.seal, compensation=dep.amount,
@@ -152,7 +152,7 @@ def resolve_loot_claim(world: World, order: TreasureHunt | PickUpLoot, ledger: L
     gw.loot = [x for x in gw.loot if x.id != lt.id]
     guild = gw.guilds[order.guild]
     guild.solars += lt.value
-    gw.bump("loot_claimed_solars", lt.value)
+    gw.stats.loot_claimed_solars += lt.value
     ledger.emit(
         SYS, "LootClaimed", f"guild:{order.guild}", ("GW-LOOT-03", "RES-GW-15", "GW-LOOT-05"), total=lt.value,
         outcome=str(order.__struct_config__.tag), loot=lt.id, hex=lt.hex, created=lt.season,

@@ -200,7 +200,7 @@ def resolve_army_combats(world: World, dice: Dice, ledger: Ledger, hooks: GwHook
         alive = [a for a in alive if a.hex == hex_]
         if not alive:
             continue
-        gw.bump("battles")
+        gw.stats.battles += 1
         res = fight(
             world, alive, [tgt],
             attacker_garrison=garrison_joining(gw, alive[0].owner, hex_),
@@ -234,7 +234,7 @@ def occupy(world: World, dom: Domain, armies: list[Army], ledger: Ledger, hooks:
     refresh_statuses(world)
     cancelled = list(dom.works)
     dom.works = []
-    gw.bump("occupations")
+    gw.stats.occupations += 1
     ledger.emit(
         SYS, "DomainOccupied", f"domain:{dom.id}", ("GW-ATK-04", "GW-OCC-01", "RES-GW-18"), outcome="occupied",
         armies=[a.id for a in armies], occupiers=list(dom.occupied_by), owner=dom.owner_guild, cancelled=cancelled,
@@ -285,7 +285,7 @@ def resolve_attack(world: World, dom: Domain, attackers: list[Army], ledger: Led
     and an attacker survives; the survivors occupy the domain."""
     gw = world.gw_state()
     defenders = [a for a in armies_at(gw, dom.hex) if a.owner == dom.owner_guild]
-    gw.bump("assaults")
+    gw.stats.assaults += 1
     reported = hooks.attackers_of(world, attackers) if hooks.attackers_of is not None else None  # LINK-07 (before the combat)
 
     def judge() -> str:
@@ -299,7 +299,7 @@ def resolve_attack(world: World, dom: Domain, attackers: list[Army], ledger: Led
         judge=judge, domain=dom.id, owner=dom.owner_guild, fortification=dom.fortification,
     )
     if res.outcome == "success":
-        gw.bump("assaults_won")
+        gw.stats.assaults_won += 1
         occupy(world, dom, [a for a in attackers if a.id in gw.armies], ledger, hooks)
     if reported is not None and hooks.attack_reported is not None:  # --- LINK-07 hook: an invasion (or a repulse) of the domain's province
         hooks.attack_reported(world, dom, reported, res.outcome, ledger)
@@ -326,7 +326,7 @@ def resolve_sack(world: World, order: Sack, ledger: Ledger) -> int:
     dom.buildings = [b for b in dom.buildings if b.id not in gone]
     if total:
         gw.sacked.append([dom.hex, total])
-    gw.bump("sacks")
+    gw.stats.sacks += 1
     ledger.emit(
         SYS, "DomainSacked", f"army:{army.id}", ("SC-GW-13", "GW-LOOT-04"), dc=strength, total=total,
         outcome=f"{len(destroyed)} buildings destroyed", domain=dom.id, guild=army.owner,

@@ -128,7 +128,7 @@ def resolve_deploy(world: World, order: Deploy, ledger: Ledger) -> Army:
         requisitioned.extend(take)
     army.units.extend(requisitioned)
     gw.armies[aid] = army
-    gw.bump("deployments")
+    gw.stats.deployments += 1
     ledger.emit(
         SYS,
         "ArmyDeployed",
@@ -161,7 +161,7 @@ def resolve_recruit(world: World, order: Recruit, ledger: Ledger) -> None:
     guild.solars -= cost
     for k, n in sorted(order.units.items()):
         guild.pool[k] = guild.pool.get(k, 0) + n
-    gw.bump("units_recruited", sum(order.units.values()))
+    gw.stats.units_recruited += sum(order.units.values())
     ledger.emit(
         SYS, "UnitsRecruited", f"guild:{order.guild}", ("SC-GW-15",), total=cost, outcome="recruited",
         units=dict(sorted(order.units.items())), solars_before=before, solars_after=guild.solars,

@@ -101,8 +101,8 @@ def create_loot(world: World, dice: Dice, ledger: Ledger) -> list[Loot]:
             gw.next_loot += 1
             gw.loot.append(lt)
             made.append(lt)
-            gw.bump("loot_created")
-            gw.bump("loot_solars", value)
+            gw.stats.loot_created += 1
+            gw.stats.loot_solars += value
             ledger.emit(
                 SYS, "LootCreated", "world", clauses, dice=[(6, pip)], total=value, outcome=src,
                 loot=lt.id, hex=h, units=n, per_pip=cfg.loot_solars_per_unit_pip, targetable_from=gw.season + 1,
@@ -191,7 +191,7 @@ def pay_upkeep(world: World, ledger: Ledger) -> None:
             u = loss_order(a.units, cfg)[0]
             a.units.remove(u)
             left.append([u.id, u.kind, a.id])
-        gw.bump("units_unpaid", len(left))
+        gw.stats.units_unpaid += len(left)
         ledger.emit(
             SYS, "UpkeepPaid", f"guild:{gid}", ("SC-GW-16",), dc=n * price, total=payable * price,
             outcome="paid" if not left else f"{len(left)} units left", units=n, left=left, solars_after=g.solars,
@@ -218,7 +218,7 @@ def resolve_end_of_season(world: World, dice: Dice, ledger: Ledger, hooks: GwHoo
     collect_yields(world, ledger)
     pay_upkeep(world, ledger)
     refresh_statuses(world)
-    gw.bump("seasons")
+    gw.stats.seasons += 1
 
 
 PHASE_FUNCTIONS: dict[str, Callable[[World, Dice, Ledger, GwHooks], object]] = {

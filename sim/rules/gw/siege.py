@@ -35,12 +35,12 @@ __all__ = [
 def count_destroyed(gw: GwWorld, hex_: int, n: int) -> None:
     if n:
         gw.destroyed_on[hex_] = gw.destroyed_on.get(hex_, 0) + n
-        gw.bump("units_destroyed", n)
+        gw.stats.units_destroyed += n
 
 
 def army_destroyed(world: World, army: Army, ledger: Ledger, clauses: tuple[str, ...]) -> None:
     release_army(world, army)
-    world.gw_state().bump("armies_destroyed")
+    world.gw_state().stats.armies_destroyed += 1
     ledger.emit(SYS, "ArmyDestroyed", f"army:{army.id}", clauses, outcome="destroyed", guild=army.owner, hex=army.hex)
 
 
@@ -69,7 +69,7 @@ def resolve_famine(world: World, dom: Domain, ledger: Ledger) -> list[Unit]:
     raw = base * cfg.desertion_percent
     dmg = -(-raw // 100) if cfg.desertion_rounding == "ceil" else raw // 100
     destroyed, _ = apply_damage(dom.garrison, dmg, cfg, 0, bonus=False)
-    gw.bump("deserters", len(destroyed))
+    gw.stats.deserters += len(destroyed)
     ledger.emit(
         SYS, "DesertionSuffered", f"domain:{dom.id}", ("GW-FAM-02", "RES-GW-22", "RES-GW-13"), total=dmg,
         outcome=f"{len(destroyed)} deserted", base_cs=base, percent=cfg.desertion_percent, rounding=cfg.desertion_rounding,
@@ -115,7 +115,7 @@ def resolve_siege(world: World, dom: Domain, orders: list[Siege], ledger: Ledger
             besiegers.append(gw.armies[o.army])
     if not besiegers:
         return
-    gw.bump("siege_seasons")
+    gw.stats.siege_seasons += 1
     resolve_famine(world, dom, ledger)
     resolve_siege_damage(world, dom, besiegers, ledger)
     n_gar = len(dom.garrison)

@@ -232,7 +232,7 @@ def resolve_diplomatic(world: World, kid: str, o: DiplomaticEdict, dice: Dice, l
     if bribe != asked:
         o = msgspec.structs.replace(o, bribe=bribe)
     k.special_turn = km.turn
-    km.bump("edicts_diplomatic")
+    km.stats.edicts_diplomatic += 1
     ledger.emit(
         SYS,
         "DiplomaticEdictIssued",
@@ -276,7 +276,7 @@ def _embassy(world: World, kid: str, o: DiplomaticEdict, dice: Dice, ledger: Led
     changes: dict[str, object] = {}
     if r.success:
         km.relation(kid, o.target).embassy = True
-        km.bump("embassies")
+        km.stats.embassies += 1
         if r.margin >= 5:
             changes["attitude"] = list(shift_attitude(km, o.target, kid, 1))
             change_fame(k, 1)
@@ -327,7 +327,7 @@ def _threat(world: World, kid: str, o: DiplomaticEdict, dice: Dice, ledger: Ledg
     changes: dict[str, object] = {}
     if r.success:
         km.relation(kid, o.target).embassy = True
-        km.bump("embassies")
+        km.stats.embassies += 1
         inf = 1
         outcome = "embassy established"
     else:
@@ -341,7 +341,7 @@ def _threat(world: World, kid: str, o: DiplomaticEdict, dice: Dice, ledger: Ledg
         outcome = "threat rejected"
         if r.failed_by >= 5 and km.stance(o.target, kid).attitude == "hostile":
             km.relation(kid, o.target).enemies = True
-            km.bump("wars_declared")
+            km.stats.wars_declared += 1
             outcome = "war declared"
     change_infamy(k, inf)
     ledger.emit(
@@ -411,7 +411,10 @@ def _agreement_attempt(world: World, kid: str, o: DiplomaticEdict, kind: str, di
         )
     if succ < need:
         change_fame(k, -1)
-        km.bump(f"{kind}_refused")
+        if kind == "treaty":
+            km.stats.treaty_refused += 1
+        else:
+            km.stats.alliance_refused += 1
         until = _set_ban(km, kid, o.target, kind)
         ledger.emit(
             SYS,
@@ -549,7 +552,10 @@ def sign_agreement(
     )
     rel = km.relation(a, b)
     rel.embassy = True
-    km.bump(f"{kind}s_signed")
+    if kind == "treaty":
+        km.stats.treaties_signed += 1
+    else:
+        km.stats.alliances_signed += 1
     if kind == "treaty":
         rel.treaty = ag
     else:

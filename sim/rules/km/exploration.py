@@ -93,7 +93,7 @@ def resolve_exploration(world: World, kid: str, o: ExplorationEdict, dice: Dice,
     cost = sum(faces)
     k.treasury -= cost
     k.special_turn = km.turn
-    km.bump("edicts_exploration")
+    km.stats.edicts_exploration += 1
     k.expeditions_sent += 1
     cap = capital_hex(k)
     route = list(o.route[1:] if o.route[0] == cap else o.route)
@@ -191,10 +191,10 @@ def _encounter(world: World, exp: Expedition, e: Encounter, m: int, here: int, d
         )
         if res == "scattered":
             exp.scattered_month = m
-            km.bump("expeditions_scattered")
+            km.stats.expeditions_scattered += 1
         elif res == "killed":
             exp.status = "killed"
-            km.bump("expeditions_killed")
+            km.stats.expeditions_killed += 1
         return res
     if not e.hostile:
         ledger.emit(
@@ -220,7 +220,10 @@ def _encounter(world: World, exp: Expedition, e: Encounter, m: int, here: int, d
         exp.status = "killed"
         add_unrest(k, 1)
         res = "killed"
-    km.bump(f"expeditions_{res}")
+    if res == "scattered":
+        km.stats.expeditions_scattered += 1
+    else:
+        km.stats.expeditions_killed += 1
     emit_check(
         ledger, "ExplorerStabilityCheckRolled", exp.kingdom, ("KM-EXP-08", "RES-KM-16", "SC-KM-03", "SC-KM-04"), sr, mods,
         expedition=exp.id, day=e.day, cr=e.cr, result=res, unrest_after=k.unrest,
@@ -263,7 +266,7 @@ def _expedition_day(world: World, exp: Expedition, day: int, dice: Dice, ledger:
             tot = d + bonus
             got = [f for f in hidden if tot >= f.dc]
             for f in got:
-                km.bump("features_found")
+                km.stats.features_found += 1
                 f.found_by = exp.kingdom
                 found.append(f.name)
                 exp.found.append(f.name)
@@ -276,7 +279,7 @@ def _expedition_day(world: World, exp: Expedition, day: int, dice: Dice, ledger:
     if hs.progress >= need:
         hs.explored = True
         hs.progress = 0
-        km.bump("hexes_explored")
+        km.stats.hexes_explored += 1
         exp.explored.append(h)
         exp.pos += 1
         ledger.emit(

@@ -162,7 +162,7 @@ def claim_hex(world: World, kid: str, h: int, ledger: Ledger) -> None:
     _count(k, turn, "claims")
     k.hexes.append(h)
     k.hexes.sort()
-    km.bump("hexes_claimed")
+    km.stats.hexes_claimed += 1
     ledger.emit(
         SYS,
         "HexClaimed",
@@ -269,7 +269,7 @@ def build_improvement(world: World, kid: str, h: int, kind: str, ledger: Ledger)
         world.map.set_road(h, "highway")
     else:
         k.improvements[h] = sorted([*imps, kind])
-    km.bump("improvements_built")
+    km.stats.improvements_built += 1
     ledger.emit(
         SYS,
         "TerrainImprovementBuilt",
@@ -406,7 +406,7 @@ def construct(world: World, kid: str, name: str, kind: str, ledger: Ledger) -> N
         _count(k, turn, "buildings")
     s.buildings[kind] = s.buildings.get(kind, 0) + 1
     s.buildings = dict(sorted(s.buildings.items()))
-    km.bump("buildings_built")
+    km.stats.buildings_built += 1
     if b.unrest:
         add_unrest(k, b.unrest)
     ledger.emit(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from sim.rules.km.statistics import stats
+from sim.state.km import KmStats
 from sim.world import World
 
 __all__ = ["metrics", "summary"]
@@ -15,16 +16,9 @@ def summary(world: World) -> dict[str, int | float]:
     km = world.km_state()
     w = world
     out: dict[str, int | float] = {"km.turns": km.turn + 1, "km.kingdoms": len(km.kingdoms)}
-    for key in (
-        "edicts_diplomatic", "edicts_exploration", "edicts_trade", "edicts_vassalage", "embassies", "treatys_signed",
-        "alliances_signed", "treaty_refused", "alliance_refused", "wars_declared", "hexes_explored", "features_found",
-        "expeditions_scattered", "expeditions_killed", "trade_routes_established", "trade_sold_elsewhere",
-        "trade_expeditions_lost", "vassalage_new_vassal", "vassalage_colony", "vassalage_subjugation",
-        "subjugations_settled", "hexes_claimed", "buildings_built", "improvements_built", "hexes_lost_to_unrest",
-        "anarchy_turns", "orders_rejected",
-    ):
-        name = {"treatys_signed": "treaties_signed"}.get(key, key)
-        out[f"km.{name}"] = km.counts.get(key, 0)
+    for name in KmStats.__struct_fields__:  # the kingdoms' own counters (the link_* ones are the links' report's)
+        if not name.startswith("link_"):
+            out[f"km.{name}"] = getattr(km.stats, name)
     rels = list(km.relations.values())
     out["km.embassies_now"] = sum(1 for r in rels if r.embassy)
     out["km.treaties_now"] = sum(1 for r in rels if r.treaty is not None)

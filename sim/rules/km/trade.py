@@ -259,7 +259,7 @@ def resolve_trade(
     arrival = km.turn + max(0, math.ceil(days / per) - 1)
     k.treasury -= invest
     k.special_turn = km.turn
-    km.bump("edicts_trade")
+    km.stats.edicts_trade += 1
     route = TradeRoute(
         id=km.new_id(),
         kingdom=kid,
@@ -377,7 +377,7 @@ def trade_arrival(world: World, r: TradeRoute, dice: Dice, ledger: Ledger, *, k_
         gain = sum(faces)
         k.treasury += gain
         r.status = "sold"
-        km.bump("trade_sold_elsewhere")
+        km.stats.trade_sold_elsewhere += 1
         ledger.emit(
             SYS, "TradeGoodsSoldElsewhere", actor(r.kingdom), ("KM-TRADE-10", "RES-KM-22", "RES-KM-24"),
             dice=[(4, f) for f in faces], total=gain, outcome=f"+{gain} BP", route=r.id, treasury_after=k.treasury,
@@ -387,7 +387,7 @@ def trade_arrival(world: World, r: TradeRoute, dice: Dice, ledger: Ledger, *, k_
     gain = r.rm + sum(faces)
     k.treasury += gain
     r.status = "established"
-    km.bump("trade_routes_established")
+    km.stats.trade_routes_established += 1
     r.arrival_turn = km.turn
     r.expiry_turn = km.turn + 12
     r.economy_bonus = 2 if succ == 3 else 1
@@ -423,7 +423,7 @@ def trade_lost(world: World, r: TradeRoute, ledger: Ledger, *, reason: str, chec
     change_fame(k, -1)
     add_unrest(k, 1)
     r.status = "lost"
-    km.bump("trade_expeditions_lost")
+    km.stats.trade_expeditions_lost += 1
     ledger.emit(
         SYS,
         "TradeExpeditionLost",

@@ -236,7 +236,7 @@ def _rejecter(world: World, kid: str, ledger: Ledger) -> OnError:
             path=path,
             reason=getattr(err, "reason", str(err)),
         )
-        world.km_state().bump("orders_rejected")
+        world.km_state().stats.orders_rejected += 1
 
     return rejected
 

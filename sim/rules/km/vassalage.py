@@ -90,8 +90,13 @@ def resolve_vassalage(world: World, kid: str, o: VassalageEdict, dice: Dice, led
     grant = top if o.grant_max else min(o.grant, top)
     k.treasury -= cost + grant
     k.special_turn = km.turn
-    km.bump("edicts_vassalage")
-    km.bump(f"vassalage_{o.mode}")
+    km.stats.edicts_vassalage += 1
+    if o.mode == "new_vassal":
+        km.stats.vassalage_new_vassal += 1
+    elif o.mode == "colony":
+        km.stats.vassalage_colony += 1
+    else:
+        km.stats.vassalage_subjugation += 1
     if o.mode == "subjugation":
         assert o.target is not None
         t = km.kingdoms[o.target]
