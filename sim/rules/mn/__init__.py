@@ -1,7 +1,8 @@
 """Mare Nostrum diplomacy (MN, RULES.md §2 and §5.2): missions, hosts, the d100 test, treaties,
 embassies, interference, pacts and their obligations — one package, its submodules along the phases:
 
-* ``orders`` — the numbers of the seed and the orders of a turn (RES-MN-17);
+* ``orders`` — the numbers of the seed and the labels of the orders of a turn (RES-MN-17, the order
+  types in ``sim.state.mn``);
 * ``lookups`` — parties, calendar, lookups of the MN state;
 * ``embassies`` — ambassadors' movements, treaties, embassies, imports;
 * ``missions`` — buying and sending ambassadors, phases (1) and (2);
