@@ -33,6 +33,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from scenarios.validate import set_policy_check
+from sim.registry import SYSTEMS
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ class Policy(abc.ABC):
 
 _REGISTRY: dict[tuple[str, str], Callable[[], Policy]] = {}
 
-KINDS = ("kingdom", "nation", "guild", "convoy")
+KINDS = tuple(s.faction_kind for s in SYSTEMS)  # the built-in systems' kinds: each has its agents/policies/<kind>.py
 _BUILTIN_NAMES = {"kingdom": ("heuristic", "random", "scripted", "lookahead"), "nation": ("heuristic", "random", "lookahead"),
                   "guild": ("heuristic", "random", "lookahead"), "convoy": ("heuristic", "random", "lookahead")}  # tests check them
 ENTRY_POINT_GROUP = "realmsim.policies"
