@@ -4,6 +4,7 @@ four systems never import one another nor the links, which sit above them (LINK-
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -21,8 +22,19 @@ FORBIDDEN = {
 }
 
 
+def parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once per content for all the checks of this file (a probe file
+    written by a test has content of its own)."""
+    return _parse(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _parse(text: str) -> ast.Module:
+    return ast.parse(text)
+
+
 def imported_roots(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     roots = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -60,7 +72,7 @@ SYSTEMS = tuple(s.name for s in registry.SYSTEMS)  # the built-in systems (a tes
 def rules_imports(path: Path) -> set[str]:
     """Every ``sim.rules.<name>`` a module imports, at the top or inside a function, in any form
     (``import sim.rules.x``, ``from sim.rules import x``, ``from sim.rules.x import y``, relative)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     here = path.relative_to(ROOT).with_suffix("").parts  # ("sim", "rules", "gw", "core")
     out = set()
     for node in ast.walk(tree):
@@ -117,7 +129,7 @@ def test_the_layering_check_sees_every_form_of_import(tmp_path: Path) -> None:
 def test_each_system_module_declares_its_public_names(sysname: str) -> None:
     missing = []
     for path in sorted((ROOT / "sim" / "rules" / sysname).rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         targets = [t for n in tree.body if isinstance(n, ast.Assign) for t in n.targets]
         targets += [n.target for n in tree.body if isinstance(n, ast.AnnAssign)]
         if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
@@ -149,7 +161,7 @@ def test_the_registry_lists_the_systems_in_link_01_order() -> None:
 
 def private_imports(path: Path) -> list[str]:
     """Every ``from module import _name`` of a module (a private name taken from another module)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     return [f"from {node.module} import {a.name}" for node in ast.walk(tree)
             if isinstance(node, ast.ImportFrom) and node.module for a in node.names
             if a.name.startswith("_") and not a.name.startswith("__")]
@@ -175,7 +187,7 @@ PART_PREFIXES = ("sim.rules", "sim.state", "scenarios.schema", "agents.systems",
 
 def imported_modules(path: Path) -> set[str]:
     """Every dotted name a module imports, at the top or inside a function, absolute or relative."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     here = path.relative_to(ROOT).with_suffix("").parts
     out: set[str] = set()
     for node in ast.walk(tree):
@@ -269,7 +281,7 @@ def import_graph() -> dict[str, set[str]]:
     mods = module_names()
     graph: dict[str, set[str]] = {}
     for name, path in mods.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         checking = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
                     for n in ast.walk(node)}
         out = set()
@@ -324,6 +336,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(out)
 
 
+@pytest.mark.slow  # every module of four packages parsed: over 0.5 s alone
 def test_no_import_cycle() -> None:
     assert cycles(import_graph()) == KNOWN_CYCLES
 
@@ -334,7 +347,7 @@ def test_the_cycle_check_finds_a_cycle_hidden_in_a_function() -> None:
 
 
 def lazy_imports(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     out = []
     for fn in ast.walk(tree):
         if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
