@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import mesa
 
 from agents.policies import Decision, Term, make_policy
+from sim.system import RuleSystem
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
@@ -86,6 +87,18 @@ class RealmAgent(mesa.Agent):
         return d.chosen
 
 
+class FactionAgent(RealmAgent):
+    """The agent of a faction of a system whose descriptor names no agent class of its own
+    (``RuleSystem.agent``): identity and a policy; the rules' context is what its policy sees."""
+
+    def __init__(self, model: RealmModel, system: RuleSystem, faction: str, policy: str) -> None:
+        self.kind = system.faction_kind
+        self.system = system.name
+        self.faction = faction
+        super().__init__(model, system.actor(faction), policy)
+        model.register(self)
+
+
 @lru_cache(maxsize=1 << 14)
 def _term_record(t: Term) -> dict[str, Any]:
     """A score term as the ledger records it. The same terms recur from one decision to the next, so
@@ -95,12 +108,23 @@ def _term_record(t: Term) -> dict[str, Any]:
 
 
 class AgentDecider:
-    """The campaign's :class:`sim.orders.Decider`: each question goes to the agent of its actor."""
+    """The campaign's :class:`sim.orders.Decider`: each question goes to the agent of its actor. It
+    plays the factions that have an agent, unless the agent plays its scripted orders
+    (:meth:`plays`); ``on_joined`` gives the factions a turn brought into the world their agents."""
 
-    __slots__ = ("model",)
+    __slots__ = ("model", "on_joined")
 
-    def __init__(self, model: RealmModel) -> None:
+    def __init__(self, model: RealmModel, on_joined: Callable[[], None] | None = None) -> None:
         self.model = model
+        self.on_joined = on_joined
+
+    def plays(self, actor: str) -> bool:
+        agent = self.model.by_key.get(actor)
+        return agent is not None and not getattr(agent, "scripted", False)
+
+    def joined(self) -> None:
+        if self.on_joined is not None:
+            self.on_joined()
 
     def decide(self, actor: str, decision: str, legal: Sequence[Any], context: Mapping[str, Any]) -> Any:
         agent = self.model.by_key.get(actor)

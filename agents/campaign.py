@@ -7,10 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.factions import faction_table
-from agents.model import RealmModel
+from agents.model import RealmModel, build_campaign
 from agents.variants import variant  # noqa: F401  (LINK: a scenario with a subset of its systems)
-from scenarios.build import build_world
-from scenarios.loader import LoadedScenario, load_scenario
+from scenarios.loader import LoadedScenario
 from sim.dice import DiceBox
 from sim.events import Event, Ledger
 from sim.world import World
@@ -48,36 +47,6 @@ class CampaignResult:
         }
 
 
-def build_campaign(
-    scenario: LoadedScenario | str,
-    seed: int | None = None,
-    *,
-    overrides: dict[str, Any] | None = None,
-    keep_ledger: bool = True,
-    listeners: Iterable[Callable[[Event], None]] = (),
-) -> tuple[World, Ledger]:
-    """The campaign's initial world and its ledger, which opens with ``CampaignStarted``."""
-    loaded = load_scenario(scenario) if isinstance(scenario, str) else scenario
-    sc = loaded.scenario
-    seed = sc.scenario.seed if seed is None else int(seed)
-    world = build_world(sc, seed, overrides=overrides, label=loaded.label, files=loaded.carried)
-    ledger = Ledger(keep=keep_ledger)
-    for fn in listeners:
-        ledger.subscribe(fn)
-    ledger.emit(
-        "link",
-        "CampaignStarted",
-        "world",
-        ("LINK-01",),
-        scenario=sc.scenario.name,
-        seed=seed,
-        systems=list(world.systems),
-        end=world.end,
-        overrides=dict(sorted((overrides or {}).items())),
-    )
-    return world, ledger
-
-
 def prepare_campaign(
     scenario: LoadedScenario | str,
     seed: int | None = None,
@@ -112,10 +81,5 @@ def finish(model: RealmModel) -> CampaignResult:
     """The result of the campaign as it stands; at its end, the final state is recorded in the
     ledger (``CampaignEnded``, with every faction's metrics and the summary)."""
     w = model.world
-    summary = {"hours": w.now, **model.summary()}
-    if w.now >= w.end and not model.ended:
-        model.ended = True
-        model.ledger.emit("link", "CampaignEnded", "world", ("LINK-01",), factions=model.season_metrics(), summary=summary)
-        model.running = False
-        model.collect_season()
+    summary = model.conclude()
     return CampaignResult(w.scenario, w.seed, w, model.ledger, summary, model)

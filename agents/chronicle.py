@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from agents.campaign import finish, prepare_campaign
+from agents.systems import get_driver
 from sim.calendar import date_of
 from sim.events import Event
+from sim.registry import names
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
@@ -41,9 +45,7 @@ SILENT: frozenset[str] = frozenset({
 
 def narrated_kinds() -> dict[str, frozenset[str]]:
     """``{system: kinds its chronicle table tells}`` (``link`` includes the generic kinds)."""
-    from agents.systems import get_driver
-
-    out = {name: frozenset(get_driver(name).chronicle_kinds()) for name in ("cv", "km", "mn", "gw", "link")}
+    out = {name: frozenset(get_driver(name).chronicle_kinds()) for name in (*names(), "link")}
     out["link"] = out["link"] | frozenset(_GENERIC)
     return out
 
@@ -133,10 +135,6 @@ def transcript(
 
     This is what ``realmsim run`` prints and what the golden transcripts under tests/golden/ store.
     """
-    import io
-
-    from agents.campaign import finish, prepare_campaign
-
     buf = io.StringIO()
     writer = ChronicleWriter(buf, lang)
     model = prepare_campaign(scenario, seed, keep_ledger=False, collect=False, listeners=[writer, *listeners])

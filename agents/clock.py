@@ -1,4 +1,4 @@
-"""SimPy helpers: wake-ups with an explicit tie order (LINK-01).
+"""SimPy helpers: the campaign's one clock, and wake-ups with an explicit tie order (LINK-01).
 
 SimPy breaks ties between events at one instant by priority, then by creation order. realmsim never
 relies on creation order: every wake-up is an :class:`At` event whose priority comes from
@@ -18,11 +18,13 @@ if TYPE_CHECKING:
 
 
 class WorldEnvironment(simpy.Environment):
-    """The campaign's one clock: a SimPy environment whose present *is* ``world.now``.
+    """The campaign's one clock: SimPy's present, ``env.now``, is the truth, and the world's hour follows it.
 
-    SimPy keeps its present in ``_now``; here that attribute reads and writes ``world.now``, so the
-    world (which a save file stores), the environment, the ledger (bound with ``ledger.clock``) and
-    the Mesa model (``model.time``) cannot disagree: there is one number, not four kept in step.
+    Every wake-up of a campaign is an :class:`At` event, whose first callback (:meth:`sync`) moves
+    ``world.now`` to the event's hour before the process it wakes goes on; ``RealmModel.run`` syncs
+    again when a run stops. So the world (which a save file stores), the environment, the ledger (bound
+    with ``ledger.clock``) and the Mesa model (``model.time``) read one hour whenever a rule runs. SimPy
+    is used through its public API only: ``now``, events and their ``callbacks``.
     """
 
     on_clock: Callable[[int], None] | None = None  # called with the hour whenever it changes (lookahead checkpoints)
@@ -32,13 +34,10 @@ class WorldEnvironment(simpy.Environment):
         self.world = world
         super().__init__(initial_time=world.now)
 
-    @property  # type: ignore[override]
-    def _now(self) -> int:
-        return self.world.now
-
-    @_now.setter
-    def _now(self, value: float) -> None:
-        now = int(value)
+    def sync(self, _event: object = None) -> None:
+        """Move ``world.now`` to the clock's hour; at the first wake-up of an hour (or the stop of a run
+        at a new hour), before anything of that hour is done, tell ``on_clock``."""
+        now = int(self.now)
         self.world.now = now
         if self.on_clock is not None and now != self._clock_hour:
             self._clock_hour = now  # the first wake-up of the hour, before any event of it is processed
@@ -46,7 +45,8 @@ class WorldEnvironment(simpy.Environment):
 
 
 class At(Event):
-    """An event that fires at absolute hour ``when`` with SimPy priority ``prio``."""
+    """An event that fires at absolute hour ``when`` with SimPy priority ``prio``; on a
+    :class:`WorldEnvironment` it moves the world to its hour first (:meth:`WorldEnvironment.sync`)."""
 
     __slots__ = ()
 
@@ -56,4 +56,6 @@ class At(Event):
             raise ValueError(f"At(when={when}) is in the past (now={env.now})")
         self._ok = True
         self._value = None
+        if isinstance(env, WorldEnvironment):
+            self.callbacks.append(env.sync)  # before the callback of the process that waits for it
         env.schedule(self, prio, when - env.now)  # type: ignore[arg-type]

@@ -109,7 +109,7 @@ class ConvoyAgent(RealmAgent):
     # ---- decisions --------------------------------------------------------------------------
     @property
     def routes(self) -> cr.RouteCache:
-        return self.realm.cv_routes  # type: ignore[attr-defined,no-any-return]
+        return self.realm.caches["cv.routes"]  # type: ignore[no-any-return]  # the CV driver's (agents.systems.cv)
 
     def answer(self, decision: str, legal: Sequence[Any], context: Mapping[str, Any]) -> Any:
         """:meth:`RealmAgent.answer`; a policy that reads nothing of its observation (the built-in
@@ -134,8 +134,7 @@ class ConvoyAgent(RealmAgent):
         c = self.convoy
         w = self.realm.world
         cfg = w.config.cv
-        assert w.cv is not None
-        bon = cr.bonuses_of(w.cv)
+        bon = cr.bonuses_of(w.cv_state())
         return {
             "hp": c.hp, "max_hp": c.max_hp, "unrest": c.unrest, "morale": c.morale, "condition": c.condition,
             "starving": c.starving, "provisions": c.provisions, "consumption": cr.consumption(c, w.now, cfg),
@@ -149,7 +148,6 @@ class ConvoyAgent(RealmAgent):
         w = self.realm.world
         cfg = w.config.cv
         hm = w.map
-        assert w.cv is not None
         obs = {"decision": "day", **self._status()}
         # days to the next village and to the end, at full speed (the fast route's per-hex costs)
         steps = cr.step_costs(w, "fast", 0, 0, cr.speed_mpd(c, cfg), self.routes)
@@ -167,13 +165,13 @@ class ConvoyAgent(RealmAgent):
                     second_village = sums[k + 1]
                     break  # both found (the sums only grow): nothing further changes them
         ahead = c.next_hex
-        tb = cr.table_for(w.cv, hm, ahead) if ahead is not None else None
+        tb = cr.table_for(w.cv_state(), hm, ahead) if ahead is not None else None
         obs.update(
             day=c.today.day, village=cr.in_settlement(hm, c), gp=c.gp, cargo=dict(c.cargo), gifts=c.gifts,
             cargo_free=cr.cargo_capacity(c, cfg) - cr.cargo_used(c), extra_dc=c.extra_dc,
             days_left=days_left, next_village_days=next_village, second_village_days=second_village,
             speed=cr.speed_mpd(c, cfg),
-            risk_today=cr.table_risk(tb, w.cv, obs["security"], obs["resolve"], self.routes) if tb else 0.0,
+            risk_today=cr.table_risk(tb, w.cv_state(), obs["security"], obs["resolve"], self.routes) if tb else 0.0,
             scouts=len(cr.active(c, "scout", w.now)), wainwrights=len(cr.active(c, "wainwright", w.now)),
             repair=c.cargo.get("repair", 0), margin=cr.mutiny_margin(c), stores_cost=cfg.stores_cost_gp,
             could_move=cr.can_move(c, w.now)[0], wagons=len(c.wagons), drivers=cr.drivers(c, w.now),

@@ -61,9 +61,13 @@ except ModuleNotFoundError as e:  # pragma: no cover - the optional extra is mis
         f"agents.env needs PettingZoo and Gymnasium ({e.name} is missing): pip install 'realmsim[rl]'"
     ) from None
 
+from agents.campaign import finish, prepare_campaign
+from agents.guild import order_label as guild_label
 from agents.policies import Decision
 from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_SEASON, HOURS_PER_YEAR
-from sim.scoring import KINDS, TERM_LABELS, score_all
+from sim.rules.km import label
+from sim.rules.mn import order_label
+from sim.scoring import kinds, score_all, term_labels
 from sim.state.cv import CONDITIONS, STATUSES
 
 __all__ = ["env", "raw_env", "RealmEnv", "feature_names", "DECISIONS", "replay_actions", "random_episode", "EnvError"]
@@ -109,11 +113,11 @@ class _Cancelled(BaseException):
 @functools.cache
 def feature_names(kind: str) -> tuple[str, ...]:
     """The name of each entry of the ``observation`` vector of a faction of ``kind``."""
-    if kind not in KINDS:
-        raise EnvError(f"unknown faction kind {kind!r}; expected one of {', '.join(KINDS)}")
+    if kind not in kinds():
+        raise EnvError(f"unknown faction kind {kind!r}; expected one of {', '.join(kinds())}")
     names = ["progress"]
     names += [f"metric.{m}" for m in METRICS[kind]]
-    names += ["score"] + [f"term.{t}" for t in TERM_LABELS[kind]]
+    names += ["score"] + [f"term.{t}" for t in term_labels()[kind]]
     if kind == "convoy":
         names += [f"status.{s}" for s in STATUSES] + [f"condition.{c}" for c in CONDITIONS]
         names += [f"view.{v}" for v in CONVOY_VIEW]
@@ -139,24 +143,16 @@ def parse_until(until: int | str | None) -> int | None:
 def _build_model(scenario: str, seed: int | None, overrides: Mapping[str, Any]) -> Any:
     """The one place the environment builds a campaign (``RealmModel``): a scenario name or file, a seed
     (None: the scenario's), config overrides (``{"cv.fatigued_penalty": 3}``)."""
-    from agents.campaign import prepare_campaign
-
     return prepare_campaign(scenario, seed, overrides=dict(overrides) or None, collect=False)
 
 
 def _labeler(kind: str) -> Callable[[Any], str]:
     """How the ledger names an alternative of this kind (the same labels as ``DecisionMade``)."""
     if kind == "kingdom":
-        from sim.rules.km import label
-
         return label
     if kind == "nation":
-        from sim.rules.mn import order_label
-
         return order_label
     if kind == "guild":
-        from agents.guild import order_label as guild_label
-
         return guild_label
     return lambda o: o.label() if callable(getattr(o, "label", None)) else str(o)
 
@@ -326,8 +322,6 @@ def replay_actions(
     """Run a campaign in this thread, the controlled factions answering from ``actions`` (the
     ``(agent, action)`` pairs of an episode, in order): the same campaign as the environment's, without
     it. Returns the :class:`agents.campaign.CampaignResult`."""
-    from agents.campaign import finish
-
     model = _build_model(scenario, seed, overrides)
     keys = _controlled_keys(model, controlled)
     script = list(actions)
@@ -464,7 +458,6 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         self._scores = scores
         if kind == "done":
             self._pending = None
-            from agents.campaign import finish
 
             finish(self.model)  # CampaignEnded, at the scenario's end
             ended = self.model.world.now >= self.model.world.end
@@ -529,7 +522,7 @@ class RealmEnv(AECEnv):  # type: ignore[misc]
         s = scores.get(agent)
         terms = s.terms_dict() if s is not None else {}
         vals.append(s.total if s is not None else 0.0)
-        vals += [_num(terms.get(t, 0.0)) for t in TERM_LABELS[kind]]
+        vals += [_num(terms.get(t, 0.0)) for t in term_labels()[kind]]
         if kind == "convoy":
             c = w.cv.convoy(agent.partition(":")[2])
             vals += [float(c.status == st) for st in STATUSES] + [float(c.condition == cd) for cd in CONDITIONS]

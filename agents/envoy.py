@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents.base import RealmAgent
 from sim.calendar import HOURS_PER_DAY, Phase
-from sim.rules.km import envoy_arrived
+from sim.rules.links import envoy_arrived
 from sim.state.km import Envoy
 
 if TYPE_CHECKING:

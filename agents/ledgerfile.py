@@ -21,10 +21,12 @@ truncated last event is said to be one, JSON nested too deep is an error, not a 
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 from typing import IO, Any
 
+import msgpack
 import msgspec
 
 from scenarios.limits import MAX_HOURS
@@ -153,8 +155,6 @@ def _not_plain(data: dict[str, Any]) -> tuple[str, str] | None:
 
 
 def _msgpack_events(f: IO[bytes], reader: LedgerReader) -> Iterator[Event]:
-    import msgpack
-
     unpacker = msgpack.Unpacker(f, raw=False, strict_map_key=False, max_buffer_size=MAX_EVENT_BYTES,
                                 max_array_len=MAX_ITEMS, max_map_len=MAX_ITEMS)
     while True:
@@ -194,6 +194,4 @@ def iter_events(f: IO[bytes], *, jsonl: bool = False, reader: LedgerReader | Non
 
 def decode_ledger(data: bytes, *, end: int | None = None) -> list[Event]:
     """Every event of an encoded ledger (a save's), checked; ``end``: the hour none may pass."""
-    import io
-
     return list(iter_events(io.BytesIO(data), reader=LedgerReader(end=end)))

@@ -3,18 +3,53 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import mesa
 import simpy
+from mesa.experimental.scenarios import Scenario
 
 from agents.clock import At, WorldEnvironment
 from agents.systems import SystemDriver, get_driver
-from sim.calendar import HOURS_PER_SEASON, Phase, priority
+from scenarios.build import build_world
+from scenarios.loader import LoadedScenario, load_scenario
+from sim import registry
+from sim.calendar import HOURS_PER_SEASON, priority
 from sim.dice import DiceBox
 from sim.errors import RealmsimError
-from sim.events import Ledger
+from sim.events import Event, Ledger
 from sim.world import World
+
+
+def build_campaign(
+    scenario: LoadedScenario | str,
+    seed: int | None = None,
+    *,
+    overrides: dict[str, Any] | None = None,
+    keep_ledger: bool = True,
+    listeners: Iterable[Callable[[Event], None]] = (),
+) -> tuple[World, Ledger]:
+    """The campaign's initial world and its ledger, which opens with ``CampaignStarted``."""
+    loaded = load_scenario(scenario) if isinstance(scenario, str) else scenario
+    sc = loaded.scenario
+    seed = sc.scenario.seed if seed is None else int(seed)
+    world = build_world(sc, seed, overrides=overrides, label=loaded.label, files=loaded.carried)
+    ledger = Ledger(keep=keep_ledger)
+    for fn in listeners:
+        ledger.subscribe(fn)
+    ledger.emit(
+        "link",
+        "CampaignStarted",
+        "world",
+        ("LINK-01",),
+        scenario=sc.scenario.name,
+        seed=seed,
+        systems=list(world.systems),
+        end=world.end,
+        overrides=dict(sorted((overrides or {}).items())),
+    )
+    return world, ledger
 
 
 class InvariantError(RealmsimError):
@@ -24,8 +59,20 @@ class InvariantError(RealmsimError):
 SNAPSHOT_PRIORITY = 5  # before every phase of LINK-01
 
 
+class RealmScenario(Scenario):
+    """A campaign's parameters as Mesa 3.5 means a scenario (``model.scenario``): the realmsim scenario
+    it plays (a built-in scenario's name, or a loaded scenario), the config overrides (``{"cv.x": 3}``),
+    and the seed as Mesa's ``rng``. ``RealmModel(scenario=RealmScenario(rng=3, campaign="realm"))``
+    is ``RealmModel("realm", seed=3)``."""
+
+    campaign: Any = "caravan-crossing"
+    overrides: Any = None
+
+
 class RealmModel(mesa.Model):
-    """One campaign, as a Mesa model: ``RealmModel(scenario="realm", seed=3, **overrides)``.
+    """One campaign, as a Mesa model: ``RealmModel("realm", seed=3, **overrides)`` (or
+    ``RealmModel(campaign="realm", …)``, or Mesa's way, ``RealmModel(scenario=RealmScenario(rng=3,
+    campaign="realm"))``); ``model.scenario`` is Mesa's scenario, a :class:`RealmScenario`.
 
     ``step()`` runs one season (to the next season boundary, or the campaign's end); ``running``
     turns false at the end, where the campaign's result is recorded (``CampaignEnded``), so
@@ -42,12 +89,16 @@ class RealmModel(mesa.Model):
     when an integer and no ``seed`` is given, is the seed. Other keywords are config overrides
     (``**{"cv.stores_cost_gp": 12}``), as ``overrides=`` is. An already built world is passed as
     ``RealmModel(world, dice=..., ledger=...)`` (save files, forks, tests).
+
+    ``caches`` is what a driver or a policy keeps for one campaign besides the world, and may lose at
+    any time without changing a roll (the convoys' route cache, a look-ahead's checkpoint).
     """
 
     def __init__(
         self,
-        scenario: Any,
+        campaign: Any = None,
         *,
+        scenario: RealmScenario | None = None,
         rng: Any = None,
         dice: DiceBox | None = None,
         ledger: Ledger | None = None,
@@ -58,28 +109,38 @@ class RealmModel(mesa.Model):
         listeners: Any = (),
         **kwargs: Any,
     ) -> None:
-        if isinstance(scenario, World):
+        if scenario is not None:  # Mesa's way: the parameters in a scenario
+            if campaign is not None or not isinstance(scenario, RealmScenario):
+                raise TypeError("RealmModel(scenario=...) takes a RealmScenario and no campaign "
+                                "(or: RealmModel(campaign, seed=..., **overrides))")
+            campaign = scenario.campaign
+            overrides = {**(scenario.overrides or {}), **(overrides or {})}
+            if isinstance(scenario.rng, int):
+                rng = scenario.rng
+        if campaign is None:
+            raise TypeError("RealmModel needs a campaign: a scenario's name, a loaded scenario or a World")
+        if isinstance(campaign, World):
             if dice is None or ledger is None or kwargs or overrides:
                 raise TypeError("RealmModel(world, ...) takes dice= and ledger= and no seed or overrides")
-            world = scenario
+            world = campaign
         else:
-            from agents.campaign import build_campaign
-
             seed = kwargs.pop("seed", None)
             if seed is None and isinstance(rng, int):
                 seed = rng
-            world, ledger = build_campaign(scenario, seed, overrides={**(overrides or {}), **kwargs},
-                                           keep_ledger=keep_ledger, listeners=listeners)
+            overrides = {**(overrides or {}), **kwargs}
+            world, ledger = build_campaign(campaign, seed, overrides=overrides, keep_ledger=keep_ledger,
+                                           listeners=listeners)
             dice = DiceBox(world.seed)
-        super().__init__(rng=world.seed)
+        super().__init__(scenario=RealmScenario(rng=world.seed, campaign=world.scenario if campaign is world else campaign,
+                                                overrides=dict(sorted((overrides or {}).items()))))
         self.__dict__.pop("step", None)  # Mesa wraps step() in its own event list and time: ours runs a season of SimPy
         self.world = world
         self.dice = dice
         self.ledger = ledger
         self.collect = collect
         self.env = WorldEnvironment(world)
-        ledger.clock = self.env
-        self.collectors: dict[str, mesa.DataCollector] = {}
+        ledger.clock = world  # the world's hour: the clock moves it before any rule runs (agents.clock)
+        self.caches: dict[str, Any] = {}
         self.drivers: list[SystemDriver] = [get_driver(s) for s in world.systems]
         self.by_key: dict[str, Any] = {}
         self.ended = False
@@ -117,33 +178,46 @@ class RealmModel(mesa.Model):
         self.run((now // HOURS_PER_SEASON + 1) * HOURS_PER_SEASON)
         self.steps += 1
         if self.world.now >= self.world.end:
-            from agents.campaign import finish
-
-            finish(self)
+            self.conclude()
             self.running = False
 
-    def _season_collector(self) -> mesa.DataCollector:
-        """One row per collection: the summary metrics; per faction kind, each faction's season
-        metrics (the ``SeasonSummarized`` rows)."""
-        from agents.convoy import ConvoyAgent
-        from agents.guild import GuildAgent
-        from agents.kingdom import KingdomAgent
-        from agents.nation import NationAgent
+    def conclude(self) -> dict[str, int | float]:
+        """The summary metrics as the campaign stands; at its end, the final state is recorded in the
+        ledger, once (``CampaignEnded``, with every faction's metrics and the summary), ``running``
+        turns false and the last row is collected."""
+        w = self.world
+        summary = {"hours": w.now, **self.summary()}
+        if w.now >= w.end and not self.ended:
+            self.ended = True
+            self.ledger.emit("link", "CampaignEnded", "world", ("LINK-01",), factions=self.season_metrics(), summary=summary)
+            self.running = False
+            self.collect_season()
+        return summary
 
+    def _season_collector(self) -> mesa.DataCollector:
+        """The one data collector: a row per collection (the summary metrics), per faction kind each
+        faction's season metrics (the ``SeasonSummarized`` rows), and the tables the systems fill
+        themselves (``SystemDriver.tables``)."""
         keys = ["hours", *self.summary()]
         model_reporters = {k: (lambda m, k=k: m._summary.get(k)) for k in keys}
         rows = self.season_metrics()
         types: dict[type, dict[str, Any]] = {}
-        for cls in (KingdomAgent, NationAgent, GuildAgent, ConvoyAgent):
+        for system in registry.systems():  # the faction agents present, kind by kind in LINK-01 order
+            kind = system.faction_kind
+            cls = next((type(a) for a in self.agents if getattr(a, "kind", "") == kind), None)
+            if cls is None:
+                continue
             names: list[str] = []
             for key, row in rows.items():
-                if key.startswith(cls.kind + ":"):
+                if key.startswith(kind + ":"):
                     names += [n for n in row if n not in names]
-            if any(isinstance(a, cls) for a in self.agents) or names:
-                reporters: dict[str, Any] = {"key": lambda a: a.key}
-                reporters.update({n: (lambda a, n=n: a.model._rows.get(a.key, {}).get(n)) for n in names})
-                types[cls] = reporters
-        return mesa.DataCollector(model_reporters=model_reporters, agenttype_reporters=types)
+            reporters: dict[str, Any] = {"key": lambda a: a.key}
+            reporters.update({n: (lambda a, n=n: a.model._rows.get(a.key, {}).get(n)) for n in names})
+            types[cls] = reporters
+        tables: dict[str, list[str]] = {}
+        for d in self.drivers:  # the tables a system fills itself (the caravans' days)
+            tables.update(d.tables())
+        return mesa.DataCollector(model_reporters=model_reporters, agenttype_reporters=types, tables=tables)
 
     def collect_season(self, rows: dict[str, dict[str, int | float]] | None = None) -> None:
         """Record one row of ``datacollector`` now (at a season boundary, and at the end)."""
@@ -154,7 +228,7 @@ class RealmModel(mesa.Model):
         self.datacollector.collect(self)
 
     # ---- clock -----------------------------------------------------------------------------
-    def at(self, when: int, phase: Phase, index: int = 0) -> At:
+    def at(self, when: int, phase: int, index: int = 0) -> At:
         """An event at absolute hour ``when`` ordered by ``phase`` then ``index`` (LINK-01)."""
         return At(self.env, when, priority(phase, index))
 
@@ -187,6 +261,7 @@ class RealmModel(mesa.Model):
         end = self.world.end if until is None else min(until, self.world.end)
         if end > self.env.now:
             self.env.run(until=end)
+            self.env.sync()  # the run stopped at ``end``: the world stands there
         if self.check_invariants:
             self.assert_invariants()
 
@@ -194,9 +269,11 @@ class RealmModel(mesa.Model):
     def register(self, agent: Any) -> None:
         self.by_key[agent.key] = agent
 
-    def collect_now(self, name: str) -> None:
-        if self.collect and name in self.collectors:
-            self.collectors[name].collect(self)
+    def add_agents(self) -> None:
+        """Give the factions a turn brought into the world (a new vassal, an envoy, a trade caravan)
+        their agents, system by system (each driver's ``add_agents``)."""
+        for d in self.drivers:
+            d.add_agents(self)
 
     # ---- results ---------------------------------------------------------------------------
     def summary(self) -> dict[str, int | float]:
@@ -206,12 +283,11 @@ class RealmModel(mesa.Model):
         return out
 
     def frames(self) -> dict[str, Any]:
-        """Each collector's model and agent tables as pandas DataFrames."""
+        """The tables the systems keep in the one ``datacollector`` (the caravans day by day:
+        ``cv.model``, ``cv.agents``), as pandas DataFrames."""
         out: dict[str, Any] = {}
-        for name, dc in self.collectors.items():
-            out[f"{name}.model"] = dc.get_model_vars_dataframe()
-            if hasattr(dc, "agents_frame"):
-                out[f"{name}.agents"] = dc.agents_frame()
+        for d in self.drivers:
+            out.update(d.frames(self.datacollector))
         return out
 
     def invariant_violations(self) -> list[str]:

@@ -19,14 +19,12 @@ from typing import Any
 
 import msgspec
 
+from scenarios.build import scenario_systems
 from scenarios.loader import LoadedScenario, load_scenario, load_scenario_text
 from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_YEAR, SEASONS_PER_YEAR
 from sim.errors import Problem, ScenarioError
-from sim.world import SYSTEM_ORDER
 
 _BARE = re.compile(r"^[A-Za-z0-9_-]+$")
-POLICY_TABLES = ("kingdoms", "nations", "guilds", "convoys")
-SEAT_TABLES = {"kingdom": "kingdoms", "nation": "nations", "guild": "guilds", "convoy": "convoys"}  # actor kind → table
 
 
 def toml_value(v: Any) -> str:
@@ -76,11 +74,13 @@ def variant(
     head = data["scenario"]
     notes: list[str] = []
     problems: list[Problem] = []
+    order = [s.name for s in scenario_systems()]  # LINK-01
+    tables = {s.faction_kind: s.faction_table for s in scenario_systems()}  # actor kind → scenario table
     if systems is not None:
-        unknown = [s for s in systems if s not in SYSTEM_ORDER]
+        unknown = [s for s in systems if s not in order]
         if unknown or not systems:
-            problems.append(Problem("systems", "a non-empty subset of km, mn, gw, cv", json.dumps(list(systems))))
-        head["systems"] = [s for s in SYSTEM_ORDER if s in systems]
+            problems.append(Problem("systems", f"a non-empty subset of {', '.join(order)}", json.dumps(list(systems))))
+        head["systems"] = [s for s in order if s in systems]
         notes.append("+".join(head["systems"]))
     if duration_hours is not None:
         if duration_hours <= 0 or duration_hours % HOURS_PER_DAY:
@@ -89,7 +89,7 @@ def variant(
         notes.append(f"{duration_hours} h")
         _drop_scripts_after(data, max(HOURS_PER_DAY, duration_hours - duration_hours % HOURS_PER_DAY))
     if policy is not None:
-        for table in POLICY_TABLES:
+        for table in tables.values():
             for row in data.get(table, []):
                 row["policy"] = policy
                 if table == "kingdoms":
@@ -98,10 +98,11 @@ def variant(
         notes.append(f"policy {policy}")
     for key, pol in sorted((seats or {}).items()):
         kind, _, ident = key.partition(":")
-        rows = [r for r in data.get(SEAT_TABLES.get(kind, ""), []) if r.get("id") == ident]
+        rows = [r for r in data.get(tables.get(kind, ""), []) if r.get("id") == ident]
         if not rows:
-            problems.append(Problem(f"seats[{json.dumps(key)}]", "the actor key of a kingdom, nation, guild or convoy of the scenario "
-                                    "(kingdom:ID, nation:ID, guild:ID, convoy:ID)", json.dumps(key)))
+            kinds = list(tables)
+            problems.append(Problem(f"seats[{json.dumps(key)}]", f"the actor key of a {', '.join(kinds[:-1])} or {kinds[-1]} of the "
+                                    f"scenario ({', '.join(k + ':ID' for k in kinds)})", json.dumps(key)))
             continue
         rows[0]["policy"] = pol
         if kind == "kingdom":

@@ -46,7 +46,7 @@ def main() -> int:
         return out
 
     def mesa_run(n: int) -> dict[int, dict[str, float]]:
-        rows = mesa.batch_run(RealmModel, parameters={"scenario": a.scenario, "seed": seeds, "collect": True},
+        rows = mesa.batch_run(RealmModel, parameters={"campaign": a.scenario, "seed": seeds, "collect": True},
                               number_processes=n, display_progress=False)
         out: dict[int, dict[str, float]] = {}
         for r in rows:

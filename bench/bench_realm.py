@@ -117,8 +117,8 @@ def breakdown(years: int, seed: int, collect: bool) -> None:
     simpy = own(lambda f, fn: "/simpy/" in f)
     # Mesa: its own code, plus the whole of each daily/seasonal data collection (reporters included)
     mesa = own(lambda f, fn: "/mesa/" in f and "datacollection" not in f) + cum(
-        lambda f, fn: f.endswith("agents/model.py") and fn == "collect_now")
-    plumbing = own(lambda f, fn: f.endswith(("agents/model.py", "agents/clock.py")) and fn != "collect_now")
+        lambda f, fn: f.endswith("agents/systems/cv.py") and fn == "collect_day")
+    plumbing = own(lambda f, fn: f.endswith(("agents/model.py", "agents/clock.py")))
     outside = setup + ledger + simpy + mesa + plumbing
     what = "realmsim run settings: ledger kept, Mesa data collection on" if collect else "job settings, one whole job"
     print(f"  profiled run (seed {seed}, {what}): {total:.2f} s of own time under cProfile")

@@ -6,57 +6,37 @@ checks its own tables against the map and fills its part of the world.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
 import msgspec
 
 from scenarios.files import Carried, carrying
 from scenarios.limits import MAX_YEARS
-from scenarios.schema import Scenario, cv, gw, km, link, mn
-from scenarios.schema.common import Coord, Duration, ProvinceSpec, policy_options_problems
-from sim.calendar import hours
+from scenarios.overrides import apply_overrides
+from scenarios.schema import Scenario, link
+from scenarios.schema.common import MapIndex, ProvinceSpec, duration_hours, policy_options_problems
+from sim.calendar import HOURS_PER_SEASON, hours
 from sim.config import Config
 from sim.errors import Problem, ScenarioError
 from sim.hexmap import TERRAIN_LETTERS, Hex, HexMap, mark_coasts
-from sim.world import SYSTEM_ORDER, World
+from sim.registry import systems as rule_systems
+from sim.system import RuleSystem
+from sim.world import World
 
-SYSTEM_MODULES = {"cv": cv, "km": km, "gw": gw, "mn": mn}
+
+def scenario_systems() -> list[RuleSystem]:
+    """The systems a scenario file can enable (those with scenario tables, a ``schema``), in LINK-01
+    order (``sim.registry``)."""
+    return [s for s in rule_systems() if s.schema]
 
 
-class MapIndex:
-    """The built map plus helpers for checking references to it."""
-
-    def __init__(self, hexmap: HexMap) -> None:
-        self.map = hexmap
-        self.settlements = hexmap.settlements()
-
-    def coord(self, c: Coord, path: str, out: list[Problem]) -> int | None:
-        col, row = c
-        if not self.map.contains(col, row):
-            out.append(
-                Problem(path, f"a hex [col, row] inside the {self.map.width}×{self.map.height} map", f"[{col}, {row}]")
-            )
-            return None
-        return self.map.index(col, row)
-
-    def path(self, coords: list[Coord], path: str, out: list[Problem]) -> list[int] | None:
-        idx: list[int] = []
-        ok = True
-        for i, c in enumerate(coords):
-            h = self.coord(c, f"{path}[{i}]", out)
-            if h is None:
-                ok = False
-            idx.append(-1 if h is None else h)
-        if not ok:
-            return None
-        for i, (a, b) in enumerate(zip(idx, idx[1:])):
-            if b not in self.map.neighbors(a):
-                out.append(
-                    Problem(f"{path}[{i + 1}]", f"a neighbour of the previous hex {list(coords[i])}", f"{list(coords[i + 1])}")
-                )
-                return None
-        return idx
+def schema_of(system: RuleSystem) -> ModuleType:
+    """A system's scenario tables: the module its descriptor names (``check(sc, mapindex)``,
+    ``build(sc, world)``)."""
+    return importlib.import_module(system.schema)
 
 
 # the maps built in this process, by their spec (kept alive, so its id is not reused): a worker
@@ -172,10 +152,6 @@ def _build_provinces(sc: Scenario, hm: HexMap, mi: MapIndex, out: list[Problem])
                 h.region = prov.region
 
 
-def duration_hours(d: Duration) -> int:
-    return hours(years=d.years, seasons=d.seasons, months=d.months, days=d.days)
-
-
 def semantic_problems(sc: Scenario) -> list[Problem]:
     out: list[Problem] = []
     if duration_hours(sc.scenario.duration) <= 0:
@@ -192,11 +168,13 @@ def semantic_problems(sc: Scenario) -> list[Problem]:
     if not hm.hexes:
         return out
     mi = MapIndex(hm)
-    for name in SYSTEM_ORDER:
-        if name in sc.scenario.systems:
-            out.extend(SYSTEM_MODULES[name].check(sc, mi))
+    systems = scenario_systems()
+    for system in systems:
+        if system.name in sc.scenario.systems:
+            out.extend(schema_of(system).check(sc, mi))
     out.extend(link.check(sc, mi))  # LINK (§5.5): factions, affiliations, seasonal turns
-    for table in ("kingdoms", "nations", "guilds", "convoys"):  # options of the lookahead policy
+    for system in systems:  # options of the lookahead policy
+        table = system.faction_table
         for i, row in enumerate(getattr(sc, table)):
             out.extend(policy_options_problems(f"{table}[{i}]", row.policy, row.policy_options))
     return out
@@ -210,15 +188,14 @@ def build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = N
 
 
 def _build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = None, label: str = "scenario") -> World:
-    from scenarios.loader import apply_overrides
-
     out: list[Problem] = []
     hm = build_map(sc, out)
     if out:
         raise ScenarioError(label, out)
     config = msgspec.convert(sc.config, Config)
     config = apply_overrides(config, overrides, label)
-    systems: list[str] = [s for s in SYSTEM_ORDER if s in sc.scenario.systems]
+    enabled = [s for s in scenario_systems() if s.name in sc.scenario.systems]
+    systems: list[str] = [s.name for s in enabled]
     end = duration_hours(sc.scenario.duration)
     start = state_start(sc, end, label)
     world = World(
@@ -231,21 +208,19 @@ def _build_world(sc: Scenario, seed: int, *, overrides: dict[str, Any] | None = 
         config=config,
         map=hm,
     )
-    for name in systems:
-        SYSTEM_MODULES[name].build(sc, world)
+    for system in enabled:
+        schema_of(system).build(sc, world)
     link.build(sc, world)  # LINK (§5.5): joins the enabled systems
-    for table, kind in (("kingdoms", "kingdom"), ("nations", "nation"), ("guilds", "guild"), ("convoys", "convoy")):
-        for row in getattr(sc, table):  # the lookahead policy's budgets, by actor key
+    for system in scenario_systems():
+        for row in getattr(sc, system.faction_table):  # the lookahead policy's budgets, by actor key
             if row.policy_options is not None:
-                world.policy_options[f"{kind}:{row.id}"] = msgspec.to_builtins(row.policy_options)
+                world.policy_options[system.actor(row.id)] = msgspec.to_builtins(row.policy_options)
     world.policy_options = dict(sorted(world.policy_options.items()))
     return world
 
 
 def state_start(sc: Scenario, end: int, label: str) -> int:
     """The hour a state file stands at (``[state] season``; 0 for a scenario), before the end."""
-    from sim.calendar import HOURS_PER_SEASON
-
     if sc.state is None or sc.state.season == 0:
         return 0
     start = sc.state.season * HOURS_PER_SEASON

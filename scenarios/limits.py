@@ -13,6 +13,7 @@ table. The built-in scenarios stay far inside every limit; the durations keep a 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 
 from sim.calendar import HOURS_PER_YEAR
@@ -342,8 +343,6 @@ def parse_bytes(text: str) -> int:
 
 def file_cap(kind: str, environ: dict[str, str] | None = None) -> int:
     """The size cap of ``kind`` (a key of :data:`FILE_CAPS`) in bytes: its variable's, else the default."""
-    import os
-
     cap = FILE_CAPS[kind]
     raw = (os.environ if environ is None else environ).get(cap.env, "").strip()
     if not raw:

@@ -21,10 +21,13 @@ from typing import Any
 
 import msgspec
 
+from scenarios.build import semantic_problems
 from scenarios.files import Carried, carrying, gather, texts
 from scenarios.inputs import InputFileError, read_input
+from scenarios.overrides import apply_overrides as apply_overrides  # where the workers and the tests take it
 from scenarios.schema import Scenario
-from scenarios.validate import check_against, conformed, describe, policy_check_token
+from scenarios.toml_lines import key_lines, line_of
+from scenarios.validate import check_against, conformed, policy_check_token
 from sim.config import Config
 from sim.errors import MAX_PROBLEMS_SHOWN, Problem, ScenarioError
 
@@ -113,8 +116,6 @@ def _semantic_of_sound_parts(raw: dict[str, Any], structural: list[Problem]) -> 
     The semantic checks read a copy where each bad value is dropped (a field with a default) or
     replaced by a placeholder (see ``scenarios.validate.conform``); what they find at a bad value or
     at a table holding one is left out, as it may only echo that problem."""
-    from scenarios.build import semantic_problems
-
     if not structural:
         return semantic_problems(msgspec.convert(raw, Scenario))
     try:
@@ -147,8 +148,6 @@ def _outside(found: list[Problem], structural: list[Problem]) -> list[Problem]:
 
 def with_lines(problems: list[Problem], text: str) -> list[Problem]:
     """Each problem with the line where its value stands."""
-    from scenarios.toml_lines import key_lines, line_of
-
     lines = key_lines(text, [p.path for p in problems])
     located = [p if p.line is not None else replace(p, line=line_of(p.path, lines)) for p in problems]
     return [_suggest(p) if i < MAX_PROBLEMS_SHOWN else p for i, p in enumerate(located)]  # suggestions for those shown
@@ -212,22 +211,3 @@ def load_scenario_text(text: str, label: str = "<scenario>", files: Mapping[str,
     if len(_PARSED) > PARSED_KEPT:
         _PARSED.popitem(last=False)
     return loaded
-
-
-def apply_overrides(config: Config, overrides: dict[str, Any] | None, label: str = "overrides") -> Config:
-    """Config with dotted-key overrides applied (``{"cv.fatigued_penalty": 3}``), validated."""
-    # implements: GEN-05
-    if not overrides:
-        return config
-    data = msgspec.to_builtins(config)
-    problems: list[Problem] = []
-    for key, value in overrides.items():
-        system, _, field = key.partition(".")
-        if system not in data or not field:
-            problems.append(Problem(key, "a config key <system>.<name> (km, mn, gw, cv, link)", describe(key)))
-            continue
-        data[system][field] = value
-    problems += check_against(data, Config, "config")
-    if problems:
-        raise ScenarioError(label, problems)
-    return msgspec.convert(data, Config)

@@ -76,7 +76,7 @@ def hours(*, years: int = 0, seasons: int = 0, months: int = 0, days: int = 0, h
     return years * HOURS_PER_YEAR + seasons * HOURS_PER_SEASON + months * HOURS_PER_MONTH + days * HOURS_PER_DAY + hours
 
 
-def priority(phase: Phase, index: int = 0) -> int:
+def priority(phase: int, index: int = 0) -> int:
     """SimPy priority for something of ``phase`` done by the ``index``-th faction (ascending id)."""
     return 10 + int(phase) * 1_000_000 + index
 

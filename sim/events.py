@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgpack
 import msgspec
 
 Mods = Sequence[tuple[str, int]]
@@ -197,8 +198,6 @@ def encode_events(events: Iterable[Event]) -> bytes:
 
 def decode_events(data: bytes) -> list[Event]:
     """Read a ledger written by :func:`encode_events` (a msgpack stream of events)."""
-    import msgpack
-
     out = []
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
     unpacker.feed(data)

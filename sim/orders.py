@@ -42,9 +42,32 @@ END: Any = _End()
 
 
 class Decider(Protocol):
-    """Answers the rules' questions for the factions of a turn."""
+    """Answers the rules' questions for the factions of a turn.
+
+    Two optional methods let a turn know more of its players (a campaign's decider has both; a
+    :class:`ScriptedDecider` has neither, and the rules' default applies — see :func:`plays_for`):
+
+    * ``plays(actor) -> bool`` — whether the decider answers for ``actor`` (a faction it does not play
+      is asked nothing: a kingdom then plays its scenario's scripted orders);
+    * ``joined() -> None`` — a turn brought new factions into the world (a vassal, an envoy, a
+      caravan): the campaign gives them their players before the next question.
+    """
 
     def decide(self, actor: str, decision: str, legal: Sequence[T], context: Mapping[str, Any]) -> T: ...
+
+
+def plays_for(decider: Decider, actor: str) -> bool | None:
+    """Whether ``decider`` answers for ``actor`` (its optional ``plays(actor)``); None when the decider
+    does not say, and the rules' default applies."""
+    fn = getattr(decider, "plays", None)
+    return None if fn is None else bool(fn(actor))
+
+
+def tell_joined(decider: Decider) -> None:
+    """Tell ``decider`` that new factions joined the world during a turn (its optional ``joined()``)."""
+    fn = getattr(decider, "joined", None)
+    if fn is not None:
+        fn()
 
 
 class UnscriptedDecisionError(RulesError):

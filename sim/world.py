@@ -6,6 +6,8 @@ Agents hold identity and a policy; everything that changes lives here.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from sim.config import Config
@@ -16,8 +18,6 @@ from sim.state.gw import GwWorld
 from sim.state.km import KmWorld
 from sim.state.mn import MnWorld
 
-SYSTEM_ORDER = ("km", "mn", "gw", "cv")  # LINK-01 tie order
-
 
 class World(msgspec.Struct):
     scenario: str  # the scenario's name
@@ -25,7 +25,7 @@ class World(msgspec.Struct):
     start: int  # campaign hour the run starts at (0)
     end: int  # campaign hour the run stops at
     now: int
-    systems: list[str]  # enabled systems, in LINK-01 order
+    systems: list[str]  # enabled systems, in LINK-01 order (sim.registry)
     config: Config
     map: HexMap
     cv: CvWorld | None = None
@@ -34,6 +34,9 @@ class World(msgspec.Struct):
     mn: MnWorld | None = None
     # a faction's ``policy_options`` from its scenario row, by actor key (the lookahead policy's budgets)
     policy_options: dict[str, dict[str, int | float]] = {}
+    # the state of each system registered besides the four above (``sim.registry.register``), by its
+    # name; read it through its descriptor, ``SYSTEM.state(world)``
+    extensions: dict[str, Any] = {}
 
     def has(self, system: str) -> bool:
         return system in self.systems

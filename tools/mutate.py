@@ -58,12 +58,13 @@ SYSTEMS: dict[str, tuple[list[str], list[str]]] = {
     # system: (rule modules, test paths)
     "cv": ([f"sim/rules/cv/{m}.py" for m in ("stats", "crew", "hazards", "routes", "legality", "orders", "travel", "rest",
                                              "turn")], ["tests/cv"]),
-    "gw": ([f"sim/rules/gw/{m}.py" for m in ("core", "legality", "orders", "deploy", "siege", "combat", "annex", "season")], ["tests/gw"]),
+    "gw": ([f"sim/rules/gw/{m}.py" for m in ("core", "hooks", "legality", "orders", "deploy", "siege", "combat", "annex",
+                                             "season")], ["tests/gw"]),
     "km": ([f"sim/rules/km/{m}.py" for m in ("tables", "statistics", "upkeep_phase", "ordinary", "income_event", "specials",
                                              "diplomatic", "relations", "exploration", "trade", "vassalage", "legality",
-                                             "envoys", "turn", "hooks")], ["tests/km"]),
+                                             "turn", "hooks")], ["tests/km"]),
     "mn": ([f"sim/rules/mn/{m}.py" for m in ("orders", "lookups", "embassies", "missions", "negotiation", "military", "turn",
-                                             "legality", "hooks")], ["tests/mn"]),
+                                             "legality", "hooks", "invariants")], ["tests/mn"]),
     "link": (["sim/rules/links.py"], ["tests/link"]),
 }
 

@@ -35,27 +35,19 @@ from sim.errors import Problem, RealmsimError, ScenarioError
 from sim.events import Event, check
 from sim.odds import exact_distribution
 from workers.explain import rollout_lines, tie_fr, unit_word
+from workers.factions import TABLES as TABLES
+from workers.factions import AdviceError as AdviceError
+from workers.factions import factions_of as factions_of
+from workers.factions import resolve_faction as resolve_faction
+from workers.partial import missing_for
 
 log = logging.getLogger("realmsim.advise")
-KINDS = ("kingdom", "guild", "nation", "convoy")
-TABLES = {"kingdom": "kingdoms", "guild": "guilds", "nation": "nations", "convoy": "convoys"}
 KIND_FR = {"kingdom": "royaume", "guild": "guilde", "nation": "nation", "convoy": "caravane"}
 KIND_FR_THE = {"kingdom": "Le royaume", "guild": "La guilde", "nation": "La nation", "convoy": "La caravane"}
 KM_ATTRIBUTES = {"Economy", "Loyalty", "Stability"}
 MAX_SEASONS_AHEAD = 8  # a faction that has not decided within two years of the state: said so
 MAX_ENUMERATED = 100_000  # sim.odds enumeration bound per check (a check draws one die)
 SHOWN = 8  # alternatives shown per decision without --explain
-
-
-class AdviceError(RealmsimError):
-    """The request cannot be advised on (unknown faction, unknown policy, no decision ahead): a
-    ScenarioError-like list of problems with path / expected / found."""
-
-    def __init__(self, label: str, problems: list[Problem]) -> None:
-        self.file = label
-        self.problems = problems
-        lines = "\n".join(f"  {p.path}: expected {p.expected}, found {p.found}" for p in problems)
-        super().__init__(f"{label}: cannot advise:\n{lines}")
 
 
 # ---- the answer (the same structs for `advise --json` and POST /v1/advise) --------------------------
@@ -132,23 +124,6 @@ class Advice(msgspec.Struct):
 
 
 # ---- finding the faction ---------------------------------------------------------------------------
-def factions_of(sc: Any) -> list[str]:
-    return [f"{kind}:{row.id}" for kind, table in TABLES.items() for row in getattr(sc, table, [])]
-
-
-def resolve_faction(sc: Any, faction: str, label: str) -> str:
-    """``kind:id`` of ``faction`` (``kind:id`` or a bare id that names one faction)."""
-    known = factions_of(sc)
-    if faction in known:
-        return faction
-    matches = [k for k in known if k.partition(":")[2] == faction]
-    if len(matches) == 1:
-        return matches[0]
-    shown = ", ".join(known[:30]) + ("…" if len(known) > 30 else "") if known else "none: the state has no faction table"
-    found = f'"{faction}"' + (f" (ambiguous: {', '.join(matches)})" if matches else "")
-    raise AdviceError(label, [Problem("faction", f"a faction of the state as kind:id ({shown})", found)])
-
-
 def check_policy(kind: str, policy: str, label: str) -> None:
     from agents.policies import known_policies
 
@@ -445,8 +420,6 @@ def advise(loaded: LoadedScenario, faction: str, *, policy: str = "heuristic", s
     name = (asked[0].names if asked else Names(lang)).of(kind, ident)
     out = Advice(loaded.label, key, kind, name, policy, seed, lang, hour, hour // HOURS_PER_SEASON, orders,
                  _summary(name, kind, orders, hour, lang), loaded.sha256)
-    from workers.partial import missing_for
-
     digest = hashlib.sha256(msgspec.json.encode([msgspec.to_builtins(o) for o in orders])).hexdigest()
     missing = [Missing(p.path, p.expected, p.found) for p in missing_for(loaded, key)]
     return msgspec.structs.replace(out, advice_sha256=digest, missing=missing)

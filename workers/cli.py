@@ -16,6 +16,7 @@ from typing import Any
 
 from sim.errors import RealmsimError
 from workers.batch import UsageError, check_seconds
+from workers.options import parse_until as parse_until  # where the commands and the server take it
 
 DEFAULT_SCENARIO = "realm"
 
@@ -212,21 +213,6 @@ def parse_overrides(items: list[str]) -> dict[str, Any]:
             value = raw
         out[key.strip()] = value
     return out
-
-
-def parse_until(text: str | None) -> int | None:
-    """``3`` → the start of season 3; ``45d``, ``2m``, ``1y`` → that many days, months, years in."""
-    from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_SEASON, HOURS_PER_YEAR
-
-    if text is None:
-        return None
-    units = {"d": HOURS_PER_DAY, "m": HOURS_PER_MONTH, "s": HOURS_PER_SEASON, "y": HOURS_PER_YEAR}
-    t = text.strip().lower()
-    unit = units.get(t[-1:], None)
-    num = t[:-1] if unit else t
-    if not num.isdigit():
-        raise UsageError(f"--until {text!r}: expected a season number (e.g. 3) or a count with d, m, s or y (e.g. 45d)")
-    return int(num) * (unit or HOURS_PER_SEASON)
 
 
 def _metric_names(lang: str) -> Any:

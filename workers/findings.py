@@ -342,7 +342,7 @@ def write_findings(f: Findings, out: Path) -> list[Path]:
 
 def findings(path_or_data: Any, **kw: Any) -> Findings:
     """The findings of a batch table file (or of an open :class:`workers.report.batch.BatchData`)."""
-    from workers.report.batch import BatchData
+    from workers.report.data import BatchData
 
     data = path_or_data if isinstance(path_or_data, BatchData) else BatchData(Path(path_or_data))
     return findings_of(data, **kw)

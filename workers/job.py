@@ -274,8 +274,9 @@ def preload() -> tuple[str, str]:
         import agents.campaign  # noqa: F401
         import scenarios.loader  # noqa: F401
         from agents.systems import get_driver
+        from sim.registry import names
 
-        for name in ("cv", "gw", "km", "mn"):
+        for name in names():
             get_driver(name)
     except Exception as e:  # noqa: BLE001 - reported to the caller
         error = f"{type(e).__name__}: {e}"

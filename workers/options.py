@@ -63,3 +63,19 @@ def apply_allow_policies(args: argparse.Namespace) -> None:
     except ValueError as e:
         raise UsageError(str(e)) from None
     os.environ[ALLOW_ENV] = ",".join(dict.fromkeys([*env, *mine]))
+
+
+def parse_until(text: str | None) -> int | None:
+    """``3`` → the start of season 3; ``45d``, ``2m``, ``1y`` → that many days, months, years in."""
+    from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_SEASON, HOURS_PER_YEAR
+    from workers.batch import UsageError
+
+    if text is None:
+        return None
+    units = {"d": HOURS_PER_DAY, "m": HOURS_PER_MONTH, "s": HOURS_PER_SEASON, "y": HOURS_PER_YEAR}
+    t = text.strip().lower()
+    unit = units.get(t[-1:], None)
+    num = t[:-1] if unit else t
+    if not num.isdigit():
+        raise UsageError(f"--until {text!r}: expected a season number (e.g. 3) or a count with d, m, s or y (e.g. 45d)")
+    return int(num) * (unit or HOURS_PER_SEASON)

@@ -20,7 +20,7 @@ import msgspec
 
 from scenarios.loader import LoadedScenario
 from sim.errors import Problem
-from workers.advise import TABLES, resolve_faction
+from workers.factions import TABLES, resolve_faction
 
 
 def _row(sc: Any, key: str) -> tuple[int, Any]:

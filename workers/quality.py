@@ -36,7 +36,7 @@ ACT_EVENTS: dict[str, frozenset[str]] = {
 _ALL_ACTS = frozenset().union(*ACT_EVENTS.values())
 
 
-def _is_act(ev: Event) -> bool:
+def is_act(ev: Event) -> bool:
     if ev.kind not in _ALL_ACTS:
         return False
     if ev.kind == "EdictsSet":
@@ -88,7 +88,7 @@ def activity(events: Iterable[Event]) -> dict[str, Activity]:
             a = out[key] = Activity(key, ev.t, -1)
         if kind == "convoy" and ev.kind in ("ConvoyArrived", "ConvoyDestroyed"):
             a.end = ev.t
-        if ev.kind in ACT_EVENTS[kind] and _is_act(ev):
+        if ev.kind in ACT_EVENTS[kind] and is_act(ev):
             a.acts.append(ev.t)
     for a in out.values():
         if a.end < 0:

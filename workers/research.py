@@ -41,7 +41,7 @@ def compare_files(a: Path, b: Path, out: Path, *, lang: str = "en") -> list[Path
     """The two tables as one sweep over ``set[batch]`` (the first the baseline) on the seeds they share:
     ``comparison.csv``/``.md``/``.png``, and the findings of each."""
     from workers.findings import findings_of, write_findings
-    from workers.report.batch import BatchData
+    from workers.report.data import BatchData
     from workers.sweep import analysis_frame, compare_tables, write_sweep_report
 
     da, db = BatchData(a), BatchData(b)

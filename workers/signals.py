@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from sim.calendar import HOURS_PER_MONTH
 from sim.events import Event
-from workers.quality import ACT_EVENTS, _is_act
+from workers.quality import ACT_EVENTS, is_act
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
@@ -161,7 +161,7 @@ class Signals:
             self.acts[key] = []
         if fkind == "convoy" and ev.kind in ("ConvoyArrived", "ConvoyDestroyed"):
             self.convoy_end[key] = ev.t
-        if ev.kind in ACT_EVENTS[fkind] and _is_act(ev):
+        if ev.kind in ACT_EVENTS[fkind] and is_act(ev):
             self.acts[key].append(ev.t)
 
     # ---- the figures ---------------------------------------------------------------------------

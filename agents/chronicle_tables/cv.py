@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from sim.calendar import HOURS_PER_DAY
@@ -49,8 +50,6 @@ def _job(job: str, lang: str) -> str:
 
 def _miles(text: str) -> str:
     """An exact mile count (``"627/4"``) as a readable decimal (``156.75``)."""
-    from fractions import Fraction
-
     v = Fraction(text)
     return str(int(v)) if v.denominator == 1 else f"{float(v):.2f}".rstrip("0")
 
@@ -371,3 +370,20 @@ def order_fr(label: str) -> str:
         return (f"{_ROUTE_FR.get(kind, kind)} ({hexes.replace('hexes', 'hexagones')}, "
                 f"{days.replace('days', 'jours')}, {risk.replace('risk', 'risque')})")
     return ", ".join(_order_part_fr(p) for p in label.split(", "))
+
+KINDS: frozenset[str] = frozenset(LINES)
+
+
+def tell(ev: Event, lang: str, model: Any) -> str | None:
+    """The chronicle line of a CV event, told of its convoy (the one entry point every chronicle table
+    has), or None (a kind not told, or a convoy the world no longer holds)."""
+    fn = LINES.get(ev.kind)
+    cv = model.world.cv
+    if fn is None or cv is None:
+        return None
+    try:
+        c = cv.convoy(ev.actor.partition(":")[2])
+    except KeyError:
+        return None
+    line = fn(ev, lang, c, model)
+    return None if line is None else str(line)

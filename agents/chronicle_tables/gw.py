@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sim.config import GwConfig
 from sim.events import Event
 
 if TYPE_CHECKING:
@@ -331,8 +332,6 @@ _KEY_FR = {"domain": "domaine", "army": "armée", "to": "vers", "target": "cible
 
 
 def _units_fr(value: str) -> str:
-    from sim.config import GwConfig
-
     kinds = GwConfig().units
     out = []
     for item in value.split(","):
@@ -368,3 +367,14 @@ def order_fr(label: str) -> str:
             value = {"no": "non", "yes": "oui"}[value]
         words.append(f"{_KEY_FR.get(key, key)} {value}")
     return words[0] + (" — " + ", ".join(words[1:]) if len(words) > 1 else "")
+
+KINDS: frozenset[str] = frozenset(LINES)
+
+
+def tell(ev: Event, lang: str, model: Any) -> str | None:
+    """The chronicle line of a GW event (the one entry point every chronicle table has), or None."""
+    fn = LINES.get(ev.kind)
+    if fn is None:
+        return None
+    line = fn(ev, lang, model)
+    return None if line is None else str(line)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agents.chronicle_tables import Patterns, translate
 from sim.events import Event
@@ -432,3 +432,8 @@ def order_fr(label: str) -> str:
     """A kingdom's order label (``sim.rules.km.turn.label``, the heuristic's ``order_label``) in French;
     what it does not know (a kingdom's id as a target, a scripted order) stays as it is."""
     return translate(label, _LEVEL_FR, _ORDER_PATTERNS)
+
+
+def tell(ev: Event, lang: str, model: Any) -> str | None:
+    """The chronicle line of a KM event (the one entry point every chronicle table has), or None."""
+    return render(ev, lang, model.world.km_state())

@@ -184,3 +184,14 @@ LINES: dict[str, Any] = {
     "HexLostToGuild": _hex_lost,
     "KingdomConqueredByGuilds": _conquered,
 }
+
+KINDS: frozenset[str] = frozenset(LINES)
+
+
+def tell(ev: Event, lang: str, model: Any) -> str | None:
+    """The chronicle line of a LINK event (the one entry point every chronicle table has), or None."""
+    fn = LINES.get(ev.kind)
+    if fn is None:
+        return None
+    line = fn(ev, lang, model.world)
+    return None if line is None else str(line)

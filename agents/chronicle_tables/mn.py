@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agents.chronicle_tables import Patterns, translate
 from sim.events import Event
@@ -222,3 +222,8 @@ def order_fr(label: str) -> str:
     """A nation's order label (``sim.rules.mn.order_label``, the heuristic's ``_label``) in French;
     what it does not know stays as it is."""
     return translate(label, _WORD_FR, _MN_PATTERNS)
+
+
+def tell(ev: Event, lang: str, model: Any) -> str | None:
+    """The chronicle line of an MN event (the one entry point every chronicle table has), or None."""
+    return render(ev, lang, model.world.mn_state())

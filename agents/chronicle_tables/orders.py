@@ -21,6 +21,9 @@ from agents.chronicle_tables import gw as gw_tables
 from agents.chronicle_tables import km as km_tables
 from agents.chronicle_tables import mn as mn_tables
 from agents.chronicle_tables.names import TREATY, Names
+from sim.config import GwConfig
+from sim.rules import cv as cr
+from sim.rules import km as K
 
 _HEX = re.compile(r"#(\d+)")
 _VOWEL = re.compile(r"^[AEIOUYÉÈÊÂÎaeiouyéèêâîh]")
@@ -58,8 +61,6 @@ _TRADE_TYPE = {"en": {"food": "food", "goods": "goods", "luxuries": "luxuries", 
 
 def building(kind: str, lang: str) -> str:
     """A kingdom building (SC-KM-31) by its name: ``trade shop`` / ``commerce``."""
-    from sim.rules import km as K
-
     b = K.BUILDINGS.get(kind)
     if lang == "fr":
         return b.french if b is not None else kind
@@ -193,8 +194,6 @@ _GW_ACTION = {"en": {"assign": "assignment", "build": "building"}, "fr": gw_tabl
 
 def gw_units(value: str, lang: str) -> str:
     """``infantry:14,knight:4`` as ``14 × infantry, 4 × knight`` (French: the seeds' unit names)."""
-    from sim.config import GwConfig
-
     kinds = GwConfig().units
     out = []
     for item in value.split(","):
@@ -246,8 +245,6 @@ _CV_MOVES_EN = {"travel": "travel", "travel by night": "travel by night", "rest"
 
 
 def _cv_purchase_en(item: str) -> str:
-    from sim.rules import cv as cr
-
     what, _, arg = item.partition(":")
     if what == "stores":
         return f"{arg} unit(s) of food stores"
@@ -261,8 +258,6 @@ def _cv_purchase_en(item: str) -> str:
 
 
 def _cv_part_en(part: str) -> str:
-    from sim.rules import cv as cr
-
     if part in _CV_MOVES_EN:
         return _CV_MOVES_EN[part]
     base, plus, extra = part.rpartition(" +")

@@ -29,7 +29,11 @@ import random
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from typing import Any
+
+from scenarios.validate import set_policy_check
+from sim.registry import SYSTEMS
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,7 @@ class Policy(abc.ABC):
 
 _REGISTRY: dict[tuple[str, str], Callable[[], Policy]] = {}
 
-KINDS = ("kingdom", "nation", "guild", "convoy")
+KINDS = tuple(s.faction_kind for s in SYSTEMS)  # the built-in systems' kinds: each has its agents/policies/<kind>.py
 _BUILTIN_NAMES = {"kingdom": ("heuristic", "random", "scripted", "lookahead"), "nation": ("heuristic", "random", "lookahead"),
                   "guild": ("heuristic", "random", "lookahead"), "convoy": ("heuristic", "random", "lookahead")}  # tests check them
 ENTRY_POINT_GROUP = "realmsim.policies"
@@ -183,8 +187,6 @@ def _expected(kind: str) -> str:
 
 def _entry_point(kind: str, spec: str) -> Any:
     """The entry point of the group ``realmsim.policies`` named ``kind.spec`` or ``spec`` (not loaded)."""
-    from importlib.metadata import entry_points
-
     eps = entry_points(group=ENTRY_POINT_GROUP)
     for name in (f"{kind}.{spec}", spec):
         found = [ep for ep in eps if ep.name == name]
@@ -268,8 +270,6 @@ def policy_problem(kind: str, spec: str) -> tuple[str, str] | None:
 
 
 def _install_check() -> None:
-    from scenarios.validate import set_policy_check
-
     set_policy_check(policy_problem, lambda: ",".join(allowed_modules()))
 
 

@@ -118,7 +118,7 @@ class _Situation:
     change: once per season's orders, see :class:`_Shared`)."""
 
     def __init__(self, world: World, gid: str, memo: dict[str, Any] | None = None) -> None:
-        gw = wf.gw_of(world)
+        gw = world.gw_state()
         self.world = world
         self.gw: GwWorld = gw
         self.gid = gid

@@ -14,15 +14,17 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
+from math import comb
 from typing import Any
 
 from agents.kingdom import KingdomObs
 from agents.policies import Decision, Policy, register
 from agents.policies.explain import Terms, explained
 from sim.rules import km as K
+from sim.rules import links
 from sim.rules.km import label
-from sim.rules.km.diplomatic import _rebalanceable
-from sim.rules.km.statistics import _VACANCY_ATTRS, _VACANCY_UNREST
+from sim.rules.km.diplomatic import rebalanceable
+from sim.rules.km.statistics import VACANCY_ATTRS, VACANCY_UNREST
 from sim.state.km import (
     BuildOrder,
     DiplomaticEdict,
@@ -85,8 +87,6 @@ def friction_unrest(p: float) -> float:
 
 def p_at_least(p: float, n: int, need: int) -> float:
     """Chance of at least ``need`` successes in ``n`` independent tries of chance ``p``."""
-    from math import comb
-
     return sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(need, n + 1))
 
 
@@ -319,10 +319,10 @@ class KingdomHeuristic(Policy):
             t.add("hostile", -1.0, f"{tg} is hostile", f"{tg} est hostile")
             return
         lvl = km.level(c.kid, tg)
-        if lvl >= 3 and _rebalanceable(km, c.kid, tg) is None:
+        if lvl >= 3 and rebalanceable(km, c.kid, tg) is None:
             t.add("nothing", -0.5, "nothing left to gain", "plus rien à gagner")
             return
-        path = K.envoy_path(c.w, c.kid, tg)
+        path = links.envoy_path(c.w, c.kid, tg)
         dist = len(path) if path else 99
         t.add("relations", 1.5 + 0.3 * (3 - lvl), f"closer relations with {tg}", f"relations plus étroites avec {tg}")
         t.add("distance", -dist / 40, f"{dist} hexes to travel", f"{dist} hex à parcourir")
@@ -472,7 +472,7 @@ class KingdomHeuristic(Policy):
         if len(k.vassal_attrs) == 3:
             stab += k.vassal_attrs[2]
         leaders = {*k.vassal_leaders, "viceroy"}
-        for role, _e, _l, st_pen in _VACANCY_ATTRS:
+        for role, _e, _l, st_pen in VACANCY_ATTRS:
             if role not in leaders:
                 stab += st_pen
         moved = [x for x in k.settlements if x.hex in o.hexes]
@@ -480,7 +480,7 @@ class KingdomHeuristic(Policy):
             stab += sum(K.BUILDINGS[b].stability * n for b, n in x.buildings.items())
         dc = 20 + len(o.hexes) + sum(x.districts for x in moved)
         p_vassal = p_check(stab, dc, kingdom=True)
-        unrest_roles = sum(1 for r, _n in _VACANCY_UNREST if r not in leaders)
+        unrest_roles = sum(1 for r, _n in VACANCY_UNREST if r not in leaders)
         if p_vassal < 0.5 or unrest_roles:
             t.add("cannot_stand", -5.0, f"the new realm would stand {p_vassal:.0%}", f"le nouveau royaume tiendrait à {p_vassal:.0%}")
             return

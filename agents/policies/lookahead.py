@@ -35,10 +35,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from agents.base import RealmAgent
+from agents.model import RealmModel
 from agents.policies import Alternative, Decision, Policy, Term, make_policy, register
+from agents.policies.convoy import DayTerms, HeuristicConvoyPolicy
 from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_YEAR, span_words
 from sim.dice import DiceBox, derive_seed
 from sim.events import Ledger
+from sim.rules.km import label
+from sim.rules.mn import order_label
+from sim.scoring import score_of, units
+from sim.state.cv import DayPlan
 from sim.world import World, decode_world, encode_world
 
 if TYPE_CHECKING:
@@ -112,24 +119,13 @@ def policy_rng(agent: Any) -> random.Random:
 
 
 def new_model(world: World, dice: DiceBox, ledger: Ledger) -> RealmModel:
-    from agents.model import RealmModel
-
     return RealmModel(world, dice=dice, ledger=ledger, collect=False, check_invariants=False)
 
 
 def faction_score(world: World, key: str) -> float:
     """The score (``sim.scoring``) of the faction ``key`` in ``world``; :data:`UNSCORED` if it is gone."""
-    from sim import scoring as S
-
-    kind, _, ident = key.partition(":")
-    table: dict[str, Callable[[World, str], Any]] = {
-        "kingdom": S.score_kingdom, "nation": S.score_nation, "guild": S.score_guild, "convoy": S.score_convoy,
-    }
-    fn = table.get(kind)
-    if fn is None:
-        return UNSCORED
     try:
-        return float(fn(world, ident).total)
+        return float(score_of(world, key).total)
     except (KeyError, AttributeError, StopIteration, ValueError):
         return UNSCORED
 
@@ -137,16 +133,10 @@ def faction_score(world: World, key: str) -> float:
 def labeler(kind: str) -> Callable[[Any], str]:
     """How the kind's heuristic names an order in ``Decision.scored``."""
     if kind == "kingdom":
-        from sim.rules.km import label
-
         return label
     if kind == "nation":
-        from sim.rules.mn import order_label
-
         return order_label
     if kind == "convoy":
-        from sim.state.cv import DayPlan
-
         return lambda a: a.label() if isinstance(a, DayPlan) else str(a)
     return str
 
@@ -199,13 +189,15 @@ class Checkpointer:
         return cp if cp is not None and cp.hour == now else None
 
 
+CHECKPOINTER = "lookahead.checkpointer"  # model.caches: the model's Checkpointer
+
+
 def checkpointer(model: RealmModel) -> Checkpointer:
-    cp = getattr(model, "lookahead_checkpointer", None)
+    cp = model.caches.get(CHECKPOINTER)
     if cp is None:
-        cp = Checkpointer(model)
-        model.lookahead_checkpointer = cp  # type: ignore[attr-defined]
+        cp = model.caches[CHECKPOINTER] = Checkpointer(model)
         model.env.on_clock = cp.on_clock
-    return cp
+    return cp  # type: ignore[no-any-return]
 
 
 # ---- rollouts -----------------------------------------------------------------------------------
@@ -302,8 +294,6 @@ def solo_convoy(world: World, decider: str) -> None:
 def play(cp: Checkpoint, decider: str, legal: list[Any], forced: int, seed: int, until: int) -> float | None:
     """One rollout: the deciding faction's score at ``until``, or None if the replay did not reach
     the decision (it always does unless a restart from the world is not exact: a bug, counted)."""
-    from agents.base import RealmAgent
-
     world = decode_world(cp.world)
     solo_convoy(world, decider)
     dice = RolloutDice(world.seed)
@@ -487,9 +477,7 @@ class Lookahead(Policy):
 
 
 def _unit(kind: str) -> str:
-    from sim.scoring import UNITS
-
-    return UNITS.get(kind, "")
+    return units().get(kind, "")
 
 
 def _unit_fr(unit: str) -> str:
@@ -523,8 +511,6 @@ def plan_kind(p: Any) -> tuple[Any, ...]:
     halting at the next settlement; rest; repair), crew care, kinds of purchase, job change and
     abandoned wagon — not the small differences (forage or scout, how many forced-march hours, how
     many stores). A route or a target is a kind of its own."""
-    from sim.state.cv import DayPlan
-
     if not isinstance(p, DayPlan):
         return (str(p),)
     buys = tuple(b.partition(":")[0] if b.startswith(("stores", "repair")) else b for b in p.purchases)
@@ -568,7 +554,6 @@ class ConvoyLookahead(Lookahead):
         b = self.budget
         if b.candidates < 2:
             return [chosen]
-        from agents.policies.convoy import DayTerms, HeuristicConvoyPolicy
 
         if slot_of(obs) == "day" and isinstance(self.heuristic, HeuristicConvoyPolicy) and isinstance(obs, dict):
             totals = DayTerms(obs).totals(legal)  # every plan's score (the decision shows the best few)

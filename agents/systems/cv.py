@@ -1,52 +1,32 @@
-"""Driver of the caravans (CV) system: convoy agents and their SimPy processes, the daily data
-collection, summary metrics, chronicle lines (English and French) and invariants."""
+"""Driver of the caravans (CV) system: convoy agents and their SimPy processes, and the caravans' days
+in the model's one data collector (its summary, metrics, chronicle and invariants come from the
+descriptor, ``sim.rules.cv.SYSTEM``).
+
+The days are two tables of ``model.datacollector`` (Mesa's ``tables``), filled at the last hour of
+each day once the first convoy set out: ``convoy_days``, a row a day of the model reporters below, and
+``convoys``, a row per convoy agent in ascending convoy id — a row a day while the convoy travels and
+one last row on the day it arrives or is destroyed (a finished convoy does not change; recording it
+every day for years cost more than the rules themselves). ``model.frames()`` reads them as
+``cv.model`` and ``cv.agents``."""
 
 from __future__ import annotations
 
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
-import mesa
-
-from agents.systems import SystemDriver, attach_link
+from agents.convoy import ConvoyAgent, ConvoyPolicyError
+from agents.systems import SystemDriverBase, attach_link
 from sim.calendar import HOURS_PER_DAY, Phase
-from sim.events import Event
 from sim.rules import cv as cr
 from sim.state.cv import ticks_to_miles
 
 if TYPE_CHECKING:
     from agents.model import RealmModel
-from agents.chronicle_tables.cv import LINES  # noqa: F401  (re-exported)
 
 
-class ConvoyCollector(mesa.DataCollector):
-    """The daily table of the caravans: the model reporters, and a table (Mesa's ``tables``) with
-    one row per convoy agent (not every agent of the model, which may hold kingdoms or guilds too),
-    in ascending convoy id: a row a day while the convoy travels, and one last row on the day it
-    arrives or is destroyed (a finished convoy does not change; recording it every day for years
-    cost more than the rules themselves). ``model.frames()["cv.agents"]`` reads that table."""
-
-    TABLE = "convoys"
-
-    def __init__(self, *, model_reporters: dict[str, Any], agent_reporters: dict[str, Any]) -> None:
-        super().__init__(model_reporters=model_reporters, tables={self.TABLE: ["Step", "AgentID", *agent_reporters]})
-        self.row_reporters = agent_reporters
-        self._finished: set[str] = set()
-
-    def collect(self, model: Any) -> None:
-        super().collect(model)
-        for a in sorted((a for a in model.agents if getattr(a, "kind", "") == "convoy"), key=lambda a: a.cid):
-            if a.convoy.status != "travelling":
-                if a.cid in self._finished:
-                    continue
-                self._finished.add(a.cid)
-            row = {"Step": model.time, "AgentID": a.unique_id}
-            row.update((name, f(a)) for name, f in self.row_reporters.items())
-            self.add_table_row(self.TABLE, row)
-
-    def agents_frame(self) -> Any:
-        return self.get_table_dataframe(self.TABLE).set_index(["Step", "AgentID"])
-
+ROUTES = "cv.routes"  # model.caches: the route cache the convoys share (it only saves time)
+DAYS = "cv.days"  # model.caches: the convoys whose last day is collected (the days are collected once set)
+DAY_TABLE, CONVOY_TABLE = "convoy_days", "convoys"
 
 AGENT_REPORTERS = {
     "convoy": lambda a: a.cid,
@@ -84,33 +64,37 @@ MODEL_REPORTERS = {
 }
 
 
-class _Driver(SystemDriver):
-    name = "cv"
-    phase = Phase.CV
+class _Driver(SystemDriverBase):
+    """The one special case among the drivers: a convoy keeps its own clock, so each convoy has its
+    process (``ConvoyAgent.run``: its day in stages, ``sim.rules.cv.resolve_day``), started with its
+    agent; the daily table (``ConvoyCollector``) comes with the first convoy."""
 
     def setup(self, model: RealmModel) -> None:
         attach_link(model)  # --- LINK: the LINK driver joins when systems are combined
         cv = model.world.cv
-        model.cv_routes = cr.shared_route_cache(model.world)  # type: ignore[attr-defined]
+        model.caches[ROUTES] = cr.shared_route_cache(model.world)
         if cv is None or not cv.convoys:
             return  # no convoy yet: no agent, no process, no table
         for c in cv.convoys:
             self.spawn(model, c.id, c.policy)
 
+    def add_agents(self, model: RealmModel) -> None:
+        """The convoys a turn brought (a kingdom's trade caravan, LINK-04) get their agent and process."""
+        cv = model.world.cv
+        for c in [] if cv is None else cv.convoys:
+            if c.key not in model.by_key:
+                self.spawn(model, c.id, c.policy)
+
     def spawn(self, model: RealmModel, convoy_id: str, policy: str) -> Any:
         """Create the agent of a convoy already in ``world.cv`` and start its process (also used for
         convoys created during a campaign, e.g. a kingdom's trade expedition, LINK-04)."""
-        from agents.convoy import ConvoyAgent, ConvoyPolicyError
-
-        if not hasattr(model, "cv_routes"):
-            model.cv_routes = cr.shared_route_cache(model.world)  # type: ignore[attr-defined]
+        model.caches.setdefault(ROUTES, cr.shared_route_cache(model.world))
         try:
             agent = ConvoyAgent(model, convoy_id, policy)
         except ValueError as e:  # make_policy: an unknown name or a class that cannot be imported
             raise ConvoyPolicyError(f"convoy {convoy_id!r}: {e}") from None
-        if "cv" not in model.collectors:  # the first convoy: the daily table and its process
-            model.collectors["cv"] = ConvoyCollector(model_reporters=dict(MODEL_REPORTERS),
-                                                     agent_reporters=dict(AGENT_REPORTERS))
+        if DAYS not in model.caches:  # the first convoy: the days are collected from now on
+            model.caches[DAYS] = set()  # the convoys whose last row is written
             if model.collect:
                 model.process(self._collect(model))
         model.process(agent.run())
@@ -124,106 +108,32 @@ class _Driver(SystemDriver):
             if when >= model.world.end:
                 return
             yield model.at(when, Phase.CV, 1_000)
-            model.collect_now("cv")
+            self.collect_day(model)
             day += 1
 
-    # ---- results -------------------------------------------------------------------------------
-    def summary(self, model: RealmModel) -> dict[str, int | float]:
-        cv = model.world.cv
-        cs = [] if cv is None else cv.convoys
-        if not cs:
-            return {"cv.convoys": 0}
-        arrived = [c for c in cs if c.status == "arrived"]
-        # days on the road, the day it set out and the day it arrived both counted (a convoy's
-        # ``days_on_road``, sim.scoring); not the campaign day of arrival, which grows with the campaign
-        days = [c.days_travelled + c.days_rested for c in arrived]
-        return {
-            "cv.convoys": len(cs),
-            "cv.arrived": len(arrived),
-            "cv.destroyed": sum(1 for c in cs if c.status == "destroyed"),
-            "cv.stranded": sum(1 for c in cs if c.status == "travelling"),
-            "cv.mean_days_to_arrive": round(sum(days) / len(days), 2) if days else 0.0,
-            "cv.miles_travelled": round(float(sum(ticks_to_miles(c.ticks_total) for c in cs)), 2),
-            "cv.hazards_met": sum(c.hazards_met for c in cs),
-            "cv.hazard_damage": sum(c.hazard_damage for c in cs),
-            "cv.combat_damage": sum(c.combat_damage for c in cs),
-            "cv.starvation_damage": sum(c.starvation_damage for c in cs),
-            "cv.mutiny_days": sum(c.mutiny_days for c in cs),
-            "cv.final_unrest": sum(c.unrest for c in cs),
-            "cv.peak_unrest": max(c.unrest_peak for c in cs),
-            "cv.stores_bought": sum(c.stores_bought for c in cs),
-            "cv.gift_units_given": sum(c.gifts_units for c in cs),
-            "cv.gp_spent": sum(c.gp_spent for c in cs),
-            "cv.wagons_lost": sum(c.wagons_lost for c in cs),
-            "cv.travelers_lost": sum(c.travelers_lost for c in cs),
-            "cv.trade_goods_delivered": sum(c.cargo.get("trade_goods", 0) for c in arrived),
-            "cv.treasure_delivered": sum(c.cargo.get("treasure", 0) for c in arrived),
-            "cv.days_travelled": sum(c.days_travelled for c in cs),
-            "cv.days_rested": sum(c.days_rested for c in cs),
-        }
+    def collect_day(self, model: RealmModel) -> None:
+        """The day's rows of the two tables (the module's docstring)."""
+        dc = model.datacollector
+        dc.add_table_row(DAY_TABLE, {name: f(model) for name, f in MODEL_REPORTERS.items()})
+        finished: set[str] = model.caches[DAYS]
+        for a in sorted((a for a in model.agents if getattr(a, "kind", "") == "convoy"), key=lambda a: a.cid):
+            if a.convoy.status != "travelling":
+                if a.cid in finished:
+                    continue
+                finished.add(a.cid)
+            row = {"Step": model.time, "AgentID": a.unique_id}
+            row.update((name, f(a)) for name, f in AGENT_REPORTERS.items())
+            dc.add_table_row(CONVOY_TABLE, row)
 
-    def metrics_row(self, model: RealmModel) -> dict[str, Any]:
-        cv = model.world.cv
-        return {} if cv is None else {
-            c.key: {"hp": c.hp, "unrest": c.unrest, "provisions": c.provisions,
-                    "miles": round(float(ticks_to_miles(c.ticks_total)), 2), "status": c.status}
-            for c in cv.convoys
-        }
+    # ---- the data collector's tables ------------------------------------------------------------
+    def tables(self) -> dict[str, list[str]]:
+        return {DAY_TABLE: list(MODEL_REPORTERS), CONVOY_TABLE: ["Step", "AgentID", *AGENT_REPORTERS]}
 
-    def invariants(self, model: RealmModel) -> list[str]:
-        w = model.world
-        cv = w.cv
-        if cv is None:
-            return []
-        cfg = w.config.cv
-        out: list[str] = []
-        ids = [c.id for c in cv.convoys]
-        if ids != sorted(ids) or len(set(ids)) != len(ids):
-            out.append(f"cv: convoys are not in ascending unique id order: {ids}")
-        for c in cv.convoys:
-            k = c.key
-            if not 0 <= c.hp <= c.max_hp:
-                out.append(f"{k}: hp {c.hp} outside 0..{c.max_hp}")
-            if c.status != "destroyed" and c.max_hp != cr.max_hp_of(c, cfg):
-                out.append(f"{k}: max hp {c.max_hp} is not the wagons' {cr.max_hp_of(c, cfg)} (RES-CV-23)")
-            if c.unrest < 0:
-                out.append(f"{k}: negative Unrest {c.unrest} (CV-UNR-02)")
-            if c.provisions < 0 or any(v < 0 for v in c.cargo.values()):
-                out.append(f"{k}: negative provisions or cargo")
-            if c.status != "destroyed":
-                if cr.cargo_used(c) > cr.cargo_capacity(c, cfg):
-                    out.append(f"{k}: cargo {cr.cargo_used(c)} over capacity {cr.cargo_capacity(c, cfg)} (SC-CV-09)")
-                if len(c.travelers) > cr.traveler_capacity(c, cfg):
-                    out.append(f"{k}: {len(c.travelers)} travelers over capacity {cr.traveler_capacity(c, cfg)} (SC-CV-09)")
-            if c.in_mutiny != (c.unrest > c.morale):
-                out.append(f"{k}: mutiny flag {c.in_mutiny} but Unrest {c.unrest} vs Morale {c.morale} (RES-CV-17)")
-            if c.condition not in ("none", "fatigued", "exhausted"):
-                out.append(f"{k}: unknown condition {c.condition!r}")
-            if c.status == "travelling" and (c.path_pos >= len(c.path) or c.path[c.path_pos] != c.hex):
-                out.append(f"{k}: route out of step with the convoy's hex")
-            if c.status == "arrived" and c.hex != c.destination:
-                out.append(f"{k}: arrived away from its destination")
-            if w.map.hexes[c.hex].terrain not in cr.MULT4:
-                out.append(f"{k}: standing on impassable {w.map.hexes[c.hex].terrain}")
-        return out
-
-    # ---- chronicle -----------------------------------------------------------------------------
-    def chronicle_kinds(self) -> frozenset[str]:
-        return frozenset(LINES)
-
-    def chronicle(self, ev: Event, lang: str, model: RealmModel) -> str | None:
-        fn = LINES.get(ev.kind)
-        if fn is None:
-            return None
-        cv = model.world.cv
-        if cv is None:
-            return None
-        cid = ev.actor.partition(":")[2]
-        try:
-            c = cv.convoy(cid)
-        except KeyError:
-            return None
-        return fn(ev, lang, c, model)
+    def frames(self, datacollector: Any) -> dict[str, Any]:
+        if not datacollector.tables.get(DAY_TABLE, {}).get("day"):
+            return {}  # no convoy set out (or no collection): no table
+        return {"cv.model": datacollector.get_table_dataframe(DAY_TABLE),
+                "cv.agents": datacollector.get_table_dataframe(CONVOY_TABLE).set_index(["Step", "AgentID"])}
 
 
-DRIVER = _Driver()
+DRIVER = _Driver(cr.SYSTEM)

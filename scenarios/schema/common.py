@@ -6,7 +6,9 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from sim.calendar import hours
 from sim.errors import Problem
+from sim.hexmap import HexMap
 
 Coord = tuple[int, int]  # [col, row] in the file
 NonNeg = Annotated[int, msgspec.Meta(ge=0)]
@@ -101,3 +103,43 @@ class MapSpec(Spec):
     settlements: list[SettlementSpec] = []
     provinces: list[ProvinceSpec] = []
     province_rows: list[str] = []
+
+
+class MapIndex:
+    """The built map plus helpers for checking references to it."""
+
+    def __init__(self, hexmap: HexMap) -> None:
+        self.map = hexmap
+        self.settlements = hexmap.settlements()
+
+    def coord(self, c: Coord, path: str, out: list[Problem]) -> int | None:
+        col, row = c
+        if not self.map.contains(col, row):
+            out.append(
+                Problem(path, f"a hex [col, row] inside the {self.map.width}×{self.map.height} map", f"[{col}, {row}]")
+            )
+            return None
+        return self.map.index(col, row)
+
+    def path(self, coords: list[Coord], path: str, out: list[Problem]) -> list[int] | None:
+        idx: list[int] = []
+        ok = True
+        for i, c in enumerate(coords):
+            h = self.coord(c, f"{path}[{i}]", out)
+            if h is None:
+                ok = False
+            idx.append(-1 if h is None else h)
+        if not ok:
+            return None
+        for i, (a, b) in enumerate(zip(idx, idx[1:])):
+            if b not in self.map.neighbors(a):
+                out.append(
+                    Problem(f"{path}[{i + 1}]", f"a neighbour of the previous hex {list(coords[i])}", f"{list(coords[i + 1])}")
+                )
+                return None
+        return idx
+
+
+def duration_hours(d: Duration) -> int:
+    """A campaign's duration in hours (``[scenario] duration``)."""
+    return hours(years=d.years, seasons=d.seasons, months=d.months, days=d.days)

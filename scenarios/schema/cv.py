@@ -32,10 +32,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
-from scenarios.schema.common import Coord, NonNeg, PolicyOptions, Spec
+from scenarios.schema.common import Coord, MapIndex, NonNeg, PolicyOptions, Spec, duration_hours
+from scenarios.validate import check_policy
+from sim.config import CvConfig
 from sim.dice import is_dice_expr
 from sim.errors import Problem
 from sim.hexmap import TERRAINS
+from sim.rules import cv as cr
+from sim.state import cv as st
 
 if TYPE_CHECKING:
     from sim.world import World
@@ -163,8 +167,6 @@ class JobSpec(Spec):
 
 
 def _feat_problems(feats: list[str], c: ConvoySpec, path: str, out: list[Problem], max_w: int | None = None) -> None:
-    from sim.config import CvConfig
-
     cfg = CvConfig()
     for j, f in enumerate(feats):
         name, _, arg = f.partition(":")
@@ -206,9 +208,6 @@ def _dice_ok(expr: str, path: str, out: list[Problem]) -> None:
 
 def check(sc: Any, mi: Any) -> list[Problem]:
     """Every semantic problem of the CV tables (references, capacities, tables, dice)."""
-    from sim.config import CvConfig
-    from sim.rules import cv as cr
-
     out: list[Problem] = []
     cfg_raw = (sc.config or {}).get("cv", {})
     try:
@@ -261,7 +260,6 @@ def check(sc: Any, mi: Any) -> list[Problem]:
         if c.id in convoy_ids:
             out.append(Problem(f"{p}.id", "a convoy id used once", f'"{c.id}" again'))
         convoy_ids.add(c.id)
-        from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
 
         check_policy("convoy", c.policy, f"{p}.policy", out)
         if c.level == 1 and c.offense + c.defense + c.mobility + c.morale != 7:
@@ -330,7 +328,6 @@ def _traveler_ids(t: TravelerSpec) -> list[str]:
 
 
 def _duration_days(sc: Any) -> int:
-    from scenarios.build import duration_hours
 
     return duration_hours(sc.scenario.duration) // 24
 
@@ -378,8 +375,6 @@ def _band_problems(bands: list[BandSpec], p: str, hazard_ids: set[str]) -> list[
 
 
 def _route_problems(c: ConvoySpec, p: str, mi: Any, hm: Any, out: list[Problem]) -> None:
-    from sim.rules import cv as cr
-
     o = _place(mi, c.origin, f"{p}.origin", out)
     d = _place(mi, c.destination, f"{p}.destination", out)
     vias = [_place(mi, v, f"{p}.via[{j}]", out) for j, v in enumerate(c.via)]
@@ -427,8 +422,6 @@ def _route_problems(c: ConvoySpec, p: str, mi: Any, hm: Any, out: list[Problem])
 def _land_components(mi: Any) -> list[int]:
     """The connected part of the land a caravan can travel that each hex belongs to (-1: impassable),
     computed once per map index: route checks cost one pass over the map, not a search per convoy."""
-    from sim.rules import cv as cr
-
     got: list[int] | None = getattr(mi, "_cv_land_components", None)
     if got is not None:
         return got
@@ -477,10 +470,6 @@ def _config_problems(cfg: Any) -> list[Problem]:
 
 def build(sc: Any, world: World) -> None:
     """Fill ``world.cv`` from the scenario (after :func:`check` found no problem)."""
-    from scenarios.build import MapIndex
-    from sim.rules import cv as cr
-    from sim.state import cv as st
-
     cfg = world.config.cv
     hm = world.map
     mi = MapIndex(hm)
@@ -541,8 +530,6 @@ def build(sc: Any, world: World) -> None:
 
 
 def _hazard(h: HazardSpec) -> Any:
-    from sim.state import cv as st
-
     def eff(e: EffectSpec) -> st.Effect:
         return st.Effect(kind=e.kind, dice=e.dice, amount=e.amount, cargo=e.cargo, wagon=e.wagon, job=e.job, days=e.days)
 

@@ -52,12 +52,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
-from scenarios.schema.common import Coord, NonNeg, PolicyOptions, Positive, Spec
+from scenarios.schema.common import Coord, MapIndex, NonNeg, PolicyOptions, Positive, Spec
+from scenarios.validate import check_policy
 from sim.config import Config, GwConfig
 from sim.errors import Problem
+from sim.rules import gw as wf
+from sim.state.gw import Army, BonusRule, Building, Domain, Guild, GwWorld, Province, Seal
 
 if TYPE_CHECKING:
-    from scenarios.build import MapIndex
     from sim.world import World
 
 
@@ -177,7 +179,6 @@ def check(sc: Any, m: MapIndex) -> list[Problem]:
 
     for i, g in enumerate(sc.guilds):
         p = f"guilds[{i}]"
-        from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
 
         check_policy("guild", g.policy, f"{p}.policy", out)
         if g.id in guild_ids:
@@ -296,9 +297,6 @@ def check(sc: Any, m: MapIndex) -> list[Problem]:
 
 def build(sc: Any, world: World) -> None:
     """Fill the GW part of the initial world (the scenario has passed ``check``)."""
-    from sim.rules import gw as wf
-    from sim.state.gw import Army, BonusRule, Building, Domain, Guild, GwWorld, Province, Seal
-
     gw = GwWorld()
     world.gw = gw
     hm = world.map

@@ -37,8 +37,12 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
-from scenarios.schema.common import Coord, NonNeg, PolicyOptions, Positive, Spec
+from scenarios.files import carried, name_problem
+from scenarios.schema.common import Coord, MapIndex, NonNeg, PolicyOptions, Positive, Spec, duration_hours
+from scenarios.validate import check_against, check_policy
+from sim.calendar import HOURS_PER_MONTH
 from sim.errors import Problem, ScenarioError
+from sim.rules.km import BUILDINGS, IMPROVEMENT_TERRAIN, SETTLEMENT_MODS, km_terrain, stats
 from sim.state.km import (
     ALIGNMENTS,
     ATTITUDES,
@@ -46,6 +50,7 @@ from sim.state.km import (
     HOLIDAY_LEVELS,
     ROLES,
     SKILLS,
+    Agreement,
     BuildOrder,
     DiplomaticEdict,
     EmbassyBuildingOrder,
@@ -68,7 +73,6 @@ from sim.state.km import (
 )
 
 if TYPE_CHECKING:
-    from scenarios.build import MapIndex
     from scenarios.schema import Scenario
     from sim.world import World
 
@@ -104,27 +108,6 @@ class VassalAttrsSpec(Spec):
     economy: int = 0
     loyalty: int = 0
     stability: int = 0
-
-
-class ExpeditionTravelerSpec(Spec):
-    id: str
-    job: str = "passenger"
-    count: Positive = 1
-
-
-class ExpeditionSpec(Spec):
-    """LINK-04: the caravan of this kingdom's Trade edicts when caravans (CV) are enabled; by default the
-    standard caravan of SC-CV-07."""
-
-    offense: Positive = 1
-    defense: Positive = 2
-    mobility: Positive = 2
-    morale: Positive = 2
-    wagons: list[str] = []
-    travelers: list[ExpeditionTravelerSpec] = []
-    feats: list[str] = []
-    gp: NonNeg = 0
-    policy: str = "heuristic"  # a convoy policy: heuristic, random, an installed policy, or pkg.mod:Class allowed by --allow-policies
 
 
 class KmSettlementSpec(Spec):
@@ -235,6 +218,28 @@ class OrderFileSpec(Spec):
     kingdom: str = ""
 
 
+class ExpeditionTravelerSpec(Spec):
+    id: str
+    job: str = "passenger"
+    count: Positive = 1
+
+
+class ExpeditionSpec(Spec):
+    """LINK-04: the caravan of this kingdom's Trade edicts when caravans (CV) are enabled; by default the
+    standard caravan of SC-CV-07 (its wagon kinds, jobs and policy are checked by the LINK tables,
+    ``scenarios.schema.link``)."""
+
+    offense: Positive = 1
+    defense: Positive = 2
+    mobility: Positive = 2
+    morale: Positive = 2
+    wagons: list[str] = []
+    travelers: list[ExpeditionTravelerSpec] = []
+    feats: list[str] = []
+    gp: NonNeg = 0
+    policy: str = "heuristic"  # a convoy policy: heuristic, random, an installed policy, or pkg.mod:Class allowed by --allow-policies
+
+
 class KingdomSpec(Spec):
     id: str
     alignment: Alignment
@@ -340,18 +345,12 @@ def _cfg(sc: Scenario, system: str) -> dict[str, object]:
 
 
 def total_turns(sc: Scenario) -> int:
-    from scenarios.build import duration_hours
-    from sim.calendar import HOURS_PER_MONTH
-
     return max(0, -(-duration_hours(sc.scenario.duration) // HOURS_PER_MONTH))
 
 
 def read_orders_file(name: str) -> tuple[str, OrderFileSpec]:
     """(label, parsed spec) of an order file the scenario carries (read next to the scenario file when
     it was loaded; never opened here, scenarios/files.py); ScenarioError naming the file for a problem."""
-    from scenarios.files import carried
-    from scenarios.validate import check_against
-
     label, text = carried(name)
     try:
         raw = tomllib.loads(text)
@@ -367,8 +366,6 @@ def read_orders_file(name: str) -> tuple[str, OrderFileSpec]:
 
 def check(sc: Scenario, m: MapIndex) -> list[Problem]:
     """Semantic checks of the KM tables: every reference, every cross-field rule."""
-    from sim.rules.km import BUILDINGS, IMPROVEMENT_TERRAIN, SETTLEMENT_MODS, km_terrain
-
     out: list[Problem] = []
     hm = m.map
     kc = _cfg(sc, "km")
@@ -405,7 +402,6 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
     turns = total_turns(sc)
     for i, k in enumerate(sc.kingdoms):
         p = f"kingdoms[{i}]"
-        from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
 
         for f, val in (("policy", k.policy), ("vassal_policy", k.vassal_policy)):
             check_policy("kingdom", val, f"{p}.{f}", out)
@@ -471,15 +467,12 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
             for sk in tab:
                 if sk not in allowed:
                     out.append(Problem(f"{p}.{f}.{sk}", "one of " + ", ".join(allowed), f'"{sk}"'))
-        if k.expedition is not None:
-            _check_expedition(k.expedition, f"{p}.expedition", out)
         if (k.orders or k.orders_file) and k.policy != "scripted":
             out.append(Problem(f"{p}.policy", '"scripted" (the kingdom has scripted orders)', f'"{k.policy}"'))
         if k.orders and k.orders_file:
             out.append(Problem(f"{p}.orders_file", "either orders or an orders_file, not both", f'"{k.orders_file}"'))
         for j, o in enumerate(k.orders):
             _check_orders(o, f"{p}.orders[{j}]", m, ids, turns, out)
-        from scenarios.files import name_problem  # an orders file is never opened here (issue 9)
 
         bad_name = name_problem(k.orders_file) if k.orders_file else None
         if bad_name:
@@ -554,23 +547,6 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
     return out
 
 
-def _check_expedition(e: ExpeditionSpec, p: str, out: list[Problem]) -> None:
-    from typing import get_args
-
-    from scenarios.schema.cv import Job, WagonKind
-
-    kinds, jobs = get_args(WagonKind), get_args(Job)
-    for i, wk in enumerate(e.wagons):
-        if wk not in kinds:
-            out.append(Problem(f"{p}.wagons[{i}]", "a wagon kind (" + ", ".join(kinds) + ")", f'"{wk}"'))
-    for i, t in enumerate(e.travelers):
-        if t.job not in jobs:
-            out.append(Problem(f"{p}.travelers[{i}].job", "a caravan job (" + ", ".join(jobs) + ")", f'"{t.job}"'))
-    from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
-
-    check_policy("convoy", e.policy, f"{p}.policy", out, refuse=("scripted",))
-
-
 def _check_orders(o: TurnOrdersSpec, p: str, m: MapIndex, ids: dict[str, int], turns: int, out: list[Problem]) -> None:
     if o.turn > turns:
         out.append(Problem(f"{p}.turn", f"a turn of the campaign, 1..{turns}", f"{o.turn}"))
@@ -620,8 +596,6 @@ def _check_orders(o: TurnOrdersSpec, p: str, m: MapIndex, ids: dict[str, int], t
         for j, c in enumerate(sp.hexes):
             m.coord(c, f"{q}.hexes[{j}]", out)
         if sp.policy:
-            from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
-
             check_policy("kingdom", sp.policy, f"{q}.policy", out)
 
 
@@ -689,8 +663,6 @@ def to_turn_orders(world: World, o: TurnOrdersSpec, path: str) -> TurnOrders:
 
 def build(sc: Scenario, world: World) -> None:
     """Fill ``world.km`` from the scenario (SC-KM-01/02, RES-KM-45)."""
-    from sim.rules.km import stats
-
     hm = world.map
     km = KmWorld()
     world.km = km
@@ -788,8 +760,6 @@ def build(sc: Scenario, world: World) -> None:
             rel.embassy = True
         for kind in ("treaty", "alliance"):
             if r.relation == kind or (kind == "treaty" and r.relation == "alliance"):
-                from sim.state.km import Agreement
-
                 given: dict[str, int] | None = r.bonus if kind == "treaty" else r.alliance_bonus
                 attr = "economy" if kind == "treaty" else "stability"
                 adv = r.advantaged or a

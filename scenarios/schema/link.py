@@ -11,6 +11,9 @@ nation = "tyr"
 levy = { infantry = 8, knight = 2 }
 ```
 
+A kingdom's ``expedition`` (``[[kingdoms]]``, ``scenarios.schema.km.ExpeditionSpec``) is the caravan its Trade edicts
+send when caravans run (LINK-04): its wagon kinds, jobs and policy are checked here.
+
 A guild's ``affiliation`` (``[[guilds]]``) names a kingdom or a nation; a guild affiliated with either
 half of a faction is affiliated with the faction (LINK-03). When a scenario runs with a subset of its
 systems (``agents.variants.variant``), references to a disabled system simply do not link: a guild
@@ -22,17 +25,20 @@ Checks (LINK-01): ``gw.seasons_per_year`` (and ``mn.turns_per_year``, checked wi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import msgspec
 
-from scenarios.schema.common import NonNeg, Spec
+from scenarios.schema.common import MapIndex, NonNeg, Spec
+from scenarios.schema.cv import Job, WagonKind
+from scenarios.validate import check_policy
 from sim.calendar import SEASONS_PER_YEAR
 from sim.config import Config, GwConfig
 from sim.errors import Problem, ScenarioError
+from sim.rules import links
+from sim.state.gw import Guild
 
 if TYPE_CHECKING:
-    from scenarios.build import MapIndex
     from sim.world import World
 
 
@@ -65,6 +71,19 @@ def seasonal_problem(system: str, key: str, value: int, systems: list[str]) -> P
     return None
 
 
+def check_expedition(e: Any, p: str, out: list[Problem]) -> None:
+    """LINK-04: a kingdom's caravan template (``scenarios.schema.km.ExpeditionSpec``) names wagon kinds,
+    caravan jobs and a convoy policy."""
+    kinds, jobs = get_args(WagonKind), get_args(Job)
+    for i, wk in enumerate(e.wagons):
+        if wk not in kinds:
+            out.append(Problem(f"{p}.wagons[{i}]", "a wagon kind (" + ", ".join(kinds) + ")", f'"{wk}"'))
+    for i, t in enumerate(e.travelers):
+        if t.job not in jobs:
+            out.append(Problem(f"{p}.travelers[{i}].job", "a caravan job (" + ", ".join(jobs) + ")", f'"{t.job}"'))
+    check_policy("convoy", e.policy, f"{p}.policy", out, refuse=("scripted",))
+
+
 def check(sc: Any, m: MapIndex) -> list[Problem]:
     """Semantic checks of the LINK tables and of the cross-system references (LINK-01, LINK-03, LINK-06)."""
     out: list[Problem] = []
@@ -77,6 +96,9 @@ def check(sc: Any, m: MapIndex) -> list[Problem]:
             out.append(season)
     kingdoms = [k.id for k in sc.kingdoms]
     nations = [n.id for n in sc.nations]
+    for i, k in enumerate(sc.kingdoms):  # LINK-04: the caravans of their Trade edicts
+        if k.expedition is not None:
+            check_expedition(k.expedition, f"kingdoms[{i}].expedition", out)
     in_faction: dict[str, int] = {}
     pairs: dict[str, str] = {}  # kingdom → nation of one faction
     for i, f in enumerate(sc.factions):
@@ -128,9 +150,6 @@ def check(sc: Any, m: MapIndex) -> list[Problem]:
 def build(sc: Any, world: World) -> None:
     """Join the enabled systems (after each has built its part): factions, affiliations and the
     guilds the nations act as (LINK-01, LINK-03, LINK-06)."""
-    from sim.rules import links
-    from sim.state.gw import Guild
-
     if "gw" in world.systems:
         p = seasonal_problem("gw", "gw.seasons_per_year", world.config.gw.seasons_per_year, list(world.systems))
         if p is not None:  # reachable only through overrides (the scenario's own [config.gw] is checked by check())

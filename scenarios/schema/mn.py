@@ -23,10 +23,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Literal
 
-from scenarios.schema.common import NonNeg, PolicyOptions, Positive, Spec
+from scenarios.schema.common import MapIndex, NonNeg, PolicyOptions, Positive, Spec, duration_hours
+from scenarios.validate import check_policy
 from sim.calendar import HOURS_PER_YEAR, SEASONS_PER_YEAR
 from sim.errors import Problem, ScenarioError
 from sim.events import Ledger
+from sim.rules.mn import refresh_imports
 from sim.state.mn import (
     Ambassador,
     City,
@@ -41,7 +43,6 @@ from sim.state.mn import (
 )
 
 if TYPE_CHECKING:
-    from scenarios.build import MapIndex
     from scenarios.schema import Scenario
     from sim.world import World
 
@@ -136,7 +137,6 @@ def _turns_per_year(sc: Scenario) -> int:
 
 
 def total_turns(sc: Scenario) -> int:
-    from scenarios.build import duration_hours
 
     tph = HOURS_PER_YEAR // _turns_per_year(sc)
     return max(0, -(-duration_hours(sc.scenario.duration) // tph))
@@ -198,7 +198,6 @@ def check(sc: Scenario, m: MapIndex) -> list[Problem]:
         if n.id in seen:
             out.append(Problem(f"nations[{i}].id", "a nation id used once", f'"{n.id}" again'))
         seen.add(n.id)
-        from scenarios.validate import check_policy  # the policy resolver's check (issue 9)
 
         check_policy("nation", n.policy, f"nations[{i}].policy", out)
         if n.capital not in city_ids:
@@ -395,7 +394,6 @@ def build(sc: Scenario, world: World) -> None:
     for w in sc.mn_wars:  # under way at the start (a state file's): since its first turn
         lo, hi = sorted((_party(mn, w.between[0]) or "", _party(mn, w.between[1]) or ""))
         mn.wars.append(War(lo, hi, 0, by_pact=w.by_pact))
-    from sim.rules.mn import refresh_imports
 
     refresh_imports(mn, Ledger(keep=False))
     world.mn = mn

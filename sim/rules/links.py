@@ -12,9 +12,10 @@ in a system's rules or driver:
   affiliated with one of them or independent (:func:`affiliation_of`); a faction that is both keeps
   one treasury, the kingdom's, in BP: :class:`MnTreasuries` converts the Mare Nostrum costs and
   incomes (the MN turn settles after every order; :func:`mn_hooks`).
-* LINK-04 trade caravans — :func:`trade_caravan`, :func:`check_trade_caravan`, :func:`caravan_set_out`
-  (the KM hooks of a Trade edict, :func:`km_hooks`); LINK-05 envoys — in the KM rules
-  (``sim.rules.km.envoys``, ``agents.envoy``).
+* LINK-04 trade caravans — :func:`trade_caravan`, :func:`check_trade_caravan`, :func:`caravan_set_out`,
+  :func:`caravan_arrivals` (the KM hooks of a Trade edict and of the Income phase, :func:`km_hooks`).
+* LINK-05 envoys — :func:`send_envoy`, :func:`recall_envoy`, :func:`envoy_path` (KM hooks of the Edict
+  phase), :func:`envoy_arrived` (``agents.envoy`` wakes the envoy at its arrival).
 * LINK-06 armies for nations — :func:`raise_nation_army` (the MN ``raise_army`` hook, :func:`mn_hooks`) deploys a GW
   army of the nation acting as a guild; :func:`fund_nation_armies` pays its upkeep each season.
 * LINK-07 war feeds diplomacy — :func:`report_attack` (GW hook ``attack_reported``, in
@@ -33,18 +34,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sim.config import LinkConfig
-from sim.errors import IllegalOrderError, RulesError
+from sim.dice import Dice
+from sim.errors import IllegalOrderError, InvalidOrderError, RulesError
 from sim.events import Ledger
+from sim.paths import cheapest_path
+from sim.rules import cv as cr
 from sim.rules import gw as wf
 from sim.rules import km as K
 from sim.rules import mn as dip
+from sim.scores import FactionScore, Term
 from sim.state.cv import Convoy, Traveler
 from sim.state.gw import Army, Deploy, Domain, Guild, Seal
-from sim.state.km import Kingdom
+from sim.state.km import Envoy, Kingdom
 from sim.state.mn import RaisedArmy
 from sim.world import World
 
@@ -181,7 +186,10 @@ class MnTreasuries:
             before = k.treasury
             bp = convert(abs(delta), "po", "bp", cfg)
             k.treasury += bp if delta > 0 else -bp
-            km.bump("link_mn_incomes_bp" if delta > 0 else "link_mn_costs_bp", bp)
+            if delta > 0:
+                km.stats.link_mn_incomes_bp += bp
+            else:
+                km.stats.link_mn_costs_bp += bp
             self.ledger.emit(
                 SYS, "TreasuryConverted", f"kingdom:{kid}", ("LINK-03", "LINK-02"), total=bp if delta > 0 else -bp,
                 outcome="income" if delta > 0 else "cost", nation=nid, po=abs(delta), bp=bp, what=what,
@@ -229,8 +237,6 @@ def _expedition_convoy(world: World, k: Kingdom, cid: str, origin: int, path: li
     """LINK-04: the convoy a Trade edict sends (the kingdom's template, default SC-CV-07's standard
     caravan), carrying ``blocks`` cargo units of trade goods and provisions for the route, its stops
     pinned to the trade route's hexes so that it follows the path used for TRL."""
-    from sim.rules import cv as cr
-
     cfg = world.config.cv
     t = k.expedition
     c = cr.standard_convoy(cid, origin, path[-1], cfg, name=f"{k.name} trade expedition", policy=t.policy if t else "heuristic",
@@ -254,8 +260,6 @@ def _expedition_convoy(world: World, k: Kingdom, cid: str, origin: int, path: li
 
 def check_trade_caravan(world: World, k: Kingdom, origin: int, path: list[int]) -> None:
     """LINK-04: the trade route must be a road a caravan can travel (KM hook ``check_caravan``)."""
-    from sim.rules import cv as cr
-
     for h in path:
         if not cr.passable(world.map, h):
             raise IllegalOrderError(
@@ -267,8 +271,6 @@ def check_trade_caravan(world: World, k: Kingdom, origin: int, path: list[int]) 
 def trade_caravan(world: World, k: Kingdom, cid: str, origin: int, path: list[int], invest: int) -> Convoy:
     """LINK-04: the caravan of a Trade edict investing ``invest`` BP (one cargo unit of trade goods per
     5 BP), not yet in the world (KM hook ``trade_caravan``); the caravan must carry the goods."""
-    from sim.rules import cv as cr
-
     expedition = _expedition_convoy(world, k, cid, origin, path, invest // 5)
     # resolution: ENG-CV-25
     if expedition.cargo.get("trade_goods", 0) > cr.cargo_capacity(expedition, world.config.cv):
@@ -281,9 +283,118 @@ def trade_caravan(world: World, k: Kingdom, cid: str, origin: int, path: list[in
 
 def caravan_set_out(world: World, c: Convoy) -> None:
     """LINK-04: the trade caravan joins the world's convoys (KM hook ``caravan_set_out``)."""
-    from sim.rules import cv as cr
-
     cr.add_convoy(world, c)
+
+
+def caravan_arrivals(world: World, kid: str, dice: Dice, ledger: Ledger) -> None:
+    """LINK-04, in the KM Income phase (KM hook ``caravan_arrivals``): the checks of a trade caravan
+    that reached its destination (``k`` reduced by the trade goods it lost or gave away on the way), or
+    the loss of one that was destroyed or has not arrived after ``link.expedition_max_days`` days. The
+    events are the kingdom's (system ``km``): what they change is its trade route."""
+    km = world.km_state()
+    cv = world.cv
+    if cv is None:
+        return
+    limit = world.config.link.expedition_max_days * 24
+    for r in km.routes:
+        if r.kingdom != kid or r.status != "travelling" or r.convoy is None:
+            continue
+        try:
+            c = cv.convoy(r.convoy)
+        except KeyError:
+            K.trade_lost(world, r, ledger, reason="the caravan is gone", checks=False)
+            continue
+        if c.status == "arrived" and c.arrived_at - r.set_out > limit:
+            K.trade_lost(world, r, ledger, reason=f"the caravan {c.id} arrived after more than {limit // 24} days", checks=False)
+        elif c.status == "arrived" and c.arrived_at <= world.now:
+            left = min(r.k, c.cargo.get("trade_goods", 0))
+            ledger.emit(
+                K.SYS, "TradeCaravanArrived", K.actor(kid), ("LINK-04",), total=left,
+                outcome=f"{left} of {r.k} unit(s) of trade goods", route=r.id, convoy=c.id, arrived=c.arrived_at,
+            )
+            K.trade_arrival(world, r, dice, ledger, k_units=left)
+        elif c.status == "destroyed":
+            K.trade_lost(world, r, ledger, reason=f"the caravan {c.id} was destroyed", checks=False)
+        elif world.now - r.set_out >= limit:
+            K.trade_lost(world, r, ledger, reason=f"the caravan {c.id} has not arrived after {limit // 24} days", checks=False)
+
+
+# =================================================================================================
+# LINK-05: kingdom-to-kingdom diplomacy is carried by an envoy who travels on the map (KM)
+# =================================================================================================
+
+
+# resolution: ENG-LINK-07
+def envoy_path(world: World, kid: str, target: str) -> list[int] | None:
+    """LINK-05: the least-cost path (one per hex) from kid's capital to target's capital (KM hook
+    ``envoy_path``)."""
+    km = world.km_state()
+    a, b = K.capital_hex(km.kingdoms[kid]), K.capital_hex(km.kingdoms[target])
+    if a is None or b is None:
+        return None
+    got = cheapest_path(world.map, a, b, "link-envoy", lambda: [1.0] * len(world.map.hexes), terrain_only=True)
+    return None if got is None else got[0]
+
+
+def send_envoy(world: World, kid: str, target: str, now: int, ledger: Ledger) -> Envoy:
+    """LINK-05: an envoy leaves the capital for the target's capital at envoy_hexes_per_day (KM hook
+    ``send_envoy``). Its events are the kingdom's (system ``km``): the envoy is the representative
+    KM-DIP-02 asks for."""
+    km = world.km_state()
+    if target == kid or target not in km.kingdoms:
+        raise InvalidOrderError(f"envoy target {target!r}: expected another kingdom")
+    if km.stance(kid, target).present or any(
+        e.kingdom == kid and e.target == target and e.status == "travelling" for e in km.envoys
+    ):
+        # resolution: ENG-LINK-07
+        raise IllegalOrderError("LINK-05", f"{kid} already has a representative in or on the way to {target}", actor=K.actor(kid))
+    path = envoy_path(world, kid, target)
+    if path is None:
+        raise IllegalOrderError("LINK-05", f"no path from {kid}'s capital to {target}'s", actor=K.actor(kid))
+    rate = world.config.link.envoy_hexes_per_day
+    days = math.ceil((len(path) - 1) / rate)
+    env = Envoy(id=km.new_id(), kingdom=kid, target=target, path=path, depart=now, arrive=now + days * 24)
+    km.envoys.append(env)
+    ledger.emit(
+        K.SYS,
+        "EnvoySent",
+        K.actor(kid),
+        ("LINK-05", "KM-DIP-02", "RES-KM-02"),
+        total=days,
+        outcome=f"{days} day(s)",
+        envoy=env.id,
+        target=target,
+        hexes=len(path) - 1,
+        arrive=env.arrive,
+    )
+    if days == 0:
+        envoy_arrived(world, env, ledger)
+    return env
+
+
+def envoy_arrived(world: World, env: Envoy, ledger: Ledger) -> None:
+    """LINK-05: the envoy is present in the target kingdom from its arrival (``agents.envoy`` wakes it)."""
+    km = world.km_state()
+    if env.status != "travelling":
+        return
+    env.status = "present"
+    km.stance(env.kingdom, env.target).present = True
+    ledger.emit(K.SYS, "EnvoyArrived", f"envoy:{env.id}", ("LINK-05", "KM-DIP-02", "RES-KM-02"), outcome="present",
+                kingdom=env.kingdom, target=env.target)
+
+
+def recall_envoy(world: World, kid: str, target: str, ledger: Ledger) -> None:
+    """LINK-05: the envoy present in, or on the way to, the target kingdom is recalled (KM hook
+    ``recall_envoy``)."""
+    km = world.km_state()
+    st = km.peek_stance(kid, target)
+    travelling = [e for e in km.envoys if e.kingdom == kid and e.target == target and e.status in ("travelling", "present")]
+    if (st is None or not st.present) and not travelling:
+        raise IllegalOrderError("LINK-05", f"{kid} has no representative in or on the way to {target}", actor=K.actor(kid))
+    for e in travelling:
+        e.status = "recalled"
+    km.stance(kid, target).present = False
+    ledger.emit(K.SYS, "EnvoyRecalled", K.actor(kid), ("LINK-05", "RES-KM-02"), outcome="recalled", target=target)
 
 
 # =================================================================================================
@@ -373,7 +484,7 @@ def levy_of(world: World, g: Guild) -> dict[str, int]:
 
 def _not_raised(world: World, ledger: Ledger, raised: RaisedArmy, why: str, **data: Any) -> None:
     assert world.gw is not None
-    world.gw.bump("link_nation_armies_not_raised")
+    world.gw.stats.link_nation_armies_not_raised += 1
     ledger.emit(SYS, "NationArmyNotRaised", f"nation:{raised.nation}", ("LINK-06", "MN-TRE-03" if raised.reason == "alliance" else "MN-TRE-07"),
                 outcome="not raised", why=why, province=raised.province, mn_army=raised.id, reason=raised.reason, **data)
 
@@ -442,8 +553,8 @@ def raise_nation_army(world: World, ledger: Ledger, money: MnTreasuries, raised:
         return None
     money.pay(nid, price, cur)
     army.deployed = wf.season_at(world, world.now)  # orders from the next season (RES-GW-27)
-    gw.bump("link_nation_armies")
-    gw.bump("link_nation_army_solars", solars)
+    gw.stats.link_nation_armies += 1
+    gw.stats.link_nation_army_solars += solars
     ledger.emit(
         SYS, "NationArmyRaised", f"nation:{nid}", ("LINK-06", "LINK-02", "SC-GW-15", "GW-DEP-03",
                                                    "MN-TRE-03" if raised.reason == "alliance" else "MN-TRE-07"),
@@ -488,7 +599,7 @@ def fund_nation_armies(world: World, ledger: Ledger) -> None:
             price = convert(need, "solar", cur, cfg.link)
         money.pay(nid, price, cur)
         g.solars += need
-        gw.bump("link_upkeep_solars", need)
+        gw.stats.link_upkeep_solars += need
         ledger.emit(SYS, "NationArmyUpkeepFunded", f"nation:{nid}", ("LINK-06", "LINK-02", "MN-TRE-03", "SC-GW-16"), total=price,
                     outcome="funded" if g.solars >= due else "short", units=units, due=due, solars=need, price=price, currency=cur,
                     chest=g.solars)
@@ -544,7 +655,10 @@ def report_attack(world: World, dom: Domain, attackers: list[Attacker], outcome:
         if own:
             continue
         assert world.gw is not None
-        world.gw.bump("link_repulses" if repelled else "link_invasions")
+        if repelled:
+            world.gw.stats.link_repulses += 1
+        else:
+            world.gw.stats.link_invasions += 1
         dip.record_invasion(mn, ledger, src, dom.province, repelled, source="gw", clauses=("LINK-07", "MN-MOD-02", "MN-MOD-03", "MN-MOD-04"))
 
 
@@ -587,7 +701,7 @@ def domain_occupied(world: World, dom: Domain, before: tuple[str, list[str]] | N
     assert km is not None
     k = km.kingdoms[kid]
     k.occupied = [*k.occupied, dom.id]
-    km.bump("link_occupations")
+    km.stats.link_occupations += 1
     ledger.emit(SYS, "OccupationReported", f"kingdom:{kid}", ("LINK-08", "GW-ATK-04"), outcome="Unrest +1 at the next Upkeep",
                 domain=dom.id, hex=list(world.map.coords(dom.hex)), guilds=now, pending=len(k.occupied))
 
@@ -602,7 +716,7 @@ def occupation_unrest(world: World, kid: str, ledger: Ledger) -> int:
     n = len(k.occupied)
     before = k.unrest
     k.unrest += n
-    km.bump("link_occupation_unrest", n)
+    km.stats.link_occupation_unrest += n
     ledger.emit(SYS, "OccupationUnrest", f"kingdom:{kid}", ("LINK-08", "SC-KM-07"), total=n, outcome=f"+{n} Unrest",
                 domains=list(k.occupied), unrest_before=before, unrest_after=k.unrest)
     k.occupied = []
@@ -633,14 +747,114 @@ def domain_annexed(world: World, dom: Domain, former: str, ledger: Ledger) -> No
             if c is not None and c != kid:
                 conqueror = c
     K.lose_claimed_hex(world, k, dom.hex)
-    km.bump("link_hexes_lost")
+    km.stats.link_hexes_lost += 1
     ledger.emit(SYS, "HexLostToGuild", f"kingdom:{kid}", ("LINK-08",), outcome="hex lost", domain=dom.id, guild=guild,
                 former_owner=former, hex=list(world.map.coords(dom.hex)), size_after=len(k.hexes), capital=k.capital)
     if conqueror is not None and k.conquered_by != conqueror and k.overlord is None:
         k.conquered_by = conqueror
-        km.bump("link_conquests")
+        km.stats.link_conquests += 1
         ledger.emit(SYS, "KingdomConqueredByGuilds", f"kingdom:{conqueror}", ("LINK-08", "KM-VAS-01"), outcome="conquered",
                     target=kid, domain=dom.id, guild=guild)
+
+
+# =================================================================================================
+# LINK-03 and LINK-06 in the scores (docs/scoring.md)
+# =================================================================================================
+
+
+def linked_score(world: World, score: FactionScore) -> FactionScore:
+    """LINK-03 in a score: a nation that is one faction with a kingdom keeps one treasury, the
+    kingdom's, in BP; it counts in the kingdom's score, not in the nation's (its treasury term is 0 and
+    its ``treasury_of`` metric names the kingdom). Any other score is left as it is."""
+    if score.kind != "nation" or world.mn is None:
+        return score
+    n = world.mn.nations.get(score.key.partition(":")[2])
+    if n is None or n.kingdom is None or not world.has("km") or world.km is None or n.kingdom not in world.km.kingdoms:
+        return score
+    one = Term("treasury", 0.0, f"one treasury with kingdom:{n.kingdom} (LINK-03)")
+    return replace(score, terms=tuple(one if t.key == "treasury" else t for t in score.terms),
+                   metrics={**score.metrics, "treasury_years": None, "treasury_of": f"kingdom:{n.kingdom}"})
+
+
+def is_own_faction(world: World, key: str) -> bool:
+    """LINK-06: a guild that stands for a nation's armies is not a faction of its own (its units are the
+    nation's); every other faction is."""
+    kind, _, ident = key.partition(":")
+    if kind != "guild" or world.gw is None or ident not in world.gw.guilds:
+        return True
+    return world.gw.guilds[ident].nation is None
+
+
+# =================================================================================================
+# What the links did, and what must hold between the systems (the LINK driver's reports)
+# =================================================================================================
+
+
+def metrics(w: World) -> dict[str, dict[str, Any]]:
+    """The LINK part of each faction's season metrics (occupations awaiting Unrest, nations' armies)."""
+    out: dict[str, dict[str, Any]] = {}
+    if w.km is not None:
+        for kid in w.km.ids():
+            out[f"kingdom:{kid}"] = {"occupied_pending": len(w.km.kingdoms[kid].occupied)}
+    if w.mn is not None and w.gw is not None:
+        for nid in sorted(w.mn.nations):
+            out[f"nation:{nid}"] = {"gw_armies": sum(1 for a in w.gw.armies.values() if a.owner == nid)}
+    return out
+
+
+def summary(w: World) -> dict[str, int | float]:
+    """The ``link.*`` metrics of a campaign, read from the world (the LINK driver's summary)."""
+    out: dict[str, int | float] = {}
+    km, mn, gw, cv = w.km, w.mn, w.gw, w.cv
+    if km is not None and mn is not None:
+        out["link.dual_factions"] = sum(1 for k in km.kingdoms.values() if k.nation is not None)
+        out["link.mn_costs_bp"] = km.stats.link_mn_costs_bp
+        out["link.mn_incomes_bp"] = km.stats.link_mn_incomes_bp
+        out["link.envoys"] = len(km.envoys)
+    if gw is not None:
+        out["link.affiliated_guilds"] = sum(1 for g in gw.guilds.values() if g.affiliation is not None and g.nation is None)
+    if gw is not None and mn is not None:
+        out["link.nation_armies"] = gw.stats.link_nation_armies
+        out["link.nation_armies_not_raised"] = gw.stats.link_nation_armies_not_raised
+        out["link.nation_army_solars"] = gw.stats.link_nation_army_solars
+        out["link.nation_upkeep_solars"] = gw.stats.link_upkeep_solars
+        out["link.invasions"] = gw.stats.link_invasions
+        out["link.repulses"] = gw.stats.link_repulses
+    if gw is not None and km is not None:
+        out["link.occupations"] = km.stats.link_occupations
+        out["link.occupation_unrest"] = km.stats.link_occupation_unrest
+        out["link.hexes_lost"] = km.stats.link_hexes_lost
+        out["link.conquests"] = km.stats.link_conquests
+    if km is not None and cv is not None:
+        out["link.trade_convoys"] = sum(1 for r in km.routes if r.convoy is not None)
+    return out
+
+
+def broken_invariants(w: World) -> list[str]:
+    """Every LINK invariant the world breaks: the two halves of a faction agree (LINK-03), an
+    occupation awaits a known domain (LINK-08), a nation guild stands for a nation (LINK-06)."""
+    out: list[str] = []
+    km, mn, gw = w.km, w.mn, w.gw
+    if km is not None and mn is not None:
+        for kid in km.ids():
+            n = km.kingdoms[kid].nation
+            if n is not None and (n not in mn.nations or mn.nations[n].kingdom != kid):
+                out.append(f"kingdom {kid} is one faction with nation {n}, which does not say so (LINK-03)")
+        for nid in sorted(mn.nations):
+            k = mn.nations[nid].kingdom
+            if k is not None and (k not in km.kingdoms or km.kingdoms[k].nation != nid):
+                out.append(f"nation {nid} is one faction with kingdom {k}, which does not say so (LINK-03)")
+    if km is not None and gw is not None:
+        for kid in km.ids():
+            for d in km.kingdoms[kid].occupied:
+                if d not in gw.domains:
+                    out.append(f"kingdom {kid} awaits Unrest for an unknown domain {d} (LINK-08)")
+    if gw is not None:
+        for gid in sorted(gw.guilds):
+            g = gw.guilds[gid]
+            if g.nation is not None and (mn is None or g.nation not in mn.nations or g.nation != gid):
+                out.append(f"guild {gid} acts for nation {g.nation}, which is not a nation of this campaign (LINK-06)")
+    return out
 
 
 # ---- the hooks the systems' turns are built with (LINK-09: the systems never import this module) ----
@@ -677,12 +891,28 @@ def _mn_army_hook(world: World, ledger: Ledger, money: dip.Treasury | None) -> d
 
 
 def km_hooks(world: World) -> K.KmHooks:
-    """What the other systems of ``world`` add to a kingdom month (``sim.rules.km.resolve_month``):
-    LINK-08's occupation Unrest in the Upkeep phase, LINK-04's merchant caravans when caravans run
-    (the rules also check that the caravans are enabled before using them)."""
+    """What the links add to a kingdom month (``sim.rules.km.resolve_month``): LINK-05's envoys (always:
+    they carry the diplomacy between kingdoms), LINK-08's occupation Unrest in the Upkeep phase,
+    LINK-04's merchant caravans when caravans run."""
+    caravans = world.has("cv") and world.cv is not None
     return K.KmHooks(
         occupation_unrest=occupation_unrest,
-        check_caravan=check_trade_caravan,
-        trade_caravan=trade_caravan,
-        caravan_set_out=caravan_set_out,
+        envoy_path=envoy_path,
+        send_envoy=send_envoy,
+        recall_envoy=recall_envoy,
+        check_caravan=check_trade_caravan if caravans else None,
+        trade_caravan=trade_caravan if caravans else None,
+        caravan_set_out=caravan_set_out if caravans else None,
+        caravan_arrivals=caravan_arrivals if world.cv is not None else None,
     )
+
+
+_HOOKS: dict[str, Callable[[World], Any]] = {"km": km_hooks, "mn": mn_hooks, "gw": gw_hooks}
+
+
+def hooks_for(world: World, system: str) -> Any:
+    """What the other systems of ``world`` add to ``system``'s turn (the ``hooks`` of its ``play``):
+    :func:`km_hooks`, :func:`mn_hooks`, :func:`gw_hooks`; None for a system the links do not touch (the
+    convoys, a registered system)."""
+    build = _HOOKS.get(system)
+    return None if build is None else build(world)

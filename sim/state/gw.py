@@ -356,6 +356,37 @@ AnyOrder = (
 # ---- the world --------------------------------------------------------------------------------
 
 
+class GwStats(msgspec.Struct, omit_defaults=True):
+    """What the guilds did so far, counted as it happens (the ``gw.*`` summary metrics read it); the
+    ``link_*`` counters are what the links did through guild warfare (LINK-06 nations' armies, LINK-07
+    invasions and repulses)."""
+
+    seasons: int = 0
+    deployments: int = 0
+    battles: int = 0
+    siege_seasons: int = 0
+    assaults: int = 0
+    assaults_won: int = 0
+    occupations: int = 0
+    sacks: int = 0
+    units_destroyed: int = 0
+    deserters: int = 0
+    units_unpaid: int = 0
+    armies_destroyed: int = 0
+    annexations: int = 0
+    loot_created: int = 0
+    loot_solars: int = 0
+    loot_claimed_solars: int = 0
+    units_recruited: int = 0
+    orders_rejected: int = 0
+    link_nation_armies: int = 0
+    link_nation_armies_not_raised: int = 0
+    link_nation_army_solars: int = 0
+    link_upkeep_solars: int = 0
+    link_invasions: int = 0
+    link_repulses: int = 0
+
+
 class GwWorld(msgspec.Struct, omit_defaults=True):
     """The guild world."""
 
@@ -374,11 +405,9 @@ class GwWorld(msgspec.Struct, omit_defaults=True):
     orders: list[AnyOrder] = []  # the orders given this season, in the order given
     destroyed_on: dict[int, int] = {}  # hex → units destroyed there this season (RES-GW-14)
     sacked: list[list[int]] = []  # this season's sacks: [hex, structure points destroyed]
-    stats: dict[str, int] = {}  # campaign counters (summary metrics)
+    stats: GwStats = msgspec.field(default_factory=GwStats)  # campaign counters (summary metrics)
     next_unit: int = 1
     next_army: int = 1
     next_loot: int = 1
     next_building: int = 1
 
-    def bump(self, key: str, n: int = 1) -> None:
-        self.stats[key] = self.stats.get(key, 0) + n

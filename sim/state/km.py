@@ -406,6 +406,57 @@ class RelationOrder(msgspec.Struct, omit_defaults=True):
     target_balance: str = "balanced"
 
 
+class KmStats(msgspec.Struct, omit_defaults=True):
+    """What the kingdoms did so far, counted as it happens (the ``km.*`` summary metrics read it, from
+    the world, never from counters kept outside it); the ``link_*`` counters are what the links did to
+    the kingdoms (LINK-03's conversions, LINK-08's occupations, hexes lost and conquests)."""
+
+    edicts_diplomatic: int = 0
+    edicts_exploration: int = 0
+    edicts_trade: int = 0
+    edicts_vassalage: int = 0
+    embassies: int = 0
+    treaties_signed: int = 0
+    alliances_signed: int = 0
+    treaty_refused: int = 0
+    alliance_refused: int = 0
+    wars_declared: int = 0
+    hexes_explored: int = 0
+    features_found: int = 0
+    expeditions_scattered: int = 0
+    expeditions_killed: int = 0
+    trade_routes_established: int = 0
+    trade_sold_elsewhere: int = 0
+    trade_expeditions_lost: int = 0
+    vassalage_new_vassal: int = 0
+    vassalage_colony: int = 0
+    vassalage_subjugation: int = 0
+    subjugations_settled: int = 0
+    hexes_claimed: int = 0
+    buildings_built: int = 0
+    improvements_built: int = 0
+    hexes_lost_to_unrest: int = 0
+    anarchy_turns: int = 0
+    orders_rejected: int = 0
+    link_mn_costs_bp: int = 0
+    link_mn_incomes_bp: int = 0
+    link_occupations: int = 0
+    link_occupation_unrest: int = 0
+    link_hexes_lost: int = 0
+    link_conquests: int = 0
+
+
+class SlotChoice(msgspec.Struct, frozen=True):
+    """An answer to one slot of a kingdom's turn that is a bare value (``SLOTS`` of
+    ``sim.rules.km.legality``: a hex to claim, a settlement for a district, a Taxation level, an
+    envoy's target…), named with its slot so that the order alone says what it is (the legality API
+    without a slot: ``legal_orders(world, kingdom, slot=None)``, ``check(world, kingdom, order)``). The
+    turn itself asks each slot as its own decision, with the bare values."""
+
+    slot: str
+    value: int | str
+
+
 class BuildOrder(msgspec.Struct, omit_defaults=True):
     settlement: str
     kind: str
@@ -467,18 +518,11 @@ class KmWorld(msgspec.Struct, omit_defaults=True):
     orders_source: dict[str, str] = {}  # kingdom id → where its scripted orders come from (file label)
     turn: int = -1  # the last turn started
     next_id: int = 1
-    counts: dict[str, int] = {}  # what happened so far (summary metrics read the world, not the agents)
+    stats: KmStats = msgspec.field(default_factory=KmStats)  # what happened so far (the summary metrics)
 
     # ---- small accessors (no rules here) ------------------------------------------------------
     def ids(self) -> list[str]:
         return sorted(self.kingdoms)
-
-    def bump(self, key: str, n: int = 1) -> None:
-        if key in self.counts:
-            self.counts[key] += n
-        else:
-            self.counts[key] = n
-            self.counts = dict(sorted(self.counts.items()))
 
     def new_id(self) -> int:
         n = self.next_id

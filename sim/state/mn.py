@@ -291,3 +291,111 @@ class MnWorld(msgspec.Struct):
         n = self.next_id
         self.next_id += 1
         return n
+
+
+# ---- the orders of a turn (RES-MN-17): the system's order types (sim.rules.mn.SYSTEM.order_types) -----------------------------------------------------------------------
+class Order(msgspec.Struct, frozen=True, tag_field="order", forbid_unknown_fields=True):
+    """Base of the MN orders; ``order`` names the kind in an order file."""
+
+
+class Pass(Order, tag="pass", frozen=True):
+    """Do nothing more in this slot."""
+
+    slot: str = ""
+
+
+class BuyAmbassador(Order, tag="buy_ambassador", frozen=True):
+    """Phase (1): buy an ambassador attached to ``province`` (default: the capital's)."""
+
+    province: str | None = None
+
+
+class LaunchMission(Order, tag="launch_mission", frozen=True):
+    """Phase (2): send a ``home`` ambassador to ``city`` to negotiate ``treaty``, with a gift in PO."""
+
+    ambassador: str
+    city: str
+    treaty: TreatyKind
+    gift: int = 0
+
+
+class RenewTreaty(Order, tag="renew_treaty", frozen=True):
+    """Phase (2): renewal mission of an embassy expiring this turn (RES-MN-13)."""
+
+    embassy: int
+    gift: int = 0
+
+
+class Recall(Order, tag="recall", frozen=True):
+    """Phase (2): recall an ``at_post`` ambassador; his embassy closes (MN-EMB-01)."""
+
+    ambassador: str
+
+
+class HostChoice(Order, tag="host_choice", frozen=True):
+    """Phase (3): what the host does with an ambassador arriving at one of his cities (RES-MN-04)."""
+
+    mission: int
+    choice: Literal["accept", "dismiss", "execute", "imprison"]
+    ransom: int = 0
+
+
+class SignTreaty(Order, tag="sign_treaty", frozen=True):
+    """Phase (3): sign a treaty with a player in contact, by mutual consent (RES-MN-04)."""
+
+    partner: str  # nation id
+    kind: Literal["commercial", "pact"]
+
+
+class BreakTreaty(Order, tag="break_treaty", frozen=True):
+    """Phase (4): break a treaty or pact without the co-signatory's consent."""
+
+    treaty: int
+
+
+class DeclareWar(Order, tag="declare_war", frozen=True):
+    """Phase (4): declare war on a party (SC-MN-05)."""
+
+    target: str  # party key
+
+
+class RaiseArmy(Order, tag="raise_army", frozen=True):
+    """Phase (4), purchase step: raise an army in the province of an allied city (MN-TRE-03)."""
+
+    treaty: int
+
+
+class HonourPact(Order, tag="honour_pact", frozen=True):
+    """Phase (4): honour an eternal friendship obligation (MN-TRE-07, RES-MN-06)."""
+
+    obligation: int
+
+
+class PayRansom(Order, tag="pay_ransom", frozen=True):
+    """Phase (5), Acclamation: pay an imprisoned ambassador's ransom (RES-MN-14, RES-MN-04)."""
+
+    ambassador: str
+
+
+class Interfere(Order, tag="interfere", frozen=True):
+    """Phase (3), during a test: interfere (roll the d20) or not (RES-MN-16)."""
+
+    yes: bool
+
+
+class InterferenceSign(Order, tag="interference_sign", frozen=True):
+    """Phase (3), after the d20: add it to (+1) or subtract it from (-1) the score (MN-INT-01)."""
+
+    sign: Literal[1, -1]
+
+
+class Consent(Order, tag="consent", frozen=True):
+    """Phase (3): agree to (or refuse) a treaty a player in contact proposes."""
+
+    agree: bool
+
+
+ORDER_TYPES = (
+    Pass, BuyAmbassador, LaunchMission, RenewTreaty, Recall, HostChoice, SignTreaty, BreakTreaty,
+    DeclareWar, RaiseArmy, HonourPact, PayRansom, Interfere, InterferenceSign, Consent,
+)

@@ -9,16 +9,12 @@ from fractions import Fraction
 import pytest
 
 from sim.config import Config
-from sim.scoring import (
-    expected_tax,
-    reserve_value,
-    score_all,
-    score_convoy,
-    score_guild,
-    score_kingdom,
-    score_nation,
-    upkeep_odds,
-)
+from sim.rules.cv import score_convoy
+from sim.rules.gw import score_guild
+from sim.rules.km import expected_tax, score_kingdom, upkeep_odds
+from sim.rules.mn import score_nation
+from sim.scores import reserve_value
+from sim.scoring import score_all, score_of
 from sim.state.cv import TICKS_PER_MILE
 from sim.state.km import Leader
 from sim.world import World, copy_world
@@ -245,14 +241,19 @@ def test_nation_embassies_treaties_and_ambassadors_by_hand() -> None:
     assert s.term("resources") == 4 * 60
 
 
+@pytest.mark.rule("LINK-03")
 def test_a_nation_that_is_also_a_kingdom_leaves_the_treasury_to_the_kingdom() -> None:
     w = small_nations()
+    alone = score_nation(w, "p1")
+    assert alone.term("treasury") > 0 and alone.metrics["treasury_of"] is None
     w.systems = ["km", "mn"]
     w.km = kmh.world(kmh.plains(1, 1), [kmh.kingdom("k", [0])]).km
     w.mn.nations["p1"].kingdom = "k"  # type: ignore[union-attr]
-    s = score_nation(w, "p1")
+    s = score_of(w, "nation:p1")  # the nation's own score, with the links' LINK-03 term
     assert s.term("treasury") == 0
-    assert s.metrics["treasury_of"] == "kingdom:k"
+    assert s.metrics["treasury_of"] == "kingdom:k" and s.metrics["treasury_years"] is None
+    assert [t.key for t in s.terms] == [t.key for t in alone.terms]  # the same terms, in the same order
+    assert score_all(w)["nation:p1"] == s
 
 
 def test_an_imprisoned_ambassador_is_worth_less_than_a_free_one() -> None:

@@ -283,7 +283,7 @@ def test_a_standard_convoy_added_during_a_campaign() -> None:
                            cargo={"trade_goods": 3})
     assert (c.max_hp, c.offense + c.defense + c.mobility + c.morale, len(c.travelers)) == (70, 7, 6)
     assert sum(t.can_drive for t in c.travelers) == 3
-    rank = cr.add_convoy(w, c, model.cv_routes)  # type: ignore[attr-defined]
+    rank = cr.add_convoy(w, c, model.caches["cv.routes"])
     assert rank == 0 and w.cv.convoys[0] is c and c.path[0] == sett["Millbrook"] and c.path[-1] == sett["Ashford"]
     DRIVER.spawn(model, c.id, c.policy)
     model.run()

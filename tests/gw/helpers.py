@@ -84,7 +84,7 @@ def hx(w: World, col: int, row: int) -> int:
 
 
 def units(w: World, spec: dict[str, int] | list[tuple[str, int]], *, bonuses: dict[str, list[tuple[str, int]]] | None = None) -> list[Unit]:
-    gw = wf.gw_of(w)
+    gw = w.gw_state()
     out = []
     items = spec.items() if isinstance(spec, dict) else spec
     for kind, n in items:
@@ -107,7 +107,7 @@ def put_army(
     deployed: int = -1,
 ) -> Army:
     """An army already in the field, with fresh military seals of its owner engaged in it."""
-    gw = wf.gw_of(w)
+    gw = w.gw_state()
     us = units(w, spec, bonuses=bonuses)
     n = seals if seals is not None else max(1, -(-len(us) // 10))
     sids = []
@@ -135,7 +135,7 @@ def put_domain(
     works: list[str] | None = None,
     bonuses: dict[str, list[tuple[str, int]]] | None = None,
 ) -> Domain:
-    gw = wf.gw_of(w)
+    gw = w.gw_state()
     h = w.map.hexes[at]
     g = gw.guilds[owner]
     d = Domain(

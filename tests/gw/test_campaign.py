@@ -14,11 +14,10 @@ import pytest
 from agents.campaign import finish, prepare_campaign, run_campaign
 from agents.chronicle import line
 from agents.model import RealmModel
-from agents.systems.gw import check_invariants
 from sim.calendar import HOURS_PER_SEASON
 from sim.dice import DiceBox, ScriptedDice
 from sim.events import Ledger
-from sim.rules import gw as wf
+from sim.rules.gw import broken_invariants
 from sim.state.gw import Annex, AttackDomain, Siege
 from sim.world import decode_world, encode_world
 from tests.gw.helpers import hx, make_world, play, put_army, put_domain, start_season
@@ -51,7 +50,7 @@ def test_guild_war_runs_five_years_of_seasons_and_makes_war(guild_war):
 def test_the_guild_war_world_round_trips_and_keeps_its_invariants(guild_war):
     w = guild_war.world
     assert decode_world(encode_world(w)) == w
-    assert check_invariants(w) == []
+    assert broken_invariants(w) == []
     assert guild_war.model.invariant_violations() == []
 
 
@@ -148,4 +147,4 @@ def test_chronicle_lines_for_famine_desertion_and_a_forfeited_compensation():
     assert any(x and "c n'a pas rapporté le titre de propriété de E : la Banque de l'Hippocampe garde 500 solars, notoriété 7 → 5." in x for x in lines)
     assert any(x and "Le titre de propriété de remplacement de E est remis à Alice." in x for x in lines)
     assert any(x and "E est sous occupation (Y)." in x for x in lines)
-    assert w.gw.guilds["c"].notoriety == 5 and wf.gw_of(w).bank.kept == 500
+    assert w.gw.guilds["c"].notoriety == 5 and w.gw_state().bank.kept == 500

@@ -259,4 +259,4 @@ def test_the_loot_made_at_the_end_of_a_season_is_returned_and_counted():
     w.gw.destroyed_on = {h: 21}
     made = wf.create_loot(w, ScriptedDice(["1d6=4"]), Ledger())
     assert [(lt.hex, lt.value, lt.units, lt.source) for lt in made] == [(h, 840, 21, "battle")]
-    assert (w.gw.stats.get("loot_created"), w.gw.stats.get("loot_solars")) == (1, 840)
+    assert (w.gw.stats.loot_created, w.gw.stats.loot_solars) == (1, 840)

@@ -12,12 +12,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from agents.systems.gw import check_invariants
 from sim.config import UnitType
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.events import Ledger
 from sim.rules import gw as wf
+from sim.rules.gw import broken_invariants
 from sim.state.gw import (
     Annex,
     AttackArmy,
@@ -85,7 +85,7 @@ def test_a_title_not_returned_forfeits_the_deposit_and_the_bank_holds_no_more_th
     (dep,) = w.gw.bank.deposits
     assert dep.forfeited and not dep.title_returned
     assert (w.gw.bank.held, w.gw.bank.kept) == (0, 500)
-    assert check_invariants(w) == []
+    assert broken_invariants(w) == []
 
 
 # ---- loot ---------------------------------------------------------------------------------------------

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.systems.gw import check_invariants
 from sim.dice import SeededDice
 from sim.events import Ledger
 from sim.rules import gw as wf
+from sim.rules.gw import broken_invariants
 from sim.state.gw import Bonus
 from tests.gw.helpers import hx, make_world, put_army, put_domain, start_season
 
@@ -68,7 +68,7 @@ def test_random_legal_orders_keep_every_invariant(data, seed):
                     break
                 wf.give_order(w, pick, ledger)
         wf.run_phases(w, dice, ledger)
-        assert check_invariants(w) == [], s
+        assert broken_invariants(w) == [], s
         gone = removed_units(ledger.events)
         assert len(gone) == len(set(gone)), "a unit was destroyed twice"
         assert not set(gone) & set(world_unit_ids(w)), "a destroyed unit is still in the world"

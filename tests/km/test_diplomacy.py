@@ -13,6 +13,7 @@ from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.rules import km as E
 from sim.rules import km as K
+from sim.rules import links
 from sim.state.km import (
     Agreement,
     DiplomaticEdict,
@@ -502,14 +503,14 @@ def test_envoy_travels_at_hexes_per_day_and_is_present_from_arrival_until_recall
     w, a, b = pair()
     w.km.stance("a", "b").present = False
     led = ledger()
-    env = E.send_envoy(w, "a", "b", 720, led)
+    env = links.send_envoy(w, "a", "b", 720, led)
     # Acity [0, 0] to Bcity [4, 3]: the least-cost path has 6 steps; 2 hexes a day → 3 days
     assert len(env.path) - 1 == w.map.distance(0, 40) == 6
     assert env.arrive == 720 + 3 * 24
     assert not E.representative_present(w, "a", "b")
     with pytest.raises(IllegalOrderError, match="LINK-05.*already has a representative"):
-        E.send_envoy(w, "a", "b", 720, led)
-    E.envoy_arrived(w, env, led)
+        links.send_envoy(w, "a", "b", 720, led)
+    links.envoy_arrived(w, env, led)
     assert E.representative_present(w, "a", "b") and env.status == "present"
-    E.recall_envoy(w, "a", "b", led)
+    links.recall_envoy(w, "a", "b", led)
     assert not E.representative_present(w, "a", "b") and env.status == "recalled"

@@ -10,7 +10,7 @@ from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.rules import km as E
 from sim.rules import km as K
-from sim.rules.km.trade import _type_taken
+from sim.rules.km.trade import type_taken
 from sim.state.km import (
     Agreement,
     DiplomaticEdict,
@@ -265,7 +265,7 @@ def test_ex_km_06_trade_edict_with_one_success() -> None:
     assert ex.r.status == "sold"
     assert k.treasury == 34
     assert K.stats(w, k).economy == 60 and K.stats(w, k).fame == 0
-    assert not _type_taken(w.km, "a", "goods")  # the Goods slot is still free
+    assert not type_taken(w.km, "a", "goods")  # the Goods slot is still free
 
 
 @pytest.mark.rule("KM-TRADE-05", "KM-TRADE-08", "KM-TRADE-11", "KM-TRADE-13", "KM-TRADE-17", "RES-KM-19", "RES-KM-22", "RES-KM-23",

@@ -8,6 +8,7 @@ from agents.campaign import prepare_campaign
 from scenarios.loader import load_scenario_text
 from sim.calendar import HOURS_PER_MONTH
 from sim.errors import ScenarioError
+from sim.rules import links
 
 LEADERS = ('{ ruler = "R", grand_diplomat = "G", treasurer = "T", councilor = "C", general = "G2", high_priest = "H", '
            'magister = "M", marshal = "Ma", spymaster = "S", warden = "W" }')
@@ -120,7 +121,6 @@ def test_trade_goods_lost_on_the_way_reduce_k_and_none_left_is_a_loss() -> None:
 def test_a_destroyed_or_late_caravan_loses_the_expedition_without_checks() -> None:
     from sim.dice import ScriptedDice
     from sim.rules import cv as cr
-    from sim.rules import km as E
 
     m = model()
     m.run(1)
@@ -129,7 +129,7 @@ def test_a_destroyed_or_late_caravan_loses_the_expedition_without_checks() -> No
     c = w.cv.convoy(r.convoy)
     cr.destroy(c, m.ledger, "test", w.config.cv, ("CV-HAZ-01",))  # as a hazard would, on its first day
     w.now = m.ledger.now = HOURS_PER_MONTH
-    E.convoy_arrivals(w, "a", ScriptedDice([]), m.ledger)
+    links.caravan_arrivals(w, "a", ScriptedDice([]), m.ledger)
     lost = [e for e in m.ledger.events if e.kind == "TradeExpeditionLost"]
     assert r.status == "lost" and "destroyed" in lost[0].data["reason"] and lost[0].clauses == ("KM-TRADE-09", "LINK-04")
     m = model("[config.link]\nexpedition_max_days = 5\n")

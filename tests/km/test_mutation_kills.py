@@ -16,7 +16,8 @@ from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.rules import cv as cr
 from sim.rules import km as E
 from sim.rules import km as K
-from sim.rules.km.trade import _check_trade
+from sim.rules import links
+from sim.rules.km.trade import check_trade
 from sim.state.km import (
     Agreement,
     DiplomaticEdict,
@@ -93,7 +94,7 @@ def test_refused_treaty_is_counted() -> None:
     # DC 10: 8 ✗ (by 2), 7 ✗ (by 3) → two failures of three decide it: refused
     E.resolve_special(w, "a", DiplomaticEdict("b", "treaty"), ScriptedDice(["d4=1", "d20=8", "d20=7"]), led)
     assert led.of_kind("AgreementRefused")[0].data["failures"] == 2
-    assert w.km.counts.get("treaty_refused") == 1
+    assert w.km.stats.treaty_refused == 1
     assert w.km.relation("a", "b").treaty is None
 
 
@@ -258,13 +259,13 @@ def test_river_and_water_hexes_need_a_pier_and_a_waterfront_in_the_origin() -> N
         E.check(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))
     a.settlements[0].buildings = {"pier": 1}
     # with a Pier: river 2 halves + 3 plains × 4 halves = 14
-    assert _check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))[3] == 14
+    assert check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))[3] == 14
     w, a, b = line("PWPPP")
     with pytest.raises(IllegalOrderError, match=r"KM-TRADE-03.*hex \[1, 0\] \(water\) is not allowed on a trade route from Origin"):
         E.check(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))
     a.settlements[0].buildings = {"waterfront": 1}
     # with a Waterfront: water 1 half + 3 plains × 4 halves = 13
-    assert _check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))[3] == 13
+    assert check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 2, 3, 4]))[3] == 13
 
 
 @pytest.mark.rule("KM-TRADE-16", "RES-KM-25")
@@ -290,9 +291,9 @@ def test_convoy_arrivals_handle_only_the_kingdoms_own_caravans() -> None:
     assert r.kingdom == "a" and r.status == "travelling"
     cr.destroy(w.cv.convoy(r.convoy), m.ledger, "test", w.config.cv, ("CV-HAZ-01",))
     w.now = m.ledger.now = HOURS_PER_MONTH
-    E.convoy_arrivals(w, "b", ScriptedDice([]), m.ledger)
+    links.caravan_arrivals(w, "b", ScriptedDice([]), m.ledger)
     assert r.status == "travelling" and not m.ledger.of_kind("TradeExpeditionLost")
-    E.convoy_arrivals(w, "a", ScriptedDice([]), m.ledger)
+    links.caravan_arrivals(w, "a", ScriptedDice([]), m.ledger)
     assert r.status == "lost" and len(m.ledger.of_kind("TradeExpeditionLost")) == 1
 
 
@@ -319,14 +320,14 @@ def test_recalling_a_representative_present_without_an_envoy_or_an_envoy_still_t
     """A representative counts whether it is present (no envoy record needed) or still on the way."""
     w, a, b = pair()  # a's representative is present in b (scenario state, no Envoy record)
     led = ledger()
-    E.recall_envoy(w, "a", "b", led)
+    links.recall_envoy(w, "a", "b", led)
     assert not w.km.stance("a", "b").present and kinds(led) == ["EnvoyRecalled"]
-    env = E.send_envoy(w, "a", "b", 720, led)  # travelling: not yet present
+    env = links.send_envoy(w, "a", "b", 720, led)  # travelling: not yet present
     assert not w.km.stance("a", "b").present
-    E.recall_envoy(w, "a", "b", led)
+    links.recall_envoy(w, "a", "b", led)
     assert env.status == "recalled" and kinds(led)[-1] == "EnvoyRecalled"
     with pytest.raises(IllegalOrderError, match="LINK-05.*no representative in or on the way to b"):
-        E.recall_envoy(w, "a", "b", led)
+        links.recall_envoy(w, "a", "b", led)
 
 
 # ---- SC-KM-18: the Income phase ----------------------------------------------------------------------

@@ -15,6 +15,7 @@ from sim.dice import DiceBox, ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.orders import ScriptedDecider
 from sim.rules import km as E
+from sim.rules import links
 from sim.rules.km.statistics import kingdom_check
 from sim.state.km import (
     Agreement,
@@ -103,7 +104,7 @@ def test_an_envoy_one_day_away_is_not_present_before_it_arrives() -> None:
     settle(w, "b", "Bcity", 2)
     ready(w, "a", "b")
     led = ledger()
-    env = E.send_envoy(w, "a", "b", 720, led)
+    env = links.send_envoy(w, "a", "b", 720, led)
     # [0, 0] → [2, 0]: 2 steps; ceil(2 / 2) = 1 day
     assert len(env.path) - 1 == 2 and env.arrive == 720 + 24
     assert env.status == "travelling" and not E.representative_present(w, "a", "b")
@@ -260,11 +261,12 @@ def test_an_envoy_is_not_offered_towards_a_kingdom_one_is_already_travelling_to(
     c's envoy on the way to b does not."""
     w = _three()
     led = ledger()
-    assert E.legal_orders(w, "a", slot="envoy") == ["b", "c"]
-    E.send_envoy(w, "c", "b", 720, led)  # c's envoy, travelling (2 days or more away)
-    assert E.legal_orders(w, "a", slot="envoy") == ["b", "c"]
-    E.send_envoy(w, "a", "b", 720, led)
-    assert E.legal_orders(w, "a", slot="envoy") == ["c"]
+    hooks = links.km_hooks(w)  # the envoys are LINK-05's, behind KM's hooks
+    assert E.legal_orders(w, "a", slot="envoy", hooks=hooks) == ["b", "c"]
+    links.send_envoy(w, "c", "b", 720, led)  # c's envoy, travelling (2 days or more away)
+    assert E.legal_orders(w, "a", slot="envoy", hooks=hooks) == ["b", "c"]
+    links.send_envoy(w, "a", "b", 720, led)
+    assert E.legal_orders(w, "a", slot="envoy", hooks=hooks) == ["c"]
 
 
 @pytest.mark.rule("KM-REL-03", "RES-KM-08")
@@ -485,10 +487,10 @@ def test_a_caravan_still_on_the_road_after_120_days_loses_the_expedition() -> No
     r = w.km.routes[0]
     assert r.status == "travelling" and w.cv.convoy(r.convoy).status == "travelling"
     w.now = m.ledger.now = r.set_out + 120 * 24 - 1
-    E.convoy_arrivals(w, "a", ScriptedDice([]), m.ledger)
+    links.caravan_arrivals(w, "a", ScriptedDice([]), m.ledger)
     assert r.status == "travelling" and not m.ledger.of_kind("TradeExpeditionLost")
     w.now = m.ledger.now = r.set_out + 120 * 24
-    E.convoy_arrivals(w, "a", ScriptedDice([]), m.ledger)
+    links.caravan_arrivals(w, "a", ScriptedDice([]), m.ledger)
     lost = m.ledger.of_kind("TradeExpeditionLost")
     assert r.status == "lost" and len(lost) == 1
     assert lost[0].data["reason"] == f"the caravan {r.convoy} has not arrived after 120 days"

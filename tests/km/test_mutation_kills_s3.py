@@ -16,6 +16,7 @@ from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.orders import ScriptedDecider
 from sim.rules import km as E
+from sim.rules import links
 from sim.state.km import (
     DiplomaticEdict,
     ExplorationEdict,
@@ -77,12 +78,12 @@ def test_expeditions_killed_scattered_and_hexes_explored_are_counted() -> None:
     dice = ScriptedDice(["d4=2", "d4=4", "d20=9", "d20=15"])
     E.resolve_special(w, "a", ExplorationEdict(months=2, route=ROUTE), dice, ledger())
     E.run_expeditions(w, "a", dice, ledger())
-    assert w.km.counts.get("expeditions_killed") == 1 and not w.km.counts.get("expeditions_scattered")
+    assert w.km.stats.expeditions_killed == 1 and not w.km.stats.expeditions_scattered
     w = ex03_world()
     dice = ScriptedDice(["d4=2", "d4=4", "d20=9", "d20=16"])
     E.resolve_special(w, "a", ExplorationEdict(months=2, route=ROUTE), dice, ledger())
     E.run_expeditions(w, "a", dice, ledger())
-    assert w.km.counts.get("expeditions_scattered") == 1 and not w.km.counts.get("expeditions_killed")
+    assert w.km.stats.expeditions_scattered == 1 and not w.km.stats.expeditions_killed
     hm = plains(10, 2)
     a = kingdom("a", [0], treasury=30)
     w = world(hm, [a])
@@ -91,7 +92,7 @@ def test_expeditions_killed_scattered_and_hexes_explored_are_counted() -> None:
     dice = ScriptedDice(["d4=2"])
     E.resolve_special(w, "a", ExplorationEdict(months=1, route=[1, 2]), dice, ledger())
     E.run_expeditions(w, "a", dice, ledger())
-    assert w.km.counts.get("hexes_explored") == 2
+    assert w.km.stats.hexes_explored == 2
 
 
 # ---- SC-KM-18: the Income phase ---------------------------------------------------------------------------
@@ -255,10 +256,10 @@ def test_a_caravan_sets_out_with_the_edict_and_a_late_one_is_lost_as_in_km_trade
     issued = m.ledger.of_kind("TradeEdictIssued")[0]
     assert r.set_out == issued.t
     w.now = m.ledger.now = issued.t + 119 * 24
-    E.convoy_arrivals(w, "a", ScriptedDice([]), m.ledger)
+    links.caravan_arrivals(w, "a", ScriptedDice([]), m.ledger)
     assert r.status == "travelling"
     w.now = m.ledger.now = issued.t + 120 * 24
-    E.convoy_arrivals(w, "a", ScriptedDice([]), m.ledger)
+    links.caravan_arrivals(w, "a", ScriptedDice([]), m.ledger)
     lost = m.ledger.of_kind("TradeExpeditionLost")[0]
     assert lost.clauses == ("KM-TRADE-09", "LINK-04") and lost.data["fame"] == -1
 

@@ -14,6 +14,7 @@ from sim.calendar import HOURS_PER_MONTH
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.rules import km as E
+from sim.rules import links
 from sim.state.km import (
     Agreement,
     BuildOrder,
@@ -39,13 +40,13 @@ def test_a_successful_threat_counts_an_embassy_and_one_failed_by_5_into_hostilit
     there): the target declares war, counted."""
     w, a, b = pair()
     E.resolve_special(w, "a", DiplomaticEdict("b", "threat"), ScriptedDice(["d4=1", "d20=15"]), ledger())
-    assert w.km.relation("a", "b").embassy and w.km.counts.get("embassies") == 1
+    assert w.km.relation("a", "b").embassy and w.km.stats.embassies == 1
     w, a, b = pair(attitude="unfriendly")
     led = ledger()
     E.resolve_special(w, "a", DiplomaticEdict("b", "threat"), ScriptedDice(["d4=1", "d20=1"]), led)
     ev = led.of_kind("IntimidateCheckRolled")[0]
     assert (ev.dc, ev.data["result"]) == (25, "war declared")
-    assert w.km.enemies("a", "b") and w.km.counts.get("wars_declared") == 1
+    assert w.km.enemies("a", "b") and w.km.stats.wars_declared == 1
 
 
 # ---- KM-REL-07 / RES-KM-10: the checks of an attempt, numbered ----------------------------------------------
@@ -106,7 +107,7 @@ def test_the_envoy_event_counts_the_hexes_after_the_capital() -> None:
     w, a, b = pair()
     w.km.stance("a", "b").present = False
     led = ledger()
-    E.send_envoy(w, "a", "b", 720, led)
+    links.send_envoy(w, "a", "b", 720, led)
     ev = led.of_kind("EnvoySent")[0]
     assert (ev.data["hexes"], ev.total) == (6, 3)
 

@@ -11,7 +11,7 @@ from sim.errors import IllegalOrderError
 from sim.odds import exact_distribution
 from sim.rules import km as E
 from sim.rules import km as K
-from sim.rules.km.trade import _check_trade, _type_taken
+from sim.rules.km.trade import check_trade, type_taken
 from sim.state.km import TradeEdict
 from sim.world import copy_world
 from tests.km.helpers import grid, kingdom, ledger, ready, settle, sheet, world
@@ -48,7 +48,7 @@ def test_origin_destination_and_path_shape() -> None:
     with pytest.raises(IllegalOrderError, match=r"RES-KM-17.*path hex \[3, 0\] is not next to \[1, 0\]"):
         E.check(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[1, 3, 4]))
     # the origin's hex may open the path; it is not counted: 4 plains hexes → TRL 8
-    _, p, cats, halves = _check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[0, 1, 2, 3, 4]))
+    _, p, cats, halves = check_trade(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 5, path=[0, 1, 2, 3, 4]))
     assert (p, halves) == ([1, 2, 3, 4], 16)
 
 
@@ -161,7 +161,7 @@ def test_zero_successes_lose_the_expedition_fame_and_unrest() -> None:
     r = E.resolve_special(w, "a", TradeEdict("b", "Origin", "Dest", "raw_materials", 10, path=path(w)),
                           ScriptedDice(["d20=1", "d20=1", "d20=1"]), led)
     assert r.status == "lost" and (a.fame, a.unrest, a.treasury) == (1, 1, 10)
-    assert not _type_taken(w.km, "a", "raw_materials")  # a failed expedition frees the type (RES-KM-24)
+    assert not type_taken(w.km, "a", "raw_materials")  # a failed expedition frees the type (RES-KM-24)
 
 
 @pytest.mark.rule("KM-TRADE-11", "KM-TRADE-12", "KM-TRADE-01", "RES-KM-22")

@@ -133,12 +133,12 @@ def test_unrest_floor_hex_loss_and_anarchy() -> None:
 @pytest.mark.rule("SC-KM-08", "RES-KM-39")
 def test_turn_phases_in_order_every_kingdom_before_the_next_phase() -> None:
     from agents.campaign import prepare_campaign
-    from agents.systems.km import run_turn
+    from agents.systems import get_driver
 
     m = prepare_campaign("stolen-lands")
     start = m.ledger.count
     m.world.km.kingdoms["tatzlford"].hexes = []  # a kingdom with 0 hexes skips Upkeep
-    run_turn(m, 0)
+    get_driver("km").play_turn(m)  # type: ignore[attr-defined]  # turn 0, at hour 0
     evs = m.ledger.events[start:]
     phase = {"UpkeepStabilityCheckRolled": 1, "UpkeepSkipped": 1, "EdictsSet": 2, "TaxesCollected": 3}
     seq = [(phase[e.kind], e.actor) for e in evs if e.kind in phase]

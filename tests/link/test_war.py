@@ -146,7 +146,7 @@ def test_an_annexation_by_an_unaffiliated_guild_costs_the_hex() -> None:
     ev = led.of_kind("HexLostToGuild")[0]
     assert (ev.actor, ev.data["hex"], ev.data["size_after"], ev.data["guild"]) == ("kingdom:beta", [9, 0], 6, "ga")
     assert _hex(w, 9, 0) not in beta.hexes and len(beta.hexes) == 6 and beta.conquered_by is None
-    assert w.km.counts["link_hexes_lost"] == 1
+    assert w.km.stats.link_hexes_lost == 1
 
 
 @pytest.mark.rule("LINK-08", "KM-VAS-01", "KM-VAS-07")

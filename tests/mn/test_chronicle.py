@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agents.systems.mn import render
+from agents.chronicle_tables.mn import render
 from sim.dice import ScriptedDice
 from sim.rules import mn as dip
 from tests.mn.common import buy, make_world, post

@@ -1,7 +1,7 @@
 """The shortcuts of issue 12 give what the plain definitions give.
 
 * ``legal_orders`` lists a home ambassador's missions (``_launchable``) as the brute force over every
-  city, treaty kind and gift of the menu checked by ``_launch_problem`` would;
+  city, treaty kind and gift of the menu checked by ``launch_problem`` would;
 * the nation heuristic's :func:`rank` (its candidates sharing one decision's work and, for missions
   the city alone decides, one :class:`Terms`) scores each candidate as a fresh, unshared scoring does;
 * ``_treaty_value_of(_value_rule(...))`` is ``_treaty_value``.
@@ -17,7 +17,7 @@ from agents.nation import NationObs
 from agents.policies import nation as pol
 from sim.rules import mn as dip
 from sim.rules.mn.legality import _launchable
-from sim.rules.mn.missions import _launch_problem
+from sim.rules.mn.missions import launch_problem
 from sim.state.mn import TREATY_KINDS, Cut, Mission, MnWorld, War
 from tests.mn.common import buy, make_world, post, world_of
 
@@ -28,7 +28,7 @@ def brute_force(mn: MnWorld, cfg: Any, nation: str, amb_id: str) -> list[dip.Lau
         for kind in TREATY_KINDS:
             for gift in dip.GIFT_MENU:
                 o = dip.LaunchMission(amb_id, cid, kind, gift)
-                if _launch_problem(mn, cfg, nation, o) is None:
+                if launch_problem(mn, cfg, nation, o) is None:
                     out.append(o)
     return out
 

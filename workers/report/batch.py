@@ -24,6 +24,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from workers.report.data import MEMORY_LIMIT as MEMORY_LIMIT
+from workers.report.data import BatchData as BatchData
+from workers.report.data import is_number, quoted
 from workers.report.draw import Margins, integer_ticks, legend_outside, new_figure, png_bytes
 from workers.report.names import (
     SYSTEMS,
@@ -34,10 +37,7 @@ from workers.report.names import (
     system_of,
     text,
 )
-from workers.report.tables import ReportError
-from workers.tidy import PARTS, part_path
 
-MEMORY_LIMIT = "512MB"
 # the end values drawn per faction kind (score first), and the series drawn over the seasons
 FACTION_METRICS: dict[str, list[str]] = {
     "kingdom": ["score", "treasury", "economy", "stability", "loyalty", "size", "unrest"],
@@ -56,110 +56,6 @@ NAMED = 7  # beyond 2 × NAMED factions, the NAMED top and NAMED bottom (by medi
 # the series' panels (inches): a y label and tick labels up to "240 000" on the left, the legend on the
 # right, a title above each panel, the season axis below the last one (the panels share it)
 SERIES_MARGINS = Margins(left=1.05, right=2.1, top=0.95, bottom=0.6, hgap=0.45)
-
-
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-class BatchData:
-    """A batch's tables as DuckDB views: ``campaigns`` and, when their files exist, ``metrics``,
-    ``factions``, ``seasons``, ``decisions``, ``convoys``."""
-
-    def __init__(self, path: Path) -> None:
-        import duckdb
-
-        if not path.exists():
-            raise ReportError(f"{path}: no such file")
-        self.path = path
-        self.con = duckdb.connect()
-        self.con.execute(f"SET memory_limit='{MEMORY_LIMIT}'")
-        self.con.execute("SET threads=2")
-        self.con.execute("SET preserve_insertion_order=false")
-        self.parts: set[str] = set()
-        self._view("campaigns_raw", path)
-        cols = self.columns("campaigns_raw")
-        if "seed" not in cols:
-            raise ReportError(f"{path}: not a realmsim batch table (no 'seed' column)")
-        if "campaign" in cols:
-            self.con.execute("CREATE VIEW campaigns AS SELECT * FROM campaigns_raw")
-        else:  # a table written before the tidy tables: its rows in order
-            self.con.execute("CREATE VIEW campaigns AS SELECT row_number() OVER () - 1 AS campaign, * FROM campaigns_raw")
-        for part in PARTS:
-            p = part_path(path, part)
-            if p.exists() and p.stat().st_size > 0:
-                self._view(part, p)
-                self.parts.add(part)
-        if "metrics" not in self.parts:
-            self._metrics_from_campaigns()
-
-    def _view(self, name: str, p: Path) -> None:
-        src = str(p).replace("'", "''")
-        try:
-            if p.suffix.lower() == ".parquet":
-                self.con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{src}')")
-            else:
-                self.con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_csv('{src}', header=true, sample_size=-1)")
-            self.con.execute(f"SELECT * FROM {name} LIMIT 0")
-        except Exception as e:  # noqa: BLE001 - any unreadable file is the user's input
-            raise ReportError(f"{p}: not a readable {p.suffix} table ({type(e).__name__}: {str(e).splitlines()[0]})") from None
-
-    def _metrics_from_campaigns(self) -> None:
-        from workers.signals import is_tally_column
-
-        skip = {"campaign", "seed", "rotation", "events", "invariants"}
-        numeric = [c for c, t in self.types("campaigns").items()
-                   if c not in skip and not is_tally_column(c) and "[" not in c and _is_number(t)]
-        if numeric:
-            sel = " UNION ALL ".join(f"SELECT campaign, seed, {_sql_str(c)} AS metric, CAST({_q(c)} AS DOUBLE) AS value "
-                                     f"FROM campaigns" for c in numeric)
-        else:
-            sel = "SELECT 0 AS campaign, 0 AS seed, '' AS metric, 0.0 AS value WHERE false"
-        self.con.execute(f"CREATE VIEW metrics AS {sel}")
-        self.parts.add("metrics")
-
-    # ---- queries ---------------------------------------------------------------------------------
-    def df(self, sql: str, params: list[Any] | None = None) -> Any:
-        return self.con.execute(sql, params or []).df()
-
-    def one(self, sql: str, params: list[Any] | None = None) -> Any:
-        row = self.con.execute(sql, params or []).fetchone()
-        return None if row is None else row[0]
-
-    def types(self, view: str) -> dict[str, str]:
-        return {r[0]: str(r[1]) for r in self.con.execute(f"DESCRIBE {view}").fetchall()}
-
-    def columns(self, view: str) -> list[str]:
-        return list(self.types(view))
-
-    def campaigns(self) -> Any:
-        """The campaign table (a row per campaign, tens of columns) as a DataFrame."""
-        return self.df("SELECT * FROM campaigns ORDER BY campaign")
-
-    @property
-    def count(self) -> int:
-        return int(self.one("SELECT count(*) FROM campaigns") or 0)
-
-    def scenario(self) -> str:
-        names = [r[0] for r in self.con.execute("SELECT DISTINCT scenario FROM campaigns").fetchall()
-                 if "scenario" in self.columns("campaigns")]
-        return str(names[0]) if len(names) == 1 else ", ".join(sorted(map(str, names)))
-
-    def seeds(self) -> list[int]:
-        return [int(r[0]) for r in self.con.execute("SELECT DISTINCT seed FROM campaigns ORDER BY seed").fetchall()]
-
-    def set_columns(self) -> list[str]:
-        return [c for c in self.columns("campaigns") if c.startswith("set[")]
-
-
-def _is_number(t: str) -> bool:
-    t = t.upper()
-    return any(t.startswith(x) for x in ("BIGINT", "INTEGER", "DOUBLE", "FLOAT", "DECIMAL", "HUGEINT", "SMALLINT",
-                                         "TINYINT", "UBIGINT", "UINTEGER", "REAL"))
-
-
-def _sql_str(s: str) -> str:
-    return "'" + s.replace("'", "''") + "'"
 
 
 # ---- tables -------------------------------------------------------------------------------------------
@@ -189,7 +85,7 @@ def faction_kinds(data: BatchData) -> list[str]:
 def faction_stats(data: BatchData, kind: str, metric: str) -> Any:
     """One row per faction of a kind: count, mean and 5/25/50/75/95th percentiles of an end value across
     the campaigns, sorted by median."""
-    col = _q(metric)
+    col = quoted(metric)
     return data.df(f"""SELECT faction, any_value(policy) AS policy, count({col}) AS count, avg({col}) AS mean,
                               quantile_cont({col}, [0.05, 0.25, 0.5, 0.75, 0.95]) AS q
                        FROM factions WHERE kind = ? AND {col} IS NOT NULL GROUP BY faction
@@ -202,7 +98,7 @@ def factions_table(data: BatchData) -> Any:
     cols = data.types("factions") if "factions" in data.parts else {}
     for kind in faction_kinds(data):
         for m in FACTION_METRICS[kind]:
-            if m not in cols or not _is_number(cols[m]):
+            if m not in cols or not is_number(cols[m]):
                 continue
             for _, r in faction_stats(data, kind, m).iterrows():
                 q = list(r["q"])
@@ -223,7 +119,7 @@ def factions_figure(data: BatchData, kind: str, *, lang: str = "en", title: str 
     (5–25–50–75–95th percentiles, the mean as a dot), sorted by median; beyond ``2 × NAMED`` factions
     the top and bottom ``NAMED`` are drawn and named, the others counted under the panel."""
     cols = data.types("factions")
-    metrics = [m for m in FACTION_METRICS.get(kind, []) if m in cols and _is_number(cols[m])]
+    metrics = [m for m in FACTION_METRICS.get(kind, []) if m in cols and is_number(cols[m])]
     stats = [(m, faction_stats(data, kind, m)) for m in metrics]
     stats = [(m, s) for m, s in stats if len(s)]
     if not stats:
@@ -271,13 +167,13 @@ def series_figure(data: BatchData, kind: str, *, lang: str = "en") -> Figure | N
     if "seasons" not in data.parts:
         return None
     cols = data.types("seasons")
-    metrics = [m for m in SERIES_METRICS.get(kind, []) if m in cols and _is_number(cols[m])]
+    metrics = [m for m in SERIES_METRICS.get(kind, []) if m in cols and is_number(cols[m])]
     if not metrics or not data.one("SELECT count(*) FROM seasons WHERE kind = ?", [kind]):
         return None
     fig, axes = new_figure(len(metrics), panel_height=1.9, width=10.0, margins=SERIES_MARGINS)
     c_all, c_lead = "#4c72b0", "#c44e52"
     for ax, m in zip(axes, metrics):
-        col = _q(m)
+        col = quoted(m)
         every = data.df(f"""SELECT season, quantile_cont({col}, [0.1, 0.5, 0.9]) AS q FROM seasons
                             WHERE kind = ? AND {col} IS NOT NULL GROUP BY season ORDER BY season""", [kind])
         lead = data.df(f"""WITH lead AS (SELECT campaign, season, max({col}) AS v FROM seasons
@@ -355,7 +251,7 @@ def batch_command(data: BatchData) -> str:
     parts = ["realmsim", "batch" if not data.set_columns() else "sweep", data.scenario() or "SCENARIO", "--seeds", text_seeds]
     for c in data.set_columns():
         key = c[4:-1]
-        vals = [r[0] for r in data.con.execute(f"SELECT DISTINCT {_q(c)} FROM campaigns ORDER BY 1").fetchall()]
+        vals = [r[0] for r in data.con.execute(f"SELECT DISTINCT {quoted(c)} FROM campaigns ORDER BY 1").fetchall()]
         parts += ["--set", f"{key}={','.join(_fmt_value(v) for v in vals)}"]
     parts += ["--out", data.path.name]
     return " ".join(shlex.quote(p) for p in parts)

@@ -21,14 +21,22 @@ from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin, Yaml
 from litestar.routes import HTTPRoute
 
 from sim.version import code_version
-from workers.server import advise_api, batches_api, campaign_page, campaigns_api, pages, scenarios_api
+from workers.server import (
+    advise_api,
+    batches_api,
+    campaign_advice,
+    campaign_page,
+    campaigns_api,
+    pages,
+    scenarios_api,
+)
 from workers.server.errors import HANDLERS
 from workers.server.guard import Guard, allowed_hosts
 from workers.server.openapi import complete
 from workers.server.services import Services, Settings
 
 ROUTERS: list[Any] = [scenarios_api.router, campaigns_api.router, batches_api.router, advise_api.router, pages.router,
-                      campaign_page.router]
+                      campaign_page.router, campaign_advice.router]
 
 
 @get("/healthz", summary="Liveness: 200 while the server takes work, 503 while it stops", include_in_schema=False)

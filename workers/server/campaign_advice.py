@@ -18,13 +18,14 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
-from litestar import Request, post
+from litestar import Request, Router, post
 from msgspec import Struct
 
 from sim.calendar import HOURS_PER_SEASON, date_of
 from sim.errors import Problem, ScenarioError
 from workers.advise import DECISION_FR, Advice, AdviceError, advise
 from workers.server.bodies import json_body
+from workers.server.campaigns_api import record
 from workers.server.errors import ApiError, bad_value
 from workers.server.models import CampaignAdviceRequest, GivenOrder
 from workers.server.services import svc
@@ -84,8 +85,6 @@ def given_orders(a: Advice) -> list[GivenOrder]:
       summary="The orders a faction would give at the start of a season of this campaign (advice on its world "
               "then), with the same orders as a fork takes them")
 async def advise_campaign(request: Request[Any, Any, Any], campaign_id: str, payload: CampaignAdviceRequest) -> CampaignAdvice:
-    from workers.server.campaigns_api import record
-
     data = payload
     s = svc(request)
     rec = await record(s, campaign_id, request)
@@ -120,3 +119,7 @@ async def advise_campaign(request: Request[Any, Any, Any], campaign_id: str, pay
                               orders=given_orders(a))
 
     return await s.store.call(work)
+
+
+# its own router under /v1/campaigns (it looks campaigns up through campaigns_api, which does not import it)
+router = Router("/v1/campaigns", tags=["campaigns"], route_handlers=[advise_campaign])

@@ -29,7 +29,7 @@ from sim.calendar import HOURS_PER_DAY, HOURS_PER_SEASON, date_of
 from workers.server import svg
 from workers.server.auth import may_see
 from workers.server.mapdraw import KIND_ORDER, KIND_TITLE, TERRAIN_NAME, Colours, coords, legend, map_svg
-from workers.server.pages import _html, _not_found, badge, bar, layout
+from workers.server.pages import badge, bar, html_page, layout, page_not_found
 from workers.server.services import Services, svc
 from workers.server.store import ACTIVE
 
@@ -200,7 +200,7 @@ def hex_details(m: dict[str, Any], st: dict[str, Any], h: int, token: str | None
 TOP = 12  # standings rows shown per kind before "all"
 def standings_table(table: dict[str, dict[str, Any]], colour: Colours, lang: str) -> str:
     """One table per faction kind: score, its three largest terms, policy; best first."""
-    from sim.scoring import TERM_LABELS
+    from sim.scoring import term_labels
 
     out = []
     for kind in KIND_ORDER:
@@ -210,7 +210,7 @@ def standings_table(table: dict[str, dict[str, Any]], colour: Colours, lang: str
         body = []
         for rank, (key, v) in enumerate(rows, 1):
             terms = sorted(v["terms"].items(), key=lambda kv: -abs(kv[1]))[:3]
-            labels = TERM_LABELS.get(kind, {})
+            labels = term_labels().get(kind, {})
             words = " · ".join(f"{escape(labels.get(t, (t, t))[1 if lang == 'fr' else 0])} {val:+,.0f}"
                                for t, val in terms if val)
             body.append(f'<tr data-faction="{escape(key)}"><td class=num>{rank}</td><td>{colour.swatch(key)}'
@@ -296,7 +296,7 @@ async def campaign_page(request: Request[Any, Any, Any], campaign_id: str) -> Re
     s = svc(request)
     rec = await _campaign(s, campaign_id, request)
     if rec is None:
-        return _not_found(request, "campaign", campaign_id)
+        return page_not_found(request, "campaign", campaign_id)
     static = await s.store.call(s.store.map, campaign_id)
     factions = json.loads(static)["factions"] if static else []
     by_kind: dict[str, list[dict[str, str]]] = {}
@@ -382,7 +382,7 @@ async def campaign_page(request: Request[Any, Any, Any], campaign_id: str) -> Re
     </form>
   </section>
 </div>"""
-    return _html(layout(rec["title"] or rec["scenario"], body, request, "campaign"))
+    return html_page(layout(rec["title"] or rec["scenario"], body, request, "campaign"))
 
 
 @get("/ui/campaigns/{campaign_id:str}/map", include_in_schema=False)
@@ -391,8 +391,8 @@ async def campaign_map(request: Request[Any, Any, Any], campaign_id: str, season
     s = svc(request)
     rec = await _campaign(s, campaign_id, request)
     if rec is None:
-        return _html("", 404)
-    return _html(await map_fragment(s, rec, season, day))
+        return html_page("", 404)
+    return html_page(await map_fragment(s, rec, season, day))
 
 
 @get("/ui/campaigns/{campaign_id:str}/hex", include_in_schema=False)
@@ -401,8 +401,8 @@ async def campaign_hex(request: Request[Any, Any, Any], campaign_id: str, h: int
     s = svc(request)
     rec = await _campaign(s, campaign_id, request)
     if rec is None:
-        return _html("", 404)
-    return _html(await hex_panel(s, rec, h, token, season, day))
+        return html_page("", 404)
+    return html_page(await hex_panel(s, rec, h, token, season, day))
 
 
 @get("/ui/campaigns/{campaign_id:str}/{part:str}", include_in_schema=False)
@@ -413,8 +413,8 @@ async def campaign_part(request: Request[Any, Any, Any], campaign_id: str, part:
     s = svc(request)
     rec = await _campaign(s, campaign_id, request)
     if rec is None or part not in ("status", "panels"):
-        return _html("", 404)
-    return _html(status_fragment(s, rec) if part == "status" else await panels_fragment(s, rec, season))
+        return html_page("", 404)
+    return html_page(status_fragment(s, rec) if part == "status" else await panels_fragment(s, rec, season))
 
 
 router = Router("/", route_handlers=[campaign_page, campaign_map, campaign_hex, campaign_part])

@@ -406,9 +406,7 @@ async def get_map(request: Request[Any, Any, Any], campaign_id: str,
     return Response(cast(Any, body), media_type="application/json")
 
 
-from workers.server.campaign_advice import advise_campaign  # noqa: E402 - it looks campaigns up here
-
 router = Router("/v1/campaigns", tags=["campaigns"], route_handlers=[
-    create_campaign, fork_campaign, advise_campaign, list_campaigns, get_campaign, cancel_campaign, delete_campaign, list_events, stream_campaign,
+    create_campaign, fork_campaign, list_campaigns, get_campaign, cancel_campaign, delete_campaign, list_events, stream_campaign,
     seasons_csv, seasons_parquet, list_plots, get_plot, get_map,
 ])

@@ -161,7 +161,7 @@ def until_hour(until: int | str | None, end: int, after: int = 0, field: str = "
     if until is None:
         return None
     from workers.batch import UsageError
-    from workers.cli import parse_until
+    from workers.options import parse_until
 
     if isinstance(until, int):
         if until < 0:

@@ -52,7 +52,7 @@ PAGE_HEADERS = {
 }
 
 
-def _html(text: str, status: int = 200) -> Response[str]:
+def html_page(text: str, status: int = 200) -> Response[str]:
     return Response(text, media_type=MediaType.HTML, status_code=status, headers=PAGE_HEADERS)
 
 
@@ -145,12 +145,12 @@ async def home(request: Request[Any, Any, Any]) -> Response[str]:
 </section>"""
     body = (f'<div class="home"><div class="side">{forms}</div>'
             f'<div class="lists" id="home-tables" data-src="/ui/home">{await home_tables(s, sees(request.scope))}</div></div>')
-    return _html(layout("Campaigns and batches", body, request, "home"))
+    return html_page(layout("Campaigns and batches", body, request, "home"))
 
 
 @get("/ui/home", include_in_schema=False)
 async def home_fragment(request: Request[Any, Any, Any]) -> Response[str]:
-    return _html(await home_tables(svc(request), sees(request.scope)))
+    return html_page(await home_tables(svc(request), sees(request.scope)))
 
 
 # ---- one campaign: workers/server/campaign_page.py ---------------------------------------------------
@@ -159,8 +159,8 @@ async def _batch(s: Services, bid: str, request: Request[Any, Any, Any]) -> dict
     return rec if rec is not None and may_see(request.scope, rec["owner"]) else None
 
 
-def _not_found(request: Request[Any, Any, Any], what: str, ident: str) -> Response[str]:
-    return _html(layout("not found", f'<section class="card"><h2>No {what} {escape(ident)}</h2><p><a href="/">'
+def page_not_found(request: Request[Any, Any, Any], what: str, ident: str) -> Response[str]:
+    return html_page(layout("not found", f'<section class="card"><h2>No {what} {escape(ident)}</h2><p><a href="/">'
                                      "Back to the list</a></p></section>", request), 404)
 
 
@@ -210,7 +210,7 @@ async def batch_page(request: Request[Any, Any, Any], batch_id: str) -> Response
     s = svc(request)
     rec = await _batch(s, batch_id, request)
     if rec is None:
-        return _not_found(request, "batch", batch_id)
+        return page_not_found(request, "batch", batch_id)
     api = f"/v1/batches/{batch_id}"
     body = f"""
 <div class="batch" data-id="{escape(batch_id)}">
@@ -221,7 +221,7 @@ async def batch_page(request: Request[Any, Any, Any], batch_id: str) -> Response
     <button class="danger" id="cancel" data-api="{api}" {'hidden' if rec['status'] not in ACTIVE else ''}>Cancel</button></div></div>
   <section class="card"><div id="batch-panel" data-src="/ui/batches/{escape(batch_id)}" data-stream="{api}/stream"{'' if rec['status'] in ACTIVE else ' data-ended'}>{await batch_fragment(s, rec)}</div></section>
 </div>"""
-    return _html(layout(f"batch {batch_id}", body, request, "batch"))
+    return html_page(layout(f"batch {batch_id}", body, request, "batch"))
 
 
 @get("/ui/batches/{batch_id:str}", include_in_schema=False)
@@ -229,8 +229,8 @@ async def batch_panel(request: Request[Any, Any, Any], batch_id: str) -> Respons
     s = svc(request)
     rec = await _batch(s, batch_id, request)
     if rec is None:
-        return _html("", 404)
-    return _html(await batch_fragment(s, rec))
+        return html_page("", 404)
+    return html_page(await batch_fragment(s, rec))
 
 
 # ---- sign-in (only with --tokens), static files ---------------------------------------------------
@@ -249,7 +249,7 @@ async def login_page(request: Request[Any, Any, Any], next: str = "/") -> Respon
             f'<input type="hidden" name="next" value="{escape(_safe_next(next))}">'
             '<label>Token <input name="token" type="password" autofocus required></label><button>Sign in</button></form>'
             "<p class=note>The token is kept in a cookie of this site only.</p></section>")
-    return _html(layout("sign in", body, request))
+    return html_page(layout("sign in", body, request))
 
 
 @post("/login", include_in_schema=False, status_code=303)
@@ -259,7 +259,7 @@ async def login(request: Request[Any, Any, Any],
     if digests is None:
         return Redirect(_safe_next(data.next), status_code=303)
     if not is_valid(data.token, digests):
-        return _html(layout("sign in", '<section class="card login"><h2>Sign in</h2><p class="error">That token is '
+        return html_page(layout("sign in", '<section class="card login"><h2>Sign in</h2><p class="error">That token is '
                             'not one of this server\'s.</p><p><a href="/login">Try again</a></p></section>', request), 401)
     resp = Redirect(_safe_next(data.next), status_code=303)
     resp.set_cookie(COOKIE, data.token.strip(), httponly=True, samesite="strict", path="/",

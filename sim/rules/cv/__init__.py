@@ -65,14 +65,32 @@ docs/resolutions.md, and a resolution comment names it where it is coded; the ma
 
 from __future__ import annotations
 
-from sim.rules.cv import crew, hazards, legality, orders, rest, routes, stats, travel, turn
+from sim.rules.cv import (
+    crew,
+    hazards,
+    invariants,
+    legality,
+    orders,
+    report,
+    rest,
+    routes,
+    scoring,
+    stats,
+    system,
+    travel,
+    turn,
+)
 from sim.rules.cv.crew import *  # noqa: F403
 from sim.rules.cv.hazards import *  # noqa: F403
+from sim.rules.cv.invariants import *  # noqa: F403
 from sim.rules.cv.legality import *  # noqa: F403
 from sim.rules.cv.orders import *  # noqa: F403
+from sim.rules.cv.report import *  # noqa: F403
 from sim.rules.cv.rest import *  # noqa: F403
 from sim.rules.cv.routes import *  # noqa: F403
+from sim.rules.cv.scoring import *  # noqa: F403
 from sim.rules.cv.stats import *  # noqa: F403
+from sim.rules.cv.system import *  # noqa: F403
 from sim.rules.cv.travel import *  # noqa: F403
 from sim.rules.cv.turn import *  # noqa: F403
 
@@ -87,3 +105,7 @@ __all__ += routes.__all__
 __all__ += stats.__all__
 __all__ += travel.__all__
 __all__ += turn.__all__
+__all__ += invariants.__all__
+__all__ += scoring.__all__
+__all__ += system.__all__
+__all__ += report.__all__

@@ -15,11 +15,11 @@ from sim.rules.cv.stats import (
     UNREST_DC_BASE,
     VILLAGE_BONUS,
     WAGON_TYPES,
-    _emit,
-    _roll_check,
     bonuses_of,
     cargo_capacity,
     cargo_used,
+    emit,
+    roll_check,
     stat_mods,
     traveler_capacity,
     wagon_hp,
@@ -45,16 +45,16 @@ __all__ = [
 # ---- Unrest, mutiny -----------------------------------------------------------------------
 
 
-def _update_mutiny(c: Convoy, ledger: Ledger) -> None:
+def update_mutiny(c: Convoy, ledger: Ledger) -> None:
     """RES-CV-17: in mutiny exactly while Unrest > Morale."""
     now_in = c.unrest > c.morale
     if now_in and not c.in_mutiny:
         c.in_mutiny = True
-        _emit(ledger, "MutinyBegan", c, ("CV-MUT-01", "RES-CV-17", "CV-MUT-02"), outcome="mutiny",
+        emit(ledger, "MutinyBegan", c, ("CV-MUT-01", "RES-CV-17", "CV-MUT-02"), outcome="mutiny",
               unrest=c.unrest, morale=c.morale, margin=c.unrest - c.morale)
     elif not now_in and c.in_mutiny:
         c.in_mutiny = False
-        _emit(ledger, "MutinyEnded", c, ("CV-MUT-01", "RES-CV-17"), outcome="calm", unrest=c.unrest, morale=c.morale)
+        emit(ledger, "MutinyEnded", c, ("CV-MUT-01", "RES-CV-17"), outcome="calm", unrest=c.unrest, morale=c.morale)
 
 
 def set_unrest(c: Convoy, new: int, ledger: Ledger, clauses: Sequence[str], why: str, *, cause: str = "", ref: str = "") -> None:
@@ -69,8 +69,8 @@ def set_unrest(c: Convoy, new: int, ledger: Ledger, clauses: Sequence[str], why:
     c.unrest = new
     c.unrest_peak = max(c.unrest_peak, new)
     kind = "UnrestRose" if new > old else "UnrestFell"
-    _emit(ledger, kind, c, (*clauses, "CV-UNR-02"), total=new, outcome=why, before=old, after=new, cause=cause, ref=ref)
-    _update_mutiny(c, ledger)
+    emit(ledger, kind, c, (*clauses, "CV-UNR-02"), total=new, outcome=why, before=old, after=new, cause=cause, ref=ref)
+    update_mutiny(c, ledger)
 
 
 def unrest_check(world: World, c: Convoy, dice: Dice, ledger: Ledger, trigger: str, clauses: Sequence[str] = ()) -> bool:
@@ -79,11 +79,10 @@ def unrest_check(world: World, c: Convoy, dice: Dice, ledger: Ledger, trigger: s
     if c.status == "destroyed":
         return True
     cfg = world.config.cv
-    assert world.cv is not None
     dc = UNREST_DC_BASE + c.unrest
-    mods = stat_mods(c, "resolve", cfg, world.now, bonuses_of(world.cv))
-    nat, total, ok = _roll_check(dice, dc, mods)
-    _emit(ledger, "UnrestCheckRolled", c, ("CV-UNR-04", "RES-CV-14", *clauses), dc=dc, mods=mods, dice=[(20, nat)],
+    mods = stat_mods(c, "resolve", cfg, world.now, bonuses_of(world.cv_state()))
+    nat, total, ok = roll_check(dice, dc, mods)
+    emit(ledger, "UnrestCheckRolled", c, ("CV-UNR-04", "RES-CV-14", *clauses), dc=dc, mods=mods, dice=[(20, nat)],
           total=total, outcome="success" if ok else "failure", trigger=trigger)
     if not ok:
         set_unrest(c, c.unrest + 1, ledger, ("CV-UNR-04",), f"failed Resolve check ({trigger})", cause="check", ref=trigger[:3])
@@ -93,13 +92,12 @@ def unrest_check(world: World, c: Convoy, dice: Dice, ledger: Ledger, trigger: s
 def calming_check(world: World, c: Convoy, dice: Dice, ledger: Ledger, action: str, village: bool) -> bool:
     """CV-UNR-06/RES-CV-15: Resolve DC 20 − Unrest (+5 in a village); success lowers Unrest."""
     cfg = world.config.cv
-    assert world.cv is not None
-    mods = stat_mods(c, "resolve", cfg, world.now, bonuses_of(world.cv))
+    mods = stat_mods(c, "resolve", cfg, world.now, bonuses_of(world.cv_state()))
     mods.append(("Unrest", -c.unrest))
     if village:
         mods.append(("village", VILLAGE_BONUS))
-    nat, total, ok = _roll_check(dice, CALMING_DC, mods)
-    _emit(ledger, "CalmingCheckRolled", c, ("CV-UNR-06", "RES-CV-15"), dc=CALMING_DC, mods=mods, dice=[(20, nat)],
+    nat, total, ok = roll_check(dice, CALMING_DC, mods)
+    emit(ledger, "CalmingCheckRolled", c, ("CV-UNR-06", "RES-CV-15"), dc=CALMING_DC, mods=mods, dice=[(20, nat)],
           total=total, outcome="success" if ok else "failure", action=action, village=village)
     if ok:
         set_unrest(c, c.unrest - cfg.unrest_reduction, ledger, ("CV-UNR-06", "RES-CV-15"), f"calmed ({action})",
@@ -124,7 +122,7 @@ def _quarter_line(world: World, c: Convoy, dice: Dice, ledger: Ledger) -> None:
 def destroy(c: Convoy, ledger: Ledger, cause: str, cfg: CvConfig, clauses: Sequence[str]) -> None:
     c.status = "destroyed"
     c.hp = 0
-    _emit(ledger, "ConvoyDestroyed", c, clauses, outcome="destroyed", cause=cause,
+    emit(ledger, "ConvoyDestroyed", c, clauses, outcome="destroyed", cause=cause,
           characters_survive=cfg.characters_survive, travelers=len(c.travelers))
 
 
@@ -147,7 +145,7 @@ def damage(world: World, c: Convoy, amount: int, source: str, dice: Dice, ledger
     else:
         c.hazard_damage += taken
     kind = "StarvationDamageTaken" if source == "starvation" else "DamageTaken"
-    _emit(ledger, kind, c, clauses, dice=list(dice_drawn), total=amount, outcome=source, before=before, after=c.hp,
+    emit(ledger, kind, c, clauses, dice=list(dice_drawn), total=amount, outcome=source, before=before, after=c.hp,
           max_hp=c.max_hp)
     if amount <= 0:
         return
@@ -155,7 +153,7 @@ def damage(world: World, c: Convoy, amount: int, source: str, dice: Dice, ledger
         if source == "starvation":
             destroy(c, ledger, "starvation", cfg, ("CV-REST-04", "RES-CV-10"))
             return
-        _emit(ledger, "ConvoyImmobilized", c, ("SC-CV-10", "RES-CV-23"), outcome="0 hp", cause=source)
+        emit(ledger, "ConvoyImmobilized", c, ("SC-CV-10", "RES-CV-23"), outcome="0 hp", cause=source)
     _quarter_line(world, c, dice, ledger)
 
 
@@ -203,7 +201,7 @@ def lose_wagon(world: World, c: Convoy, w: Wagon, dice: Dice, ledger: Ledger, wh
     c.max_hp -= hp
     before = c.hp
     c.hp = max(0, c.hp - hp)
-    _emit(ledger, "WagonLost", c, (*clauses, "RES-CV-23", "SC-CV-05"), outcome=why, wagon=w.id, wagon_kind=w.kind,
+    emit(ledger, "WagonLost", c, (*clauses, "RES-CV-23", "SC-CV-05"), outcome=why, wagon=w.id, wagon_kind=w.kind,
           hp_before=before, hp_after=c.hp, max_hp=c.max_hp)
     # resolution: ENG-CV-09
     if not c.wagons:
@@ -213,13 +211,13 @@ def lose_wagon(world: World, c: Convoy, w: Wagon, dice: Dice, ledger: Ledger, wh
     if c.status == "destroyed":
         return
     if c.hp == 0:
-        _emit(ledger, "ConvoyImmobilized", c, ("SC-CV-10", "RES-CV-23"), outcome="0 hp", cause="wagon lost")
+        emit(ledger, "ConvoyImmobilized", c, ("SC-CV-10", "RES-CV-23"), outcome="0 hp", cause="wagon lost")
     _quarter_line(world, c, dice, ledger)
-    _enforce_capacity(world, c, ledger)
+    enforce_capacity(world, c, ledger)
 
 
 def left_behind(c: Convoy, kind: str, cfg: CvConfig) -> tuple[int, int, int]:
-    """What losing the last wagon of ``kind`` would leave behind (SC-CV-09, as :func:`_enforce_capacity`
+    """What losing the last wagon of ``kind`` would leave behind (SC-CV-09, as :func:`enforce_capacity`
     does it): ``(cargo units, provisions, travelers)``. Reads the convoy, changes nothing (what a
     policy weighs before it abandons a wagon)."""
     if not any(x.kind == kind for x in c.wagons):
@@ -249,7 +247,7 @@ def _overflow(c: Convoy, cap: int) -> tuple[list[tuple[str, int]], int]:
 
 
 # resolution: ENG-CV-10
-def _enforce_capacity(world: World, c: Convoy, ledger: Ledger) -> None:
+def enforce_capacity(world: World, c: Convoy, ledger: Ledger) -> None:
     """SC-CV-09: cargo and travelers never exceed capacity; what no longer fits is left behind
     (cargo: other, trade goods, repair materials, treasure, then stores; travelers: passengers
     first, then other non-drivers, player characters last among them, then drivers, the last
@@ -259,10 +257,10 @@ def _enforce_capacity(world: World, c: Convoy, ledger: Ledger) -> None:
     cargo, lost = _overflow(c, cap)
     for kind, n in cargo:
         c.cargo[kind] -= n
-        _emit(ledger, "CargoLeftBehind", c, ("SC-CV-09",), total=n, outcome=kind, capacity=cap)
+        emit(ledger, "CargoLeftBehind", c, ("SC-CV-09",), total=n, outcome=kind, capacity=cap)
     if lost > 0:
         c.provisions -= lost
-        _emit(ledger, "CargoLeftBehind", c, ("SC-CV-09",), total=lost, outcome="provisions", capacity=cap)
+        emit(ledger, "CargoLeftBehind", c, ("SC-CV-09",), total=lost, outcome="provisions", capacity=cap)
     tcap = traveler_capacity(c, cfg)
     while len(c.travelers) > tcap:
         # passengers first, then other non-drivers (player characters last), then drivers
@@ -270,18 +268,18 @@ def _enforce_capacity(world: World, c: Convoy, ledger: Ledger) -> None:
             c.travelers[i].job == "driver", c.travelers[i].pc, c.travelers[i].job != "passenger", -i))
         t = c.travelers[order[0]]
         c.travelers.remove(t)
-        _emit(ledger, "TravelerLeft", c, ("SC-CV-09",), outcome="no room", traveler=t.id, job=t.job, capacity=tcap)
+        emit(ledger, "TravelerLeft", c, ("SC-CV-09",), outcome="no room", traveler=t.id, job=t.job, capacity=tcap)
 
 
 def kill_traveler(world: World, c: Convoy, t: Traveler, dice: Dice, ledger: Ledger, why: str) -> None:
     c.travelers.remove(t)
     c.travelers_lost += 1
-    _emit(ledger, "TravelerKilled", c, ("CV-HAZ-03", "RES-CV-06"), outcome=why, traveler=t.id, job=t.job, pc=t.pc)
+    emit(ledger, "TravelerKilled", c, ("CV-HAZ-03", "RES-CV-06"), outcome=why, traveler=t.id, job=t.job, pc=t.pc)
     unrest_check(world, c, dice, ledger, "(b) traveler killed")
 
 
 # resolution: ENG-CV-11
-def _pick(dice: Dice, n: int) -> tuple[int, list[tuple[int, int]]]:
+def pick(dice: Dice, n: int) -> tuple[int, list[tuple[int, int]]]:
     """A GM choice among n candidates, modelled as 1dn (GEN-06); no roll when n == 1."""
     if n == 1:
         return 0, []

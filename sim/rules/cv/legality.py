@@ -186,8 +186,7 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
     allow, and several purchases, gifts and job changes a day, with double rations or without.
 
     The list is a :class:`DayMenu` (a list that also names its groups of plans)."""
-    assert world.cv is not None
-    c = world.cv.convoy(cid)
+    c = world.cv_state().convoy(cid)
     now = world.now
     if c.status != "travelling":
         return []
@@ -276,11 +275,10 @@ def _make_menu(groups: list[tuple[str, str, str, bool, str, tuple[bool, bool, bo
 def check(world: World, cid: str, plan: DayPlan) -> None:
     """Raise IllegalOrderError (with its clause) or InvalidOrderError if ``plan``, as convoy ``cid``'s
     plan for the day starting now, breaks a rule."""
-    assert world.cv is not None
-    _check_plan(world, world.cv.convoy(cid), plan)
+    check_day_plan(world, world.cv_state().convoy(cid), plan)
 
 
-def _check_plan(world: World, c: Convoy, plan: DayPlan) -> None:
+def check_day_plan(world: World, c: Convoy, plan: DayPlan) -> None:
     """:func:`check` for a convoy already in hand (also made by ``resolve_slot_start``)."""
     cfg = world.config.cv
     now = world.now

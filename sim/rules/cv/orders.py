@@ -6,13 +6,13 @@ from __future__ import annotations
 from sim.dice import Dice
 from sim.errors import IllegalOrderError
 from sim.events import Ledger
-from sim.rules.cv.crew import _update_mutiny, add_wagon, set_unrest
+from sim.rules.cv.crew import add_wagon, set_unrest, update_mutiny
 from sim.rules.cv.stats import (
     PROVISIONS_PER_STORES,
     TOUGHNESS_HP,
     WAGON_TYPES,
-    _emit,
     count_kind,
+    emit,
     in_settlement,
     speed_mpd,
     wagon_type,
@@ -45,7 +45,7 @@ def resolve_gift(world: World, c: Convoy, kind: str, ledger: Ledger) -> None:
     c.gifts_units += need
     cut = 1 if kind == "trade_goods" else 3
     before = c.unrest
-    _emit(ledger, "GiftGiven", c, ("CV-UNR-08", "RES-CV-16"), total=need, outcome=kind, counter=c.gifts,
+    emit(ledger, "GiftGiven", c, ("CV-UNR-08", "RES-CV-16"), total=need, outcome=kind, counter=c.gifts,
           unrest_before=before, reduction=cut, left=c.cargo[kind])
     set_unrest(c, c.unrest - cut, ledger, ("CV-UNR-08",), f"gift of {kind}", cause="gift", ref=kind)
 
@@ -61,7 +61,7 @@ def resolve_purchase(world: World, c: Convoy, buy: str, ledger: Ledger) -> None:
         c.gp_spent += cost
         c.provisions += n * PROVISIONS_PER_STORES
         c.stores_bought += n
-        _emit(ledger, "StoresBought", c, ("CV-PROV-01", "RES-CV-11"), total=n, outcome="bought", gp=cost,
+        emit(ledger, "StoresBought", c, ("CV-PROV-01", "RES-CV-11"), total=n, outcome="bought", gp=cost,
               provisions=c.provisions, purse=c.gp)
     elif what == "repair":
         n = int(arg)
@@ -70,7 +70,7 @@ def resolve_purchase(world: World, c: Convoy, buy: str, ledger: Ledger) -> None:
         c.gp -= cost
         c.gp_spent += cost
         c.cargo["repair"] = c.cargo.get("repair", 0) + n
-        _emit(ledger, "RepairMaterialsBought", c, ("RES-CV-23",), total=n, outcome="bought", gp=cost, purse=c.gp)
+        emit(ledger, "RepairMaterialsBought", c, ("RES-CV-23",), total=n, outcome="bought", gp=cost, purse=c.gp)
     elif what == "wagon":
         wt = wagon_type(arg, cfg)
         c.gp -= wt.cost
@@ -79,7 +79,7 @@ def resolve_purchase(world: World, c: Convoy, buy: str, ledger: Ledger) -> None:
         t.wagon_added = True
         t.added_in_village = True
         lim = WAGON_TYPES[arg].limit
-        _emit(ledger, "WagonBought", c, ("SC-CV-05", "SC-CV-06"), total=wt.cost, outcome=arg, wagon=w.id, purse=c.gp,
+        emit(ledger, "WagonBought", c, ("SC-CV-05", "SC-CV-06"), total=wt.cost, outcome=arg, wagon=w.id, purse=c.gp,
               hp=c.hp, max_hp=c.max_hp, over_limit=bool(lim and count_kind(c, arg) > lim))
     elif what == "axles":
         w = next(w for w in c.wagons if not w.axles)
@@ -88,7 +88,7 @@ def resolve_purchase(world: World, c: Convoy, buy: str, ledger: Ledger) -> None:
         c.gp_spent += cfg.axles_cost_gp
         t.wagon_upgraded = True
         t.upgraded_in_village = True
-        _emit(ledger, "AxlesFitted", c, ("RES-CV-01", "CV-TRAV-02"), total=cfg.axles_cost_gp, outcome="fitted", wagon=w.id,
+        emit(ledger, "AxlesFitted", c, ("RES-CV-01", "CV-TRAV-02"), total=cfg.axles_cost_gp, outcome="fitted", wagon=w.id,
               all_wagons=all(x.axles for x in c.wagons), speed=speed_mpd(c, cfg), purse=c.gp)
 
 
@@ -98,7 +98,7 @@ def resolve_assign(world: World, c: Convoy, assign: str, ledger: Ledger) -> None
     old = t.job
     t.job = job
     t.job_since = world.now
-    _emit(ledger, "JobChanged", c, ("SC-CV-03", "SC-CV-13"), outcome=job, traveler=tid, before=old)
+    emit(ledger, "JobChanged", c, ("SC-CV-03", "SC-CV-13"), outcome=job, traveler=tid, before=old)
 
 
 # ---- scheduled scenario events, wages ------------------------------------------------------------
@@ -126,19 +126,19 @@ def resolve_scheduled(world: World, c: Convoy, ev: ScheduledEvent, dice: Dice, l
             c.morale = min(10, c.morale + ev.morale)
         if cfg.gift_counter_resets == "level_up":
             c.gifts = 0
-        _emit(ledger, "LevelGained", c, ("RES-CV-20", "SC-CV-04", "CV-UNR-03"), total=c.level, outcome=ev.feat or "level",
+        emit(ledger, "LevelGained", c, ("RES-CV-20", "SC-CV-04", "CV-UNR-03"), total=c.level, outcome=ev.feat or "level",
               morale=c.morale, note=ev.note)
         set_unrest(c, c.unrest - 1, ledger, ("CV-UNR-05",), "level gained", cause="level")
-        _update_mutiny(c, ledger)
+        update_mutiny(c, ledger)
     elif ev.kind == "unrest":
-        _emit(ledger, "UnrestEventHappened", c, ("CV-UNR-07",), total=ev.amount, outcome=ev.note or "campaign event")
+        emit(ledger, "UnrestEventHappened", c, ("CV-UNR-07",), total=ev.amount, outcome=ev.note or "campaign event")
         set_unrest(c, c.unrest + ev.amount, ledger, ("CV-UNR-07",), ev.note or "campaign event", cause="event", ref=ev.note)
     elif ev.kind == "hazard":
         # RES-CV-24 (b): every scripted hazard of the day is met at its hour, in hour order (ties: in
         # the scenario's order)
         hour = ev.hour or 1
         c.today.hazards = sorted([*c.today.hazards, (hour, ev.hazard)], key=lambda x: x[0])
-        _emit(ledger, "HazardScheduled", c, ("RES-CV-06", "GEN-06", "RES-CV-24"), outcome=ev.hazard, hour=hour)
+        emit(ledger, "HazardScheduled", c, ("RES-CV-06", "GEN-06", "RES-CV-24"), outcome=ev.hazard, hour=hour)
 
 
 def resolve_wages(world: World, c: Convoy, ledger: Ledger, why: str) -> None:
@@ -159,10 +159,10 @@ def resolve_wages(world: World, c: Convoy, ledger: Ledger, why: str) -> None:
             old = t.job
             t.job = "passenger"
             t.job_since = world.now
-            _emit(ledger, "WagesUnpaid", c, ("SC-CV-03",), total=t.wage_gp, outcome="passenger", traveler=t.id, job=old,
+            emit(ledger, "WagesUnpaid", c, ("SC-CV-03",), total=t.wage_gp, outcome="passenger", traveler=t.id, job=old,
                   purse=c.gp)
     if paid:
-        _emit(ledger, "WagesPaid", c, ("SC-CV-03",), total=total, outcome=why, travelers=paid, purse=c.gp)
+        emit(ledger, "WagesPaid", c, ("SC-CV-03",), total=total, outcome=why, travelers=paid, purse=c.gp)
 
 
 # resolution: ENG-CV-17
@@ -171,5 +171,5 @@ def unpaid_leave(world: World, c: Convoy, ledger: Ledger) -> None:
         return
     for t in [t for t in c.travelers if t.unpaid]:
         c.travelers.remove(t)
-        _emit(ledger, "TravelerLeft", c, ("SC-CV-03",), outcome="unpaid", traveler=t.id,
+        emit(ledger, "TravelerLeft", c, ("SC-CV-03",), outcome="unpaid", traveler=t.id,
               at=world.map.label(c.hex))

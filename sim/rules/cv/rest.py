@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from sim.dice import Dice
 from sim.events import Ledger
-from sim.rules.cv.crew import _enforce_capacity, calming_check, damage, heal
+from sim.rules.cv.crew import calming_check, damage, enforce_capacity, heal
 from sim.rules.cv.stats import (
     FORAGE_PER_SCOUT,
     REST_HOURS_NEEDED,
     SPELL_UNITS,
     STARVATION_DIE,
-    _emit,
     active,
     cargo_capacity,
     consumption,
+    emit,
     in_settlement,
     stores_units,
 )
-from sim.rules.cv.travel import _set_condition
+from sim.rules.cv.travel import set_condition
 from sim.state.cv import Convoy, DayPlan
 from sim.world import World
 
@@ -48,8 +48,7 @@ def resolve_rest(world: World, cid: str, dice: Dice, ledger: Ledger) -> None:
     """RES-CV-24 (d) at the start of the rest: foraged and spell-created units, consumption
     (RES-CV-09, CV-REST-02/03), recovery (CV-TRAV-07, RES-CV-05), repairs (RES-CV-23), then the
     CV-UNR-06 checks: wagon added, wagon upgraded, full rest day, double consumption."""
-    assert world.cv is not None
-    c = world.cv.convoy(cid)
+    c = world.cv_state().convoy(cid)
     if c.status != "travelling":
         return
     cfg = world.config.cv
@@ -62,10 +61,10 @@ def resolve_rest(world: World, cid: str, dice: Dice, ledger: Ledger) -> None:
     foraged = FORAGE_PER_SCOUT * scouts
     if foraged:
         t.foraged = foraged
-        _emit(ledger, "ProvisionsForaged", c, ("CV-PROV-02", "RES-CV-12"), total=foraged, outcome="foraged", scouts=scouts)
+        emit(ledger, "ProvisionsForaged", c, ("CV-PROV-02", "RES-CV-12"), total=foraged, outcome="foraged", scouts=scouts)
     spells = spell_units(c, now)
     if spells:
-        _emit(ledger, "ProvisionsCreated", c, ("CV-PROV-03", "CV-PROV-04"), total=spells, outcome="spells")
+        emit(ledger, "ProvisionsCreated", c, ("CV-PROV-03", "CV-PROV-04"), total=spells, outcome="spells")
     # consumption (RES-CV-09): spell-created first, then foraged, then stored
     cons = consumption(c, now, cfg)
     pool = spells + foraged + c.provisions
@@ -78,26 +77,26 @@ def resolve_rest(world: World, cid: str, dice: Dice, ledger: Ledger) -> None:
     from_forage = min(foraged, eat - from_spells)
     from_stores = eat - from_spells - from_forage
     c.provisions += foraged - from_forage - from_stores
-    _emit(ledger, "ProvisionsConsumed", c, ("CV-REST-02", "RES-CV-09", "RES-CV-22", "SC-CV-08"), total=eat,
+    emit(ledger, "ProvisionsConsumed", c, ("CV-REST-02", "RES-CV-09", "RES-CV-22", "SC-CV-08"), total=eat,
           outcome="fed" if fed else "short", consumption=cons, double=double, from_spells=from_spells,
           from_forage=from_forage, from_stores=from_stores, left=c.provisions)
     discarded = spells - from_spells
     if discarded:
-        _emit(ledger, "ProvisionsDiscarded", c, ("CV-PROV-04", "RES-CV-13"), total=discarded,
+        emit(ledger, "ProvisionsDiscarded", c, ("CV-PROV-04", "RES-CV-13"), total=discarded,
               outcome="spell-created units spoil")
     if stores_units(c.provisions) + sum(c.cargo.values()) > cargo_capacity(c, cfg):
-        _enforce_capacity(world, c, ledger)
+        enforce_capacity(world, c, ledger)
     if fed:
         if c.starving:
             c.starving = False
-            _emit(ledger, "StarvationEnded", c, ("CV-REST-04", "RES-CV-10"), outcome="fed")
+            emit(ledger, "StarvationEnded", c, ("CV-REST-04", "RES-CV-10"), outcome="fed")
     else:
         # CV-REST-03: all units eaten, 1d6 damage, fatigued; starving (RES-CV-10)
         if not c.starving:
             c.starving = True
-            _emit(ledger, "StarvationBegan", c, ("CV-REST-03", "RES-CV-10"), outcome="starving", short=need - eat)
+            emit(ledger, "StarvationBegan", c, ("CV-REST-03", "RES-CV-10"), outcome="starving", short=need - eat)
         if c.condition == "none":
-            _set_condition(c, "fatigued", ledger, ("CV-REST-03", "RES-CV-05"), "not enough provisions")
+            set_condition(c, "fatigued", ledger, ("CV-REST-03", "RES-CV-05"), "not enough provisions")
         face = dice.roll(STARVATION_DIE)[0]
         damage(world, c, face, "starvation", dice, ledger, ("CV-REST-03", "CV-REST-04", "RES-CV-10"),
                [(STARVATION_DIE, face)])
@@ -109,7 +108,7 @@ def resolve_rest(world: World, cid: str, dice: Dice, ledger: Ledger) -> None:
     rested = t.slot_start + 24 - c.moved_until
     if fed and rested >= REST_HOURS_NEEDED and c.condition != "none":
         new = "fatigued" if c.condition == "exhausted" else "none"
-        _set_condition(c, new, ledger, ("CV-TRAV-07", "RES-CV-05", "CV-REST-02"), f"{rested} consecutive hours of fed rest")
+        set_condition(c, new, ledger, ("CV-TRAV-07", "RES-CV-05", "CV-REST-02"), f"{rested} consecutive hours of fed rest")
     # repairs (RES-CV-23), a recovery benefit
     if plan.move == "repair" and fed:
         ww = len(active(c, "wainwright", now))
@@ -117,7 +116,7 @@ def resolve_rest(world: World, cid: str, dice: Dice, ledger: Ledger) -> None:
         if units:
             c.cargo["repair"] -= units
             got = heal(c, units * cfg.repair_hp_per_unit)
-            _emit(ledger, "ConvoyRepaired", c, ("RES-CV-23", "SC-CV-10"), total=got, outcome="repaired", units=units,
+            emit(ledger, "ConvoyRepaired", c, ("RES-CV-23", "SC-CV-10"), total=got, outcome="repaired", units=units,
                   hp=c.hp, max_hp=c.max_hp, repair_left=c.cargo["repair"])
     # CV-UNR-06 checks, in the RES-CV-24 order; at most one per kind of action per day (RES-CV-15).
     # A check at Unrest 0 could change nothing (CV-UNR-02), so it is not rolled.

@@ -15,7 +15,7 @@ from sim.events import Ledger
 from sim.hexmap import HexMap
 from sim.paths import cheapest_path, content_key, hex_values, search_once
 from sim.rules.cv.hazards import table_for
-from sim.rules.cv.stats import _emit, bonuses_of, passable, speed_mpd, stat_mods, terrain_mult4
+from sim.rules.cv.stats import bonuses_of, emit, passable, speed_mpd, stat_mods, terrain_mult4
 from sim.state.cv import Convoy, CvWorld, Hazard, HazardTable, RouteChoice
 from sim.world import World
 
@@ -172,8 +172,7 @@ def route_stats(world: World, c: Convoy) -> tuple[int, int]:
     """The Security and Resolve a route's risk is judged with: the convoy's standing statistics,
     without today's condition, mutiny or scouting (so a plan does not flicker with them)."""
     cfg = world.config.cv
-    assert world.cv is not None
-    bon = bonuses_of(world.cv)
+    bon = bonuses_of(world.cv_state())
     sec = sum(v for k, v in stat_mods(c, "security", cfg, world.now, bon) if k not in ("fatigued", "exhausted", "mutiny"))
     res = sum(v for k, v in stat_mods(c, "resolve", cfg, world.now, bon) if k not in ("fatigued", "exhausted", "mutiny"))
     return sec, res
@@ -248,7 +247,6 @@ def plan_path(world: World, c: Convoy, kind: str, cache: RouteCache | None = Non
 def route_risk(world: World, c: Convoy, path: Sequence[int], cache: RouteCache | None = None) -> float:
     """Expected hazard harm (HP-equivalents) along ``path``: each stretch's table risk per day
     times the days spent on it."""
-    assert world.cv is not None
     sec, res = route_stats(world, c)
     speed = speed_mpd(c, world.config.cv)
     tabs = hex_tables(world, cache)
@@ -259,7 +257,7 @@ def route_risk(world: World, c: Convoy, path: Sequence[int], cache: RouteCache |
             continue
         h = world.map.hexes[i]
         m = terrain_mult4(h.terrain, h.road) or 1
-        total += table_risk(world.cv.tables[k], world.cv, sec, res, cache) * world.map.hex_miles * 4 / (speed * m)
+        total += table_risk(world.cv_state().tables[k], world.cv_state(), sec, res, cache) * world.map.hex_miles * 4 / (speed * m)
     return total
 
 
@@ -276,8 +274,7 @@ def route_days(world: World, c: Convoy, path: Sequence[int]) -> float:
 def route_options(world: World, cid: str, cache: RouteCache | None = None) -> list[RouteChoice]:
     """The distinct routes a convoy may take from here: ``fast`` and ``safe`` (only listed when
     they differ from each other)."""
-    assert world.cv is not None
-    c = world.cv.convoy(cid)
+    c = world.cv_state().convoy(cid)
     if c.status != "travelling" or not c.stops:
         return []
     memo: tuple[Any, ...] = ()
@@ -307,8 +304,7 @@ def route_options(world: World, cid: str, cache: RouteCache | None = None) -> li
 def resolve_route(world: World, cid: str, choice: RouteChoice, ledger: Ledger) -> None:
     """Follow ``choice`` from here. Progress toward a next hex that the new path does not start
     with is dropped."""
-    assert world.cv is not None
-    c = world.cv.convoy(cid)
+    c = world.cv_state().convoy(cid)
     if not choice.path or choice.path[0] != c.hex or not world.map.path_is_connected(list(choice.path)):
         raise IllegalOrderError("RES-CV-24", "a route must start at the convoy's hex and go hex to hex",
                                 order=str(choice), actor=c.key)
@@ -320,7 +316,7 @@ def resolve_route(world: World, cid: str, choice: RouteChoice, ledger: Ledger) -
     if c.progress and (len(c.path) < 2 or c.path[1] != nxt):
         c.progress = 0
     c.route_kind = choice.kind
-    _emit(ledger, "RouteChosen", c, ("RES-CV-02", "RES-CV-24"), outcome=choice.kind, hexes=len(c.path) - 1,
+    emit(ledger, "RouteChosen", c, ("RES-CV-02", "RES-CV-24"), outcome=choice.kind, hexes=len(c.path) - 1,
           days=choice.days, risk=choice.risk, via=[world.map.label(i) for i in c.path if world.map.hexes[i].settlement])
 
 
@@ -329,7 +325,7 @@ def replan(world: World, c: Convoy, ledger: Ledger, cache: RouteCache | None = N
     if got is None:
         c.path = [c.hex]
         c.path_pos = 0
-        _emit(ledger, "RouteLost", c, ("RES-CV-24",), outcome="no path", at=world.map.label(c.hex))
+        emit(ledger, "RouteLost", c, ("RES-CV-24",), outcome="no path", at=world.map.label(c.hex))
         return
     nxt = c.next_hex
     c.path = got[0]

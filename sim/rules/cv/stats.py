@@ -36,7 +36,7 @@ __all__ = [
     "STARVATION_DIE",
     "STATS",
     "STAT_NAME",
-    "SYSTEM",
+    "SYS",
     "TERRAIN_MASTERY",
     "TOUGHNESS_HP",
     "UNREST_DC_BASE",
@@ -73,7 +73,7 @@ __all__ = [
 ]
 
 
-SYSTEM = "cv"
+SYS = "cv"
 UNREST_DC_BASE = 20  # CV-UNR-04
 CALMING_DC = 20  # CV-UNR-06
 VILLAGE_BONUS = 5  # CV-UNR-06
@@ -397,10 +397,10 @@ def bonuses_of(cv: CvWorld) -> dict[str, dict[str, int]]:
 # ---- events --------------------------------------------------------------------------------
 
 
-def _emit(ledger: Ledger, kind: str, c: Convoy, clauses: Sequence[str], **kw: Any) -> None:
-    ledger.emit(SYSTEM, kind, c.key, clauses, **kw)
+def emit(ledger: Ledger, kind: str, c: Convoy, clauses: Sequence[str], **kw: Any) -> None:
+    ledger.emit(SYS, kind, c.key, clauses, **kw)
 
 
-def _roll_check(dice: Dice, dc: int, mods: list[tuple[str, int]]) -> tuple[int, int, bool]:
+def roll_check(dice: Dice, dc: int, mods: list[tuple[str, int]]) -> tuple[int, int, bool]:
     r = check(dice, dc, mods)  # RES-CV-19: no natural 1/20 effects
     return r.natural, r.total, r.success

@@ -13,7 +13,7 @@ from sim.events import Ledger
 from sim.hexmap import DIRECTION_NAMES
 from sim.rules.cv.crew import damage, lose_wagon, unrest_check
 from sim.rules.cv.hazards import resolve_hazard, roll_table, table_for
-from sim.rules.cv.legality import _check_plan, can_move
+from sim.rules.cv.legality import can_move, check_day_plan
 from sim.rules.cv.orders import resolve_assign, resolve_gift, resolve_purchase
 from sim.rules.cv.routes import RouteCache, replan
 from sim.rules.cv.stats import (
@@ -23,13 +23,13 @@ from sim.rules.cv.stats import (
     SLOT_HOURS,
     STARVATION_DIE,
     UNREST_DC_BASE,
-    _emit,
-    _roll_check,
     bonuses_of,
     drivers,
+    emit,
     hourly_ticks,
     in_settlement,
     passable,
+    roll_check,
     speed_mpd,
     stat_mods,
 )
@@ -56,10 +56,9 @@ def new_day(c: Convoy, day: int, slot_start: int) -> None:
 def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger: Ledger) -> None:
     """RES-CV-24 (a): apply the day's orders, then the fatigue check (RES-CV-08), the starvation 1d6
     (RES-CV-10) and the mutiny check (RES-CV-18). Call :func:`new_day` first."""
-    assert world.cv is not None
-    c = world.cv.convoy(cid)
+    c = world.cv_state().convoy(cid)
     now = world.now
-    _check_plan(world, c, plan)
+    check_day_plan(world, c, plan)
     t = c.today
     t.plan = plan
     t.slot_start = now
@@ -68,7 +67,7 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
     rested = now - c.moved_until
     if rested >= REST_HOURS_NEEDED:  # RES-CV-04: the extra-hour DC resets after 12 consecutive hours of rest
         if c.extra_dc != EXTRA_HOUR_DC:
-            _emit(ledger, "ExtraHourDCReset", c, ("RES-CV-04",), dc=EXTRA_HOUR_DC, outcome="reset", before=c.extra_dc)
+            emit(ledger, "ExtraHourDCReset", c, ("RES-CV-04",), dc=EXTRA_HOUR_DC, outcome="reset", before=c.extra_dc)
         c.extra_dc = EXTRA_HOUR_DC
         stretch = c.stretch_hours
         c.stretch_hours = 0
@@ -90,7 +89,7 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
         need, have = 1 + c.gifts, c.cargo.get(gift, 0)
         if have < need:
             # the day's earlier orders (a wagon abandoned with its load) took the goods meant for the gift
-            _emit(ledger, "GiftLapsed", c, ("RES-CV-16", "RES-CV-24"), total=need, outcome=gift, left=have)
+            emit(ledger, "GiftLapsed", c, ("RES-CV-16", "RES-CV-24"), total=need, outcome=gift, left=have)
         else:
             resolve_gift(world, c, gift, ledger)
     travel = plan.move == "travel"
@@ -100,7 +99,7 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
         raise IllegalOrderError(clause, reason, order=plan.label(), actor=c.key)
     # RES-CV-08 / CV-REST-01
     if travel and stretch >= SLOT_HOURS and rested < REST_HOURS_NEEDED and c.condition == "none":
-        _set_condition(c, "fatigued", ledger, ("CV-REST-01", "RES-CV-08", "RES-CV-05"),
+        set_condition(c, "fatigued", ledger, ("CV-REST-01", "RES-CV-08", "RES-CV-05"),
                        f"set out after {rested} h of rest following {stretch} h of travel")
     # RES-CV-10: starvation damage at the start of each travel slot
     if c.starving:
@@ -116,24 +115,23 @@ def resolve_slot_start(world: World, cid: str, plan: DayPlan, dice: Dice, ledger
         _mutiny_check(world, c, dice, ledger)
 
 
-def _set_condition(c: Convoy, new: str, ledger: Ledger, clauses: Sequence[str], why: str) -> None:
+def set_condition(c: Convoy, new: str, ledger: Ledger, clauses: Sequence[str], why: str) -> None:
     if c.condition == new:
         return
     old = c.condition
     c.condition = new
-    _emit(ledger, "ConditionChanged", c, clauses, outcome=new, before=old, why=why)
+    emit(ledger, "ConditionChanged", c, clauses, outcome=new, before=old, why=why)
 
 
 def _mutiny_check(world: World, c: Convoy, dice: Dice, ledger: Ledger) -> None:
     cfg = world.config.cv
-    assert world.cv is not None
     t = c.today
     dc = UNREST_DC_BASE + c.unrest
-    mods = stat_mods(c, "resolve", cfg, world.now, bonuses_of(world.cv))
-    nat, total, ok = _roll_check(dice, dc, mods)
+    mods = stat_mods(c, "resolve", cfg, world.now, bonuses_of(world.cv_state()))
+    nat, total, ok = roll_check(dice, dc, mods)
     fail_by = dc - total
     outcome = "success" if ok else ("failure by 5 or more" if fail_by >= 5 else "half speed")
-    _emit(ledger, "MutinyCheckRolled", c, ("CV-MUT-03", "RES-CV-18", "CV-MUT-02"), dc=dc, mods=mods, dice=[(20, nat)],
+    emit(ledger, "MutinyCheckRolled", c, ("CV-MUT-03", "RES-CV-18", "CV-MUT-02"), dc=dc, mods=mods, dice=[(20, nat)],
           total=total, outcome=outcome, margin=c.unrest - c.morale)
     if ok:
         return
@@ -152,7 +150,7 @@ def _mutiny_check(world: World, c: Convoy, dice: Dice, ledger: Ledger) -> None:
         drawn = [(2, pick)]
     if pick == 1:
         t.refused = True
-        _emit(ledger, "MutinyRefusedToMove", c, ("CV-MUT-03", "RES-CV-18"), dice=drawn, total=pick, outcome="refuses to move")
+        emit(ledger, "MutinyRefusedToMove", c, ("CV-MUT-03", "RES-CV-18"), dice=drawn, total=pick, outcome="refuses to move")
         unrest_check(world, c, dice, ledger, "(d) cannot move: mutiny refusal", ("CV-MUT-03",))
         return
     # resolution: ENG-CV-07
@@ -164,7 +162,7 @@ def _mutiny_check(world: World, c: Convoy, dice: Dice, ledger: Ledger) -> None:
         if chosen is None or d - 1 != chosen:
             break
     t.wander_dir = rolls[-1][1] - 1
-    _emit(ledger, "MutinyWandered", c, ("CV-MUT-03", "RES-CV-18"), dice=drawn + rolls, total=t.wander_dir,
+    emit(ledger, "MutinyWandered", c, ("CV-MUT-03", "RES-CV-18"), dice=drawn + rolls, total=t.wander_dir,
           outcome=f"half speed toward {DIRECTION_NAMES[t.wander_dir]}", chosen=None if chosen is None else DIRECTION_NAMES[chosen])
 
 
@@ -228,7 +226,7 @@ def _step_hour(world: World, c: Convoy, hour_abs: int, speed: int) -> tuple[bool
 def _arrive(world: World, c: Convoy, ledger: Ledger, hour_abs: int) -> None:
     c.status = "arrived"
     c.arrived_at = hour_abs
-    _emit(ledger, "ConvoyArrived", c, ("RES-CV-24", "CV-TRAV-01"), outcome="arrived", at=world.map.label(c.hex),
+    emit(ledger, "ConvoyArrived", c, ("RES-CV-24", "CV-TRAV-01"), outcome="arrived", at=world.map.label(c.hex),
           hour=hour_abs, miles=miles_str(c.ticks_total), hp=c.hp, max_hp=c.max_hp, cargo=dict(sorted(c.cargo.items())),
           provisions=c.provisions, unrest=c.unrest)
 
@@ -243,8 +241,7 @@ def resolve_travel_slot(world: World, cid: str, dice: Dice, ledger: Ledger, *,
                         choose_target: Callable[[list[dict[str, Any]]], str] | None = None,
                         cache: RouteCache | None = None) -> None:
     """RES-CV-24 (b): the 12 hours of the travel slot (or the rest/repair day), hazards at their hour."""
-    assert world.cv is not None
-    c = world.cv.convoy(cid)
+    c = world.cv_state().convoy(cid)
     if c.status != "travelling":
         return
     t = c.today
@@ -264,7 +261,7 @@ def resolve_travel_slot(world: World, cid: str, dice: Dice, ledger: Ledger, *,
     if not t.hazards:
         ahead = hm.neighbor(c.hex, t.wander_dir) if t.wander_dir >= 0 else c.next_hex
         where = ahead if ahead is not None else c.hex
-        tb = table_for(world.cv, hm, where)
+        tb = table_for(world.cv_state(), hm, where)
         if tb is not None:
             hz_id, hz_hour = roll_table(c, tb, dice, ledger, where)
             if hz_id:
@@ -282,7 +279,7 @@ def resolve_travel_slot(world: World, cid: str, dice: Dice, ledger: Ledger, *,
             if hour == h and keep:
                 ahead = hm.neighbor(c.hex, t.wander_dir) if t.wander_dir >= 0 else c.next_hex
                 terrain = hm.hexes[ahead if ahead is not None else c.hex].terrain
-                resolve_hazard(world, c, world.cv.hazards[hz_id], dice, ledger, terrain=terrain, choose_target=choose_target)
+                resolve_hazard(world, c, world.cv_state().hazards[hz_id], dice, ledger, terrain=terrain, choose_target=choose_target)
                 speed = speed_mpd(c, cfg)
                 keep = _can_keep_moving(c, world.now)
         if not keep:
@@ -300,7 +297,7 @@ def resolve_travel_slot(world: World, cid: str, dice: Dice, ledger: Ledger, *,
         c.days_travelled += 1
     if c.status == "destroyed":
         return
-    _emit(ledger, "ConvoyTravelled", c, ("CV-TRAV-01", "CV-TRAV-03", "CV-TRAV-04", "RES-CV-02", "RES-CV-03"),
+    emit(ledger, "ConvoyTravelled", c, ("CV-TRAV-01", "CV-TRAV-03", "CV-TRAV-04", "RES-CV-02", "RES-CV-03"),
           total=t.hours_moved, outcome=stopped or "slot travelled", miles=miles_str(t.ticks - ticks0),
           start=hm.label(from_hex), at=hm.label(c.hex), progress=miles_str(c.progress), speed=speed,
           night=plan.night, half_speed=t.half_speed, wander=t.wander_dir >= 0)
@@ -325,8 +322,7 @@ def resolve_extra_hours(world: World, cid: str, dice: Dice, ledger: Ledger) -> N
     """RES-CV-24 (c), CV-TRAV-05/RES-CV-04: each extra hour starts with a Security check against the
     extra-hour DC; success moves that hour and raises the DC by 1, failure exhausts the caravan at
     once and it does not move that hour."""
-    assert world.cv is not None
-    c = world.cv.convoy(cid)
+    c = world.cv_state().convoy(cid)
     t = c.today
     plan = t.plan
     if not extra_hours_due(c) or not _can_keep_moving(c, world.now):
@@ -340,14 +336,14 @@ def resolve_extra_hours(world: World, cid: str, dice: Dice, ledger: Ledger) -> N
     for k in range(plan.extra):
         hour_abs = t.slot_start + SLOT_HOURS + k
         ahead = c.next_hex if c.next_hex is not None else c.hex
-        mods = stat_mods(c, "security", cfg, hour_abs, bonuses_of(world.cv), terrain=hm.hexes[ahead].terrain,
+        mods = stat_mods(c, "security", cfg, hour_abs, bonuses_of(world.cv_state()), terrain=hm.hexes[ahead].terrain,
                          scouting=not plan.forage)
         dc = c.extra_dc
-        nat, total, ok = _roll_check(dice, dc, mods)
-        _emit(ledger, "ExtraHourCheckRolled", c, ("CV-TRAV-05", "RES-CV-04", "SC-CV-02"), dc=dc, mods=mods, dice=[(20, nat)],
+        nat, total, ok = roll_check(dice, dc, mods)
+        emit(ledger, "ExtraHourCheckRolled", c, ("CV-TRAV-05", "RES-CV-04", "SC-CV-02"), dc=dc, mods=mods, dice=[(20, nat)],
               total=total, outcome="success" if ok else "failure", extra_hour=k + 1, hour=hour_abs)
         if not ok:
-            _set_condition(c, "exhausted", ledger, ("CV-TRAV-05", "CV-TRAV-06", "RES-CV-04", "RES-CV-05"),
+            set_condition(c, "exhausted", ledger, ("CV-TRAV-05", "CV-TRAV-06", "RES-CV-04", "RES-CV-05"),
                            f"failed the Security check of extra hour {k + 1}")
             stopped = "exhausted"
             break
@@ -362,7 +358,7 @@ def resolve_extra_hours(world: World, cid: str, dice: Dice, ledger: Ledger) -> N
         c.moved_until = t.slot_start + SLOT_HOURS + t.extra_done
         c.stretch_hours += t.extra_done
     t.stop_hour = t.slot_start + SLOT_HOURS + t.extra_done
-    _emit(ledger, "ConvoyTravelled", c, ("CV-TRAV-05", "RES-CV-03", "RES-CV-04"), total=t.extra_done,
+    emit(ledger, "ConvoyTravelled", c, ("CV-TRAV-05", "RES-CV-03", "RES-CV-04"), total=t.extra_done,
           outcome=stopped or "extra hours travelled", miles=miles_str(t.ticks - ticks0), at=hm.label(c.hex),
           progress=miles_str(c.progress), extra=True)
     if stopped == "arrived":

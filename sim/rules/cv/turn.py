@@ -24,12 +24,13 @@ advances itself (tests, worked examples, a game master's table).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal, overload
 
 from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH
 from sim.config import CvConfig
-from sim.dice import Dice
+from sim.dice import Dice, DiceSource
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
 from sim.orders import Decider, ScriptedDecider
@@ -37,8 +38,23 @@ from sim.rules.cv.crew import add_wagon
 from sim.rules.cv.legality import legal_orders
 from sim.rules.cv.orders import resolve_scheduled, resolve_wages, unpaid_leave
 from sim.rules.cv.rest import resolve_rest
-from sim.rules.cv.routes import RouteCache, plan_path, replan, resolve_route, route_options
-from sim.rules.cv.stats import REST_HOURS_NEEDED, SLOT_HOURS, _emit, consumption, in_settlement, speed_mpd
+from sim.rules.cv.routes import (
+    RouteCache,
+    plan_path,
+    replan,
+    resolve_route,
+    route_options,
+    shared_route_cache,
+)
+from sim.rules.cv.stats import (
+    REST_HOURS_NEEDED,
+    SLOT_HOURS,
+    SYS,
+    consumption,
+    emit,
+    in_settlement,
+    speed_mpd,
+)
 from sim.rules.cv.travel import (
     extra_hours_due,
     new_day,
@@ -56,6 +72,7 @@ __all__ = [
     "given",
     "next_slot_start",
     "plan_label",
+    "play",
     "resolve_day",
     "standard_convoy",
 ]
@@ -109,8 +126,7 @@ def resolve_day(world: World, cid: str, decider: Decider, dice: Dice, ledger: Le
     day = _day(world, cid, decider, dice, ledger, cache, policy)
     if stages:
         return day
-    assert world.cv is not None
-    c = world.cv.convoy(cid)
+    c = world.cv_state().convoy(cid)
     if c.status != "travelling":
         return None
     for hour in day:
@@ -124,8 +140,7 @@ def _day(world: World, cid: str, decider: Decider, dice: Dice, ledger: Ledger, c
     """The day's stages from ``convoy.today.stage`` (0: the travel slot's start, 1: its end, 2: the
     rest), yielding the hour each later stage waits for; the convoy is read from the world afresh at
     every stage."""
-    assert world.cv is not None
-    cv = world.cv
+    cv = world.cv_state()
     c = cv.convoy(cid)
     if c.status != "travelling":
         return
@@ -226,7 +241,7 @@ def _target_chooser(c: Convoy, decider: Decider) -> Callable[[list[dict[str, Any
 
 def _set_out(world: World, c: Convoy, ledger: Ledger, policy: str) -> None:
     cfg = world.config.cv
-    _emit(ledger, "ConvoySetOut", c, ("RES-CV-24",), outcome=policy,
+    emit(ledger, "ConvoySetOut", c, ("RES-CV-24",), outcome=policy,
           origin=world.map.label(c.origin), destination=world.map.label(c.destination), wagons=[x.kind for x in c.wagons],
           travelers=len(c.travelers), hp=c.hp, provisions=c.provisions, gp=c.gp,
           speed=speed_mpd(c, cfg), consumption=consumption(c, world.now, cfg))  # fmt: skip
@@ -235,6 +250,34 @@ def _set_out(world: World, c: Convoy, ledger: Ledger, policy: str) -> None:
 def _set_now(world: World, ledger: Ledger, hour: int) -> None:
     world.now = hour
     ledger.now = hour
+
+
+def play(world: World, decider: Decider, dice: DiceSource, ledger: Ledger, hooks: None = None) -> None:
+    """The caravans' turn in the signature every system shares (``sim.system.RuleSystem.play``): one
+    day of every travelling convoy (RES-CV-24), their stages interleaved hour by hour and, at one
+    hour, in ascending convoy id — as a campaign's convoy processes run them on the clock. A new day
+    starts at the next travel slot (the clock moves there first); a day under way carries on from its
+    stage. Each convoy rolls on its own stream, ``dice.stream("cv", "convoy:<id>")``. The world is
+    left at the next day's slot start. CV needs no hooks."""
+    cv = world.cv_state()
+    cache = shared_route_cache(world)
+    going = [c for c in cv.convoys if c.status == "travelling"]
+    if not going:
+        return
+    if all(c.today.stage == 0 for c in going):
+        _set_now(world, ledger, next_slot_start(world, world.now))
+    start = world.now
+    waiting: list[tuple[int, int, Iterator[int]]] = []
+    for rank, c in enumerate(cv.convoys):
+        if c.status == "travelling":
+            heapq.heappush(waiting, (world.now, rank, _day(world, c.id, decider, dice.stream(SYS, c.key), ledger, cache, None)))
+    while waiting:
+        hour, rank, day = heapq.heappop(waiting)
+        _set_now(world, ledger, max(world.now, hour))
+        nxt = next(day, None)
+        if nxt is not None:
+            heapq.heappush(waiting, (nxt, rank, day))
+    _set_now(world, ledger, max(world.now, next_slot_start(world, start + 1)))
 
 
 def given(cid: str, *plans: DayPlan) -> ScriptedDecider:
@@ -265,8 +308,7 @@ def standard_convoy(cid: str, origin: int, destination: int, cfg: CvConfig, *, n
 def add_convoy(world: World, c: Convoy, cache: RouteCache | None = None) -> int:
     """Put a new convoy into ``world.cv`` (in ascending id), plan its route, and return its rank.
     Its agent is then started by the CV driver (``agents.systems.cv.DRIVER.spawn``)."""
-    assert world.cv is not None
-    if any(x.id == c.id for x in world.cv.convoys):
+    if any(x.id == c.id for x in world.cv_state().convoys):
         raise InvalidOrderError(f"a convoy {c.id!r} already exists")
     c.moved_until = world.now - REST_HOURS_NEEDED
     got = plan_path(world, c, c.route_kind, cache)
@@ -274,6 +316,6 @@ def add_convoy(world: World, c: Convoy, cache: RouteCache | None = None) -> int:
         raise IllegalOrderError("RES-CV-02", f"no land route from {world.map.label(c.hex)} to {world.map.label(c.destination)}",
                                 actor=c.key)
     c.path = got[0]
-    world.cv.convoys.append(c)
-    world.cv.convoys.sort(key=lambda x: x.id)
-    return [x.id for x in world.cv.convoys].index(c.id)
+    world.cv_state().convoys.append(c)
+    world.cv_state().convoys.sort(key=lambda x: x.id)
+    return [x.id for x in world.cv_state().convoys].index(c.id)

@@ -20,7 +20,7 @@ RES-GW-27).
 Rules are plain functions of the world, the dice and the ledger; every number a resolution invented
 is read from ``world.config.gw``. The modules, in the order of a season:
 
-- ``core`` — constants, the hooks type, queries, strength, losses, movement;
+- ``core`` — constants, queries, strength, losses, movement; ``hooks`` — :class:`GwHooks`;
 - ``legality`` — ``check``, ``give_order``; ``orders`` — ``legal_orders``;
 - ``deploy`` — phases (1) and (2); ``siege`` — (3); ``combat`` — (4) and (5); ``annex`` — (6);
 - ``season`` — the season's beginning, (7) the end of season, ``resolve_season``.
@@ -28,15 +28,34 @@ is read from ``world.config.gw``. The modules, in the order of a season:
 
 from __future__ import annotations
 
-from sim.rules.gw import annex, combat, core, deploy, legality, orders, season, siege
+from sim.rules.gw import (
+    annex,
+    combat,
+    core,
+    deploy,
+    hooks,
+    invariants,
+    legality,
+    orders,
+    report,
+    scoring,
+    season,
+    siege,
+    system,
+)
 from sim.rules.gw.annex import *  # noqa: F403
 from sim.rules.gw.combat import *  # noqa: F403
 from sim.rules.gw.core import *  # noqa: F403
 from sim.rules.gw.deploy import *  # noqa: F403
+from sim.rules.gw.hooks import *  # noqa: F403
+from sim.rules.gw.invariants import *  # noqa: F403
 from sim.rules.gw.legality import *  # noqa: F403
 from sim.rules.gw.orders import *  # noqa: F403
+from sim.rules.gw.report import *  # noqa: F403
+from sim.rules.gw.scoring import *  # noqa: F403
 from sim.rules.gw.season import *  # noqa: F403
 from sim.rules.gw.siege import *  # noqa: F403
+from sim.rules.gw.system import *  # noqa: F403
 
 # the package's public names: each module's own
 __all__: list[str] = []
@@ -48,3 +67,8 @@ __all__ += legality.__all__
 __all__ += orders.__all__
 __all__ += season.__all__
 __all__ += siege.__all__
+__all__ += invariants.__all__
+__all__ += scoring.__all__
+__all__ += system.__all__
+__all__ += report.__all__
+__all__ += hooks.__all__

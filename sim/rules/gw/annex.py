@@ -5,10 +5,11 @@ from __future__ import annotations
 from sim.dice import Dice
 from sim.errors import IllegalOrderError, RulesError
 from sim.events import Ledger
-from sim.rules.gw.combat import _strongest
-from sim.rules.gw.core import NO_HOOKS, SYS, GwHooks, army_involves, gw_of, refresh_statuses
-from sim.rules.gw.deploy import _attempt, _orders_of, _reject
-from sim.rules.gw.legality import _check_order, _fail, _loot, _return_deposit
+from sim.rules.gw.combat import strongest
+from sim.rules.gw.core import SYS, army_involves, refresh_statuses
+from sim.rules.gw.deploy import attempt, orders_of, reject
+from sim.rules.gw.hooks import NO_HOOKS, GwHooks
+from sim.rules.gw.legality import check_order_stage, fail, get_loot, return_deposit
 from sim.state.gw import Annex, Deposit, Domain, PickUpLoot, ReturnTitle, TreasureHunt
 from sim.world import World
 
@@ -27,36 +28,36 @@ __all__ = [
 
 
 def _strongest_occupier(world: World, dom: Domain, guild: str) -> tuple[int, str] | None:
-    gw = gw_of(world)
+    gw = world.gw_state()
     occ = [gw.armies[a] for a in dom.occupied_by if a in gw.armies and army_involves(gw, gw.armies[a], guild)]
     if not occ:
         return None
-    return _strongest(world, occ)
+    return strongest(world, occ)
 
 
 def _refund(world: World, order: Annex, ledger: Ledger, reason: RulesError) -> None:
-    gw = gw_of(world)
+    gw = world.gw_state()
     for d in list(gw.bank.deposits):
         if d.domain == order.domain and d.payer == order.guild and d.annexed_season < 0 and d.season == gw.season:
             gw.bank.deposits.remove(d)
             gw.bank.held -= d.amount
             gw.guilds[order.guild].solars += d.amount
             break
-    _reject(ledger, order, reason)
+    reject(ledger, order, reason)
 
 
 def resolve_annexations(world: World, ledger: Ledger, hooks: GwHooks = NO_HOOKS) -> None:
     """GW-ANX-01…07, RES-GW-23…28, per domain in ascending id."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     by_dom: dict[str, list[Annex]] = {}
-    for o in _orders_of(gw, Annex):
+    for o in orders_of(gw, Annex):
         assert isinstance(o, Annex)
         by_dom.setdefault(o.domain, []).append(o)
     for did in sorted(by_dom):
         valid: list[tuple[int, str, Annex]] = []
         for o in by_dom[did]:
             try:
-                _check_order(world, o, stage="resolve")
+                check_order_stage(world, o, stage="resolve")
             except RulesError as e:
                 _refund(world, o, ledger, e)
                 continue
@@ -74,8 +75,8 @@ def resolve_annexations(world: World, ledger: Ledger, hooks: GwHooks = NO_HOOKS)
 
 def annex_domain(world: World, order: Annex, ledger: Ledger, hooks: GwHooks = NO_HOOKS) -> None:
     """Resolve one annexation (GW-ANX-03/05/06/07, RES-GW-25/26)."""
-    _check_order(world, order, stage="resolve")
-    gw = gw_of(world)
+    check_order_stage(world, order, stage="resolve")
+    gw = world.gw_state()
     dom = gw.domains[order.domain]
     seal = gw.seals[order.seal]
     new_guild = gw.guilds[seal.guild]
@@ -88,7 +89,7 @@ def annex_domain(world: World, order: Annex, ledger: Ledger, hooks: GwHooks = NO
     if dep is None:  # resolved directly (tests): take the deposit now
         amount = world.config.gw.annex_compensation_solars
         if new_guild.solars < amount:
-            raise _fail("RES-GW-23", f"the compensation of {amount} solars cannot be paid: the chest holds {new_guild.solars}", order)
+            raise fail("RES-GW-23", f"the compensation of {amount} solars cannot be paid: the chest holds {new_guild.solars}", order)
         new_guild.solars -= amount
         gw.bank.held += amount
         dep = Deposit(order.domain, order.guild, amount, gw.season)
@@ -112,7 +113,7 @@ def annex_domain(world: World, order: Annex, ledger: Ledger, hooks: GwHooks = NO
             stopped.append(aid)
     dom.occupied_by = [a for a in dom.occupied_by if a not in stopped]
     refresh_statuses(world)
-    gw.bump("annexations")
+    gw.stats.annexations += 1
     ledger.emit(
         SYS, "DomainAnnexed", f"guild:{order.guild}", ("GW-ANX-01", "GW-ANX-03", "GW-ANX-06", "GW-ANX-07", "RES-GW-25", "RES-GW-26", "RES-GW-28"),
         outcome="annexed", domain=dom.id, former_owner=former, new_owner=dom.owner, seal=order.seal, compensation=dep.amount,
@@ -124,9 +125,9 @@ def annex_domain(world: World, order: Annex, ledger: Ledger, hooks: GwHooks = NO
 
 def resolve_return_title(world: World, order: ReturnTitle, ledger: Ledger) -> None:
     """GW-ANX-04, RES-GW-24: the former owner returns the title during A+1 and recovers the deposit."""
-    _check_order(world, order, stage="resolve")
-    gw = gw_of(world)
-    dep = _return_deposit(gw, order.guild, order.domain)
+    check_order_stage(world, order, stage="resolve")
+    gw = world.gw_state()
+    dep = return_deposit(gw, order.guild, order.domain)
     assert dep is not None
     guild = gw.guilds[order.guild]
     guild.solars += dep.amount
@@ -145,13 +146,13 @@ def resolve_loot_claim(world: World, order: TreasureHunt | PickUpLoot, ledger: L
     """Treasure hunt / pick up a named loot (GW-LOOT-03, RES-GW-15). The seed leaves their
     resolution to the game's team; this engine gives the loot's value to the first guild that
     claims it (a pick-up needs an army of the guild on the loot's hex)."""
-    _check_order(world, order, stage="resolve")
-    gw = gw_of(world)
-    lt = _loot(gw, order)
+    check_order_stage(world, order, stage="resolve")
+    gw = world.gw_state()
+    lt = get_loot(gw, order)
     gw.loot = [x for x in gw.loot if x.id != lt.id]
     guild = gw.guilds[order.guild]
     guild.solars += lt.value
-    gw.bump("loot_claimed_solars", lt.value)
+    gw.stats.loot_claimed_solars += lt.value
     ledger.emit(
         SYS, "LootClaimed", f"guild:{order.guild}", ("GW-LOOT-03", "RES-GW-15", "GW-LOOT-05"), total=lt.value,
         outcome=str(order.__struct_config__.tag), loot=lt.id, hex=lt.hex, created=lt.season,
@@ -161,9 +162,9 @@ def resolve_loot_claim(world: World, order: TreasureHunt | PickUpLoot, ledger: L
 
 def resolve_annexation_phase(world: World, dice: Dice, ledger: Ledger, hooks: GwHooks = NO_HOOKS) -> None:
     """Phase (6): annexations, then title returns, then treasure hunts and pick-ups (RES-GW-27)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     resolve_annexations(world, ledger, hooks)
-    for o in _orders_of(gw, ReturnTitle):
-        _attempt(world, ledger, o, resolve_return_title)
-    for o in _orders_of(gw, TreasureHunt, PickUpLoot):
-        _attempt(world, ledger, o, resolve_loot_claim)
+    for o in orders_of(gw, ReturnTitle):
+        attempt(world, ledger, o, resolve_return_title)
+    for o in orders_of(gw, TreasureHunt, PickUpLoot):
+        attempt(world, ledger, o, resolve_loot_claim)

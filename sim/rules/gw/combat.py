@@ -9,10 +9,7 @@ from typing import Any
 from sim.dice import Dice
 from sim.events import Ledger
 from sim.rules.gw.core import (
-    NO_HOOKS,
     SYS,
-    GwHooks,
-    _unit_rows,
     allied,
     apply_damage,
     armies_at,
@@ -22,13 +19,14 @@ from sim.rules.gw.core import (
     effective_cs,
     fort_bonus,
     garrison_strength,
-    gw_of,
     refresh_statuses,
     toughness,
+    unit_rows,
 )
-from sim.rules.gw.deploy import _attempt, _orders_of
-from sim.rules.gw.legality import _check_order
-from sim.rules.gw.siege import _army_destroyed, _count_destroyed
+from sim.rules.gw.deploy import attempt, orders_of
+from sim.rules.gw.hooks import NO_HOOKS, GwHooks
+from sim.rules.gw.legality import check_order_stage
+from sim.rules.gw.siege import army_destroyed, count_destroyed
 from sim.state.gw import AnyOrder, Army, AttackArmy, AttackDomain, Domain, GwWorld, Sack, Unit
 from sim.world import World
 
@@ -110,7 +108,7 @@ def fight(
     """One combat between two fronts (GW-CMB-01…05, RES-GW-06/08/11/13): both strengths first, then
     each front takes the other's strength as damage. Destroyed armies are removed (GW-LOSS-01).
     ``judge`` names the outcome once the damage is applied."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     att = sum(army_strength(world, a) for a in attackers) + (garrison_strength(world, attacker_garrison) if attacker_garrison else 0)
     dfn = sum(army_strength(world, a) for a in defenders) + (garrison_strength(world, defender_garrison) if defender_garrison else 0)
     att_units = sum(len(a.units) for a in attackers) + (len(attacker_garrison.garrison) if attacker_garrison else 0)
@@ -119,7 +117,7 @@ def fight(
     dfn_parts = front_breakdown(world, defenders, defender_garrison)
     lost_d = _front_damage(world, defenders, defender_garrison, att)
     lost_a = _front_damage(world, attackers, attacker_garrison, dfn)
-    _count_destroyed(gw, hex_, len(lost_a) + len(lost_d))
+    count_destroyed(gw, hex_, len(lost_a) + len(lost_d))
     gone = [a for a in (*attackers, *defenders) if not a.units]
     outcome = judge() if judge else f"{len(lost_a)} attackers and {len(lost_d)} defenders lost"
     ledger.emit(
@@ -129,10 +127,10 @@ def fight(
         defender_garrison=defender_garrison.id if defender_garrison else None,
         attacker_strength=att, defender_strength=dfn, attacker_units=att_units, defender_units=dfn_units,
         attacker_breakdown=att_parts, defender_breakdown=dfn_parts,
-        attackers_lost=_unit_rows(lost_a), defenders_lost=_unit_rows(lost_d), armies_destroyed=[a.id for a in gone], **data,
+        attackers_lost=unit_rows(lost_a), defenders_lost=unit_rows(lost_d), armies_destroyed=[a.id for a in gone], **data,
     )
     for a in gone:
-        _army_destroyed(world, a, ledger, ("GW-LOSS-01", "RES-GW-13"))
+        army_destroyed(world, a, ledger, ("GW-LOSS-01", "RES-GW-13"))
     return CombatResult(att, dfn, lost_a, lost_d, [a.id for a in gone], outcome)
 
 
@@ -158,7 +156,7 @@ def _fronts(gw: GwWorld, orders: list[AnyOrder]) -> list[list[AnyOrder]]:
     return fronts
 
 
-def _strongest(world: World, armies: list[Army]) -> tuple[int, str]:
+def strongest(world: World, armies: list[Army]) -> tuple[int, str]:
     best = sorted(armies, key=lambda a: (-army_strength(world, a), a.id))[0]
     return army_strength(world, best), best.id
 
@@ -166,10 +164,10 @@ def _strongest(world: World, armies: list[Army]) -> tuple[int, str]:
 def resolve_army_combats(world: World, dice: Dice, ledger: Ledger, hooks: GwHooks = NO_HOOKS) -> list[CombatResult]:
     """Phase (4): Attack-an-army combats, one at a time, the combat whose strongest attacking army
     is strongest first (GW-ORD-03, RES-GW-12); losses of earlier combats count in later ones."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     valid: list[AnyOrder] = []
-    for o in _orders_of(gw, AttackArmy):
-        if _attempt(world, ledger, o, lambda w, o, led: _check_order(w, o, stage="resolve")):
+    for o in orders_of(gw, AttackArmy):
+        if attempt(world, ledger, o, lambda w, o, led: check_order_stage(w, o, stage="resolve")):
             valid.append(o)
     by_target: dict[str, list[AnyOrder]] = {}
     for o in valid:
@@ -184,7 +182,7 @@ def resolve_army_combats(world: World, dice: Dice, ledger: Ledger, hooks: GwHook
             if target not in gw.armies or not alive:
                 ranked.append((1, 0, "", i))
                 continue
-            s, aid = _strongest(world, alive)
+            s, aid = strongest(world, alive)
             ranked.append((0, -s, aid, i))
         ranked.sort()
         _, _, _, i = ranked[0]
@@ -202,7 +200,7 @@ def resolve_army_combats(world: World, dice: Dice, ledger: Ledger, hooks: GwHook
         alive = [a for a in alive if a.hex == hex_]
         if not alive:
             continue
-        gw.bump("battles")
+        gw.stats.battles += 1
         res = fight(
             world, alive, [tgt],
             attacker_garrison=garrison_joining(gw, alive[0].owner, hex_),
@@ -218,7 +216,7 @@ def resolve_army_combats(world: World, dice: Dice, ledger: Ledger, hooks: GwHook
 def occupy(world: World, dom: Domain, armies: list[Army], ledger: Ledger, hooks: GwHooks = NO_HOOKS) -> None:
     """GW-ATK-04, GW-OCC-01: the surviving attackers occupy the domain; its owner's constructions
     and assignments in progress are cancelled."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     watch = hooks.occupation_watch(world, dom) if hooks.occupation_watch is not None else None  # LINK-08
     for a in armies:
         if a.occupying is not None and a.occupying != dom.id and a.occupying in gw.domains:
@@ -236,7 +234,7 @@ def occupy(world: World, dom: Domain, armies: list[Army], ledger: Ledger, hooks:
     refresh_statuses(world)
     cancelled = list(dom.works)
     dom.works = []
-    gw.bump("occupations")
+    gw.stats.occupations += 1
     ledger.emit(
         SYS, "DomainOccupied", f"domain:{dom.id}", ("GW-ATK-04", "GW-OCC-01", "RES-GW-18"), outcome="occupied",
         armies=[a.id for a in armies], occupiers=list(dom.occupied_by), owner=dom.owner_guild, cancelled=cancelled,
@@ -247,10 +245,10 @@ def occupy(world: World, dom: Domain, armies: list[Army], ledger: Ledger, hooks:
 
 def resolve_domain_attacks(world: World, dice: Dice, ledger: Ledger, hooks: GwHooks = NO_HOOKS) -> list[CombatResult]:
     """Phase (5): attacks on domains (strongest first, RES-GW-12), then sacks (SC-GW-13)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     valid: list[AnyOrder] = []
-    for o in _orders_of(gw, AttackDomain):
-        if _attempt(world, ledger, o, lambda w, o, led: _check_order(w, o, stage="resolve")):
+    for o in orders_of(gw, AttackDomain):
+        if attempt(world, ledger, o, lambda w, o, led: check_order_stage(w, o, stage="resolve")):
             valid.append(o)
     by_dom: dict[str, list[AnyOrder]] = {}
     for o in valid:
@@ -265,7 +263,7 @@ def resolve_domain_attacks(world: World, dice: Dice, ledger: Ledger, hooks: GwHo
             if not alive:
                 ranked.append((1, 0, "", i))
                 continue
-            s, aid = _strongest(world, alive)
+            s, aid = strongest(world, alive)
             ranked.append((0, -s, aid, i))
         ranked.sort()
         did, front = pending.pop(ranked[0][3])
@@ -276,8 +274,8 @@ def resolve_domain_attacks(world: World, dice: Dice, ledger: Ledger, hooks: GwHo
             continue
         res = resolve_attack(world, dom, alive, ledger, hooks)
         results.append(res)
-    for o in _orders_of(gw, Sack):
-        _attempt(world, ledger, o, resolve_sack)
+    for o in orders_of(gw, Sack):
+        attempt(world, ledger, o, resolve_sack)
     return results
 
 
@@ -285,9 +283,9 @@ def resolve_attack(world: World, dom: Domain, attackers: list[Army], ledger: Led
     """Attack a domain (GW-ATK-03/04, RES-GW-18): the attacking front against the garrison (which
     defends by itself) plus any army of the owner guild on the hex. Success: no garrison unit left
     and an attacker survives; the survivors occupy the domain."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     defenders = [a for a in armies_at(gw, dom.hex) if a.owner == dom.owner_guild]
-    gw.bump("assaults")
+    gw.stats.assaults += 1
     reported = hooks.attackers_of(world, attackers) if hooks.attackers_of is not None else None  # LINK-07 (before the combat)
 
     def judge() -> str:
@@ -301,7 +299,7 @@ def resolve_attack(world: World, dom: Domain, attackers: list[Army], ledger: Led
         judge=judge, domain=dom.id, owner=dom.owner_guild, fortification=dom.fortification,
     )
     if res.outcome == "success":
-        gw.bump("assaults_won")
+        gw.stats.assaults_won += 1
         occupy(world, dom, [a for a in attackers if a.id in gw.armies], ledger, hooks)
     if reported is not None and hooks.attack_reported is not None:  # --- LINK-07 hook: an invasion (or a repulse) of the domain's province
         hooks.attack_reported(world, dom, reported, res.outcome, ledger)
@@ -312,8 +310,8 @@ def resolve_sack(world: World, order: Sack, ledger: Ledger) -> int:
     """Sack (*Saccager*, SC-GW-13): destroy buildings in descending SP (ties: lower id) while the
     running total stays within the army's current strength; stop at the first that would exceed
     it. Returns the SP destroyed (a loot is created at season end if ≥ 10, RES-GW-16)."""
-    _check_order(world, order, stage="resolve")
-    gw = gw_of(world)
+    check_order_stage(world, order, stage="resolve")
+    gw = world.gw_state()
     army = gw.armies[order.army]
     dom = gw.domains[order.domain]
     strength = army_strength(world, army)
@@ -328,7 +326,7 @@ def resolve_sack(world: World, order: Sack, ledger: Ledger) -> int:
     dom.buildings = [b for b in dom.buildings if b.id not in gone]
     if total:
         gw.sacked.append([dom.hex, total])
-    gw.bump("sacks")
+    gw.stats.sacks += 1
     ledger.emit(
         SYS, "DomainSacked", f"army:{army.id}", ("SC-GW-13", "GW-LOOT-04"), dc=strength, total=total,
         outcome=f"{len(destroyed)} buildings destroyed", domain=dom.id, guild=army.owner,

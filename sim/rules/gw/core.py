@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable
 
 from sim.calendar import HOURS_PER_YEAR
 from sim.config import GwConfig
-from sim.errors import RulesError
-from sim.events import Ledger
 from sim.paths import cheapest_path
 from sim.state.gw import Army, AttackArmy, AttackDomain, Bonus, Domain, GwWorld, Sack, Siege, Unit
 from sim.world import World
 
 __all__ = [
     "ACTION_ORDERS",
-    "GwHooks",
     "MAX_ORDERS",
-    "NO_HOOKS",
     "OCCUPIED_ALLOWED",
     "PHASES",
     "SPELL_PLACES",
@@ -36,7 +30,6 @@ __all__ = [
     "effective_cs",
     "fort_bonus",
     "garrison_strength",
-    "gw_of",
     "is_keep",
     "is_restricted",
     "land_components",
@@ -79,31 +72,9 @@ PHASES = ("deploy", "move", "siege", "army_combats", "domain_attacks", "annexati
 MAX_ORDERS = 120  # a safety bound on one guild's orders in a season; every order kind is finite per season anyway
 
 
-@dataclass(frozen=True)
-class GwHooks:
-    """What the other systems add to a guild season, plugged in when the campaign is built
-    (``sim.rules.links.gw_hooks``); a hook left ``None`` is not there (GW alone)."""
-
-    season_begun: Callable[[World, Ledger], None] | None = None  # LINK-06: nations fund their armies
-    occupation_watch: Callable[[World, Domain], Any] | None = None  # LINK-08: before an occupation
-    domain_occupied: Callable[[World, Domain, Any, Ledger], None] | None = None  # LINK-08: after it
-    attackers_of: Callable[[World, list[Army]], Any] | None = None  # LINK-07: before an attack on a domain
-    attack_reported: Callable[[World, Domain, Any, str, Ledger], None] | None = None  # LINK-07: after it
-    domain_annexed: Callable[[World, Domain, str, Ledger], None] | None = None  # LINK-08
-
-
-NO_HOOKS = GwHooks()
-
-
 # =================================================================================================
 # helpers
 # =================================================================================================
-
-
-def gw_of(world: World) -> GwWorld:
-    if world.gw is None:
-        raise RulesError("this world has no guild warfare (gw) system")
-    return world.gw
 
 
 def season_hours(cfg: GwConfig) -> int:
@@ -212,7 +183,7 @@ def garrison_strength(world: World, dom: Domain, fort: bool = True) -> int:
 
 def defending_strength(world: World, dom: Domain) -> int:
     """Strength of the front that defends a domain against an attack (RES-GW-18)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     s = garrison_strength(world, dom)
     for a in armies_at(gw, dom.hex):
         if a.owner == dom.owner_guild:
@@ -263,11 +234,11 @@ def apply_damage(units: list[Unit], dmg: int, cfg: GwConfig, fort: int = 0, bonu
     return destroyed, dmg
 
 
-def _unit_rows(units: Iterable[Unit]) -> list[list[int | str]]:
+def unit_rows(units: Iterable[Unit]) -> list[list[int | str]]:
     return [[u.id, u.kind] for u in units]
 
 
-def _counts(units: Iterable[Unit]) -> dict[str, int]:
+def unit_counts(units: Iterable[Unit]) -> dict[str, int]:
     out: dict[str, int] = {}
     for u in units:
         out[u.kind] = out.get(u.kind, 0) + 1
@@ -276,7 +247,7 @@ def _counts(units: Iterable[Unit]) -> dict[str, int]:
 
 def new_units(world: World, guild: str, kind: str, n: int, *, army: str | None = None, domain: str | None = None) -> list[Unit]:
     """Create ``n`` units with fresh ids and the scenario bonuses that select them (RES-GW-07)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     bonuses = [
         Bonus(r.source, r.value)
         for r in gw.bonus_rules
@@ -313,7 +284,7 @@ def march_path(world: World, army: Army, to: int) -> list[int]:
 
 
 def reachable(world: World, a: int, b: int) -> bool:
-    comp = gw_of(world).land_component
+    comp = world.gw_state().land_component
     return 0 <= a < len(comp) and 0 <= b < len(comp) and comp[a] >= 0 and comp[a] == comp[b]
 
 
@@ -339,7 +310,7 @@ def land_components(world: World) -> list[int]:
 
 def refresh_statuses(world: World) -> None:
     """Recompute each domain's ``occupied_by`` / ``besieged_by`` from the armies (RES-GW-20)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     occ: dict[str, list[str]] = {}
     sieg: dict[str, list[str]] = {}
     for aid in sorted(gw.armies):

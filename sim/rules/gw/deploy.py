@@ -8,20 +8,18 @@ from sim.dice import Dice
 from sim.errors import RulesError
 from sim.events import Ledger
 from sim.rules.gw.core import (
-    NO_HOOKS,
     SYS,
     WORKS,
-    GwHooks,
-    _counts,
     army_speed,
     army_strength,
-    gw_of,
     is_restricted,
     march_path,
     new_units,
     refresh_statuses,
+    unit_counts,
 )
-from sim.rules.gw.legality import _check_order, _recruit_cost
+from sim.rules.gw.hooks import NO_HOOKS, GwHooks
+from sim.rules.gw.legality import check_order_stage, cost_of_recruits
 from sim.state.gw import (
     AnyOrder,
     Army,
@@ -56,25 +54,25 @@ __all__ = [
 # =================================================================================================
 
 
-def _orders_of(gw: GwWorld, *types: type) -> list[AnyOrder]:
+def orders_of(gw: GwWorld, *types: type) -> list[AnyOrder]:
     """This season's orders of the given types, guilds in ascending id, each guild's in order given."""
     idx = [(o.guild, i, o) for i, o in enumerate(gw.orders) if isinstance(o, types)]
     idx.sort(key=lambda t: (t[0], t[1]))
     return [o for _, _, o in idx]
 
 
-def _reject(ledger: Ledger, order: AnyOrder, err: RulesError) -> None:
+def reject(ledger: Ledger, order: AnyOrder, err: RulesError) -> None:
     clause = getattr(err, "clause", "SC-GW-09")
     reason = getattr(err, "reason", str(err))
     clauses = (clause,) if clause == "RES-GW-27" else (clause, "RES-GW-27")
     ledger.emit(SYS, "OrderRejected", f"guild:{order.guild}", clauses, outcome="rejected", order=str(order), reason=reason)
 
 
-def _attempt(world: World, ledger: Ledger, order: AnyOrder, fn: Callable[..., object]) -> bool:
+def attempt(world: World, ledger: Ledger, order: AnyOrder, fn: Callable[..., object]) -> bool:
     try:
         fn(world, order, ledger)
     except RulesError as e:
-        _reject(ledger, order, e)
+        reject(ledger, order, e)
         return False
     return True
 
@@ -82,7 +80,7 @@ def _attempt(world: World, ledger: Ledger, order: AnyOrder, fn: Callable[..., ob
 def drop_idle_sieges(world: World, ledger: Ledger) -> None:
     """RES-GW-20: a besieging army keeps its status this season only if ordered to siege or attack
     the domain again; a GW-SIEGE-03 exception lasts only for the season after the siege."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     keep: dict[str, str] = {}
     for o in gw.orders:
         if isinstance(o, Siege | AttackDomain):
@@ -100,8 +98,8 @@ def drop_idle_sieges(world: World, ledger: Ledger) -> None:
 
 def resolve_deploy(world: World, order: Deploy, ledger: Ledger) -> Army:
     """Deploy an army (GW-DEP-01…07, RES-GW-01…04)."""
-    _check_order(world, order, stage="resolve")
-    gw = gw_of(world)
+    check_order_stage(world, order, stage="resolve")
+    gw = world.gw_state()
     cfg = world.config.gw
     guild = gw.guilds[order.guild]
     dom = gw.domains[order.domain]
@@ -130,7 +128,7 @@ def resolve_deploy(world: World, order: Deploy, ledger: Ledger) -> Army:
         requisitioned.extend(take)
     army.units.extend(requisitioned)
     gw.armies[aid] = army
-    gw.bump("deployments")
+    gw.stats.deployments += 1
     ledger.emit(
         SYS,
         "ArmyDeployed",
@@ -155,15 +153,15 @@ def resolve_deploy(world: World, order: Deploy, ledger: Ledger) -> Army:
 
 def resolve_recruit(world: World, order: Recruit, ledger: Ledger) -> None:
     """SC-GW-15: buy units into the guild's pool."""
-    _check_order(world, order, stage="resolve")
-    gw = gw_of(world)
+    check_order_stage(world, order, stage="resolve")
+    gw = world.gw_state()
     guild = gw.guilds[order.guild]
-    cost = _recruit_cost(world, order.units)
+    cost = cost_of_recruits(world, order.units)
     before = guild.solars
     guild.solars -= cost
     for k, n in sorted(order.units.items()):
         guild.pool[k] = guild.pool.get(k, 0) + n
-    gw.bump("units_recruited", sum(order.units.values()))
+    gw.stats.units_recruited += sum(order.units.values())
     ledger.emit(
         SYS, "UnitsRecruited", f"guild:{order.guild}", ("SC-GW-15",), total=cost, outcome="recruited",
         units=dict(sorted(order.units.items())), solars_before=before, solars_after=guild.solars,
@@ -172,8 +170,8 @@ def resolve_recruit(world: World, order: Recruit, ledger: Ledger) -> None:
 
 def resolve_reinforce(world: World, order: Reinforce, ledger: Ledger) -> None:
     """Reinforce the garrison: units from the guild's pool into one of its domains (SC-GW-09)."""
-    _check_order(world, order, stage="resolve")
-    gw = gw_of(world)
+    check_order_stage(world, order, stage="resolve")
+    gw = world.gw_state()
     guild = gw.guilds[order.guild]
     dom = gw.domains[order.domain]
     for k, n in sorted(order.units.items()):
@@ -187,9 +185,9 @@ def resolve_reinforce(world: World, order: Reinforce, ledger: Ledger) -> None:
     )
 
 
-def _release_army(world: World, army: Army) -> None:
+def release_army(world: World, army: Army) -> None:
     """Free its seals (SC-GW-03) and its occupation/siege; remove it from the world."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     for s in (*army.own_seals, *army.other_seals, *army.support_seals):
         if s in gw.seals and gw.seals[s].army == army.id:
             gw.seals[s].army = None
@@ -203,24 +201,24 @@ def _release_army(world: World, army: Army) -> None:
 
 def resolve_disband(world: World, order: Disband, ledger: Ledger) -> None:
     """Disband an army: its units return to the guild's pool, its seals are freed (SC-GW-09)."""
-    _check_order(world, order, stage="resolve")
-    gw = gw_of(world)
+    check_order_stage(world, order, stage="resolve")
+    gw = world.gw_state()
     army = gw.armies[order.army]
     guild = gw.guilds[army.owner]
-    for k, n in _counts(army.units).items():
+    for k, n in unit_counts(army.units).items():
         guild.pool[k] = guild.pool.get(k, 0) + n
-    _release_army(world, army)
+    release_army(world, army)
     ledger.emit(
         SYS, "ArmyDisbanded", f"army:{army.id}", ("SC-GW-09", "SC-GW-03"), outcome="disbanded",
-        guild=army.owner, units=_counts(army.units), seals=[*army.own_seals, *army.other_seals, *army.support_seals],
+        guild=army.owner, units=unit_counts(army.units), seals=[*army.own_seals, *army.other_seals, *army.support_seals],
     )
 
 
 def resolve_domain_action(world: World, order: DomainAction, ledger: Ledger) -> None:
     """A domain action: a work in progress (build, assign) or an allow-list action of GW-OCC-02,
     whose own effects are outside this spec (RES-GW-19)."""
-    _check_order(world, order, stage="resolve")
-    gw = gw_of(world)
+    check_order_stage(world, order, stage="resolve")
+    gw = world.gw_state()
     dom = gw.domains[order.domain]
     if order.action in WORKS and order.action not in dom.works:
         dom.works.append(order.action)
@@ -242,10 +240,10 @@ _PHASE1: dict[type, Callable[..., object]] = {
 def resolve_deploy_phase(world: World, dice: Dice, ledger: Ledger, hooks: GwHooks = NO_HOOKS) -> None:
     """Phase (1) of RES-GW-10: siege statuses not renewed lapse (RES-GW-20), then every Recruit,
     Deploy, Reinforce, Disband and domain action, guilds in ascending id, each in the order given."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     drop_idle_sieges(world, ledger)
-    for o in _orders_of(gw, *_PHASE1):
-        _attempt(world, ledger, o, _PHASE1[type(o)])
+    for o in orders_of(gw, *_PHASE1):
+        attempt(world, ledger, o, _PHASE1[type(o)])
 
 
 # =================================================================================================
@@ -256,8 +254,8 @@ def resolve_deploy_phase(world: World, dice: Dice, ledger: Ledger, hooks: GwHook
 def resolve_move(world: World, order: Move, ledger: Ledger) -> list[int]:
     """Move at the slowest unit's speed along the least-cost path (GW-MOV-01/02, RES-GW-05).
     Leaving a domain's hex ends the army's occupation of it."""
-    _check_order(world, order, stage="resolve")
-    gw = gw_of(world)
+    check_order_stage(world, order, stage="resolve")
+    gw = world.gw_state()
     army = gw.armies[order.army]
     path = march_path(world, army, order.to)
     start = army.hex
@@ -280,6 +278,6 @@ def resolve_move(world: World, order: Move, ledger: Ledger) -> list[int]:
 
 def resolve_movement_phase(world: World, dice: Dice, ledger: Ledger, hooks: GwHooks = NO_HOOKS) -> None:
     """Phase (2): every Move order, guilds in ascending id."""
-    gw = gw_of(world)
-    for o in _orders_of(gw, Move):
-        _attempt(world, ledger, o, resolve_move)
+    gw = world.gw_state()
+    for o in orders_of(gw, Move):
+        attempt(world, ledger, o, resolve_move)

@@ -12,12 +12,11 @@ from sim.rules.gw.core import (
     armies_at,
     army_involves,
     domains_at,
-    gw_of,
     is_restricted,
     lends_seals,
     owned_domains,
 )
-from sim.rules.gw.legality import _CHECKS, _garrison_counts, _Pending, _pending, expected_hex
+from sim.rules.gw.legality import CHECKS, Pending, expected_hex, garrison_counts, pending_of
 from sim.state.gw import (
     Annex,
     AnyOrder,
@@ -60,12 +59,12 @@ def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
     other guild; Move to every domain, army or loot hex reachable by land. ``check``
     accepts any other size too. The owner of an occupied or besieged domain gets the GW-OCC-02
     allow-list for it (RES-GW-19)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     if guild_id not in gw.guilds:
         return []
     out: list[AnyOrder] = []
-    pend = _pending(gw, guild_id, world.config.gw.unit_cost_solars)  # candidates share one view of the committed orders
-    checks = _CHECKS  # what _check_order(world, cand, stage="give", _pend=pend) runs: the guild is known
+    pend = pending_of(gw, guild_id, world.config.gw.unit_cost_solars)  # candidates share one view of the committed orders
+    checks = CHECKS  # what _check_order(world, cand, stage="give", _pend=pend) runs: the guild is known
     for cand in _candidates(world, gw, guild_id, pend):
         try:
             checks[type(cand)](world, gw, cand, pend)
@@ -75,10 +74,10 @@ def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
     return out
 
 
-def _candidates(world: World, gw: GwWorld, g: str, pend: _Pending | None = None) -> Iterable[AnyOrder]:
+def _candidates(world: World, gw: GwWorld, g: str, pend: Pending | None = None) -> Iterable[AnyOrder]:
     cfg = world.config.gw
     guild = gw.guilds[g]
-    pend = _pending(gw, g, cfg.unit_cost_solars) if pend is None else pend
+    pend = pending_of(gw, g, cfg.unit_cost_solars) if pend is None else pend
     pool = {k: guild.pool.get(k, 0) - pend.pool.get(k, 0) for k in sorted(guild.pool)}
     pool = {k: n for k, n in pool.items() if n > 0}
     mine = owned_domains(gw, g)
@@ -208,7 +207,7 @@ def _fill(ranked: list[tuple[str, int]], room: int) -> dict[str, int]:
     return out
 
 
-def _deploy_candidates(world: World, gw: GwWorld, g: str, pend: _Pending, pool: dict[str, int]) -> Iterable[Deploy]:
+def _deploy_candidates(world: World, gw: GwWorld, g: str, pend: Pending, pool: dict[str, int]) -> Iterable[Deploy]:
     cfg = world.config.gw
     guild = gw.guilds[g]
     free_own = [s for s in guild.seals if s in gw.seals and gw.seals[s].kind == "military" and gw.seals[s].army is None and s not in pend.seals]
@@ -239,7 +238,7 @@ def _deploy_candidates(world: World, gw: GwWorld, g: str, pend: _Pending, pool: 
         seal_sets = [own[:1], own] if len(own) > 1 else [own]  # one own seal: the two sets are one
         if others:
             seal_sets.append(own + others)
-        gar = dict(_garrison_counts(dom, pend))
+        gar = dict(garrison_counts(dom, pend))
         for k, n in pend.requisitioned.get(did, {}).items():
             gar[k] = gar.get(k, 0) - n
         gar = {k: n for k, n in gar.items() if n > 0}

@@ -5,22 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sim.dice import Dice
+from sim.dice import Dice, DiceSource
 from sim.events import Ledger
-from sim.orders import END, Decider, ScriptedDecider
+from sim.orders import END, Decider, ScriptedDecider, plays_for
 from sim.rules.gw.annex import resolve_annexation_phase
 from sim.rules.gw.combat import resolve_army_combats, resolve_domain_attacks
-from sim.rules.gw.core import (
-    MAX_ORDERS,
-    NO_HOOKS,
-    SYS,
-    GwHooks,
-    gw_of,
-    loss_order,
-    refresh_statuses,
-    season_at,
-)
-from sim.rules.gw.deploy import _release_army, resolve_deploy_phase, resolve_movement_phase
+from sim.rules.gw.core import MAX_ORDERS, SYS, loss_order, refresh_statuses, season_at
+from sim.rules.gw.deploy import release_army, resolve_deploy_phase, resolve_movement_phase
+from sim.rules.gw.hooks import NO_HOOKS, GwHooks
 from sim.rules.gw.legality import give_order
 from sim.rules.gw.orders import legal_orders
 from sim.rules.gw.siege import resolve_siege_phase
@@ -38,6 +30,7 @@ __all__ = [
     "lapse_titles",
     "order_label",
     "pay_upkeep",
+    "play",
     "resolve_end_of_season",
     "resolve_season",
     "run_phases",
@@ -52,7 +45,7 @@ __all__ = [
 def begin_season(world: World, ledger: Ledger) -> int:
     """Start season ``season_at(now)``: clear the season's orders and counters; hand over the titles
     due this season (GW-ANX-05, RES-GW-25). Returns the season index."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     s = season_at(world, world.now)
     gw.season = s
     gw.orders = []
@@ -89,7 +82,7 @@ def create_loot(world: World, dice: Dice, ledger: Ledger) -> list[Loot]:
     """GW-LOOT-02/04, RES-GW-14/16: a hex where ≥ 10 units were destroyed this season gets a loot of
     ``n × 1d6 × CFG.gw.loot_solars_per_unit_pip``; a sack that destroyed ≥ 10 SP gets one with
     ``n`` = SP. Hexes in ascending id, the battle loot before the sacks of that hex."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     cfg = world.config.gw
     made: list[Loot] = []
     hexes = sorted(set(gw.destroyed_on) | {h for h, _ in gw.sacked})
@@ -108,8 +101,8 @@ def create_loot(world: World, dice: Dice, ledger: Ledger) -> list[Loot]:
             gw.next_loot += 1
             gw.loot.append(lt)
             made.append(lt)
-            gw.bump("loot_created")
-            gw.bump("loot_solars", value)
+            gw.stats.loot_created += 1
+            gw.stats.loot_solars += value
             ledger.emit(
                 SYS, "LootCreated", "world", clauses, dice=[(6, pip)], total=value, outcome=src,
                 loot=lt.id, hex=h, units=n, per_pip=cfg.loot_solars_per_unit_pip, targetable_from=gw.season + 1,
@@ -119,7 +112,7 @@ def create_loot(world: World, dice: Dice, ledger: Ledger) -> list[Loot]:
 
 def clear_damage(world: World, ledger: Ledger) -> int:
     """GW-CMB-05, RES-GW-09: leftover damage is discarded at the end of the season's phases."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     n = 0
     for aid in sorted(gw.armies):
         for u in gw.armies[aid].units:
@@ -139,7 +132,7 @@ def clear_damage(world: World, ledger: Ledger) -> int:
 def lapse_titles(world: World, ledger: Ledger) -> None:
     """GW-ANX-04, RES-GW-24: at the end of A+1 an unreturned title forfeits the compensation to the
     bank and costs the former owner 2 notoriety (SC-GW-12)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     cfg = world.config.gw
     for d in gw.bank.deposits:
         if d.annexed_season >= 0 and d.annexed_season + 1 == gw.season and not d.title_returned and d.former_owner:
@@ -159,7 +152,7 @@ def lapse_titles(world: World, ledger: Ledger) -> None:
 
 def collect_yields(world: World, ledger: Ledger) -> None:
     """SC-GW-14: every domain neither occupied nor besieged yields solars and victuals to its owner."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     cfg = world.config.gw
     per: dict[str, list[str]] = {}
     for did in sorted(gw.domains):
@@ -181,7 +174,7 @@ def collect_yields(world: World, ledger: Ledger) -> None:
 def pay_upkeep(world: World, ledger: Ledger) -> None:
     """SC-GW-16: 1 solar per unit in a guild's armies; units it cannot pay for leave, lowest loss
     rank first, from the army with the most units (ties: lowest army id). They create no loot."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     cfg = world.config.gw
     price = cfg.army_upkeep_solars
     for gid in sorted(gw.guilds):
@@ -198,21 +191,21 @@ def pay_upkeep(world: World, ledger: Ledger) -> None:
             u = loss_order(a.units, cfg)[0]
             a.units.remove(u)
             left.append([u.id, u.kind, a.id])
-        gw.bump("units_unpaid", len(left))
+        gw.stats.units_unpaid += len(left)
         ledger.emit(
             SYS, "UpkeepPaid", f"guild:{gid}", ("SC-GW-16",), dc=n * price, total=payable * price,
             outcome="paid" if not left else f"{len(left)} units left", units=n, left=left, solars_after=g.solars,
         )
         for a in armies:
             if not a.units and a.id in gw.armies:
-                _release_army(world, a)
+                release_army(world, a)
                 ledger.emit(SYS, "ArmyDissolved", f"army:{a.id}", ("SC-GW-16", "SC-GW-03"), outcome="dissolved", guild=gid)
 
 
 def resolve_end_of_season(world: World, dice: Dice, ledger: Ledger, hooks: GwHooks = NO_HOOKS) -> None:
     """Phase (7) of RES-GW-10: war loot, leftover damage cleared, siege/occupation statuses and
     title windows updated; then yields (SC-GW-14) and upkeep (SC-GW-16)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     create_loot(world, dice, ledger)
     clear_damage(world, ledger)
     for aid in sorted(gw.armies):
@@ -225,7 +218,7 @@ def resolve_end_of_season(world: World, dice: Dice, ledger: Ledger, hooks: GwHoo
     collect_yields(world, ledger)
     pay_upkeep(world, ledger)
     refresh_statuses(world)
-    gw.bump("seasons")
+    gw.stats.seasons += 1
 
 
 PHASE_FUNCTIONS: dict[str, Callable[[World, Dice, Ledger, GwHooks], object]] = {
@@ -255,14 +248,16 @@ def resolve_season(
 
     Each guild gives its orders through :func:`give_orders` (the decider is asked
     ``decide("guild:<id>", "order", legal + [END], context)`` until it answers END; an illegal answer
-    raises :class:`IllegalOrderError`). ``plays(guild)`` says which guilds are asked (default: all)."""
-    gw = gw_of(world)
+    raises :class:`IllegalOrderError`). ``plays(guild)`` says which guilds are asked (default: those the
+    decider plays, ``sim.orders.plays_for``; all when it does not say)."""
+    gw = world.gw_state()
     begin_season(world, ledger)
     if hooks.season_begun is not None:  # --- LINK-06 hook: nations pay their armies' upkeep into their guild's chest
         hooks.season_begun(world, ledger)
     memo: dict[str, Any] = {}  # the orders of the season change no army, domain or alliance (see give_orders)
     for gid in sorted(gw.guilds):
-        if plays is None or plays(gid):
+        asked = plays(gid) if plays is not None else plays_for(decider, f"guild:{gid}")
+        if asked is None or asked:
             give_orders(world, gid, decider, ledger, memo=memo)
     run_phases(world, dice, ledger, hooks=hooks)
 
@@ -294,6 +289,13 @@ def order_label(choice: object) -> str:
 
 
 _ORDER_CONTEXT: dict[str, Any] = {"clauses": ("SC-GW-09", "RES-GW-27"), "label": order_label}
+
+
+def play(world: World, decider: Decider, dice: DiceSource, ledger: Ledger, hooks: GwHooks | None = None) -> None:
+    """The guild season in the signature every system shares (``sim.system.RuleSystem.play``): the
+    season at the world's hour (:func:`resolve_season`), its rolls from the ``gw``/``loot`` stream of
+    ``dice``; ``hooks`` None: guild warfare alone."""
+    resolve_season(world, decider, dice.stream(SYS, "loot"), ledger, hooks=NO_HOOKS if hooks is None else hooks)
 
 
 def given(orders: Iterable[AnyOrder]) -> ScriptedDecider:

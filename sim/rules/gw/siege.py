@@ -5,19 +5,17 @@ from __future__ import annotations
 from sim.dice import Dice
 from sim.events import Ledger
 from sim.rules.gw.core import (
-    NO_HOOKS,
     SYS,
-    GwHooks,
-    _unit_rows,
     apply_damage,
     army_strength,
     effective_cs,
-    gw_of,
     refresh_statuses,
+    unit_rows,
     units_strength,
 )
-from sim.rules.gw.deploy import _attempt, _orders_of, _release_army
-from sim.rules.gw.legality import _check_order
+from sim.rules.gw.deploy import attempt, orders_of, release_army
+from sim.rules.gw.hooks import NO_HOOKS, GwHooks
+from sim.rules.gw.legality import check_order_stage
 from sim.state.gw import Army, Domain, GwWorld, Siege, Unit
 from sim.world import World
 
@@ -34,15 +32,15 @@ __all__ = [
 # =================================================================================================
 
 
-def _count_destroyed(gw: GwWorld, hex_: int, n: int) -> None:
+def count_destroyed(gw: GwWorld, hex_: int, n: int) -> None:
     if n:
         gw.destroyed_on[hex_] = gw.destroyed_on.get(hex_, 0) + n
-        gw.bump("units_destroyed", n)
+        gw.stats.units_destroyed += n
 
 
-def _army_destroyed(world: World, army: Army, ledger: Ledger, clauses: tuple[str, ...]) -> None:
-    _release_army(world, army)
-    gw_of(world).bump("armies_destroyed")
+def army_destroyed(world: World, army: Army, ledger: Ledger, clauses: tuple[str, ...]) -> None:
+    release_army(world, army)
+    world.gw_state().stats.armies_destroyed += 1
     ledger.emit(SYS, "ArmyDestroyed", f"army:{army.id}", clauses, outcome="destroyed", guild=army.owner, hex=army.hex)
 
 
@@ -51,7 +49,7 @@ def resolve_famine(world: World, dom: Domain, ledger: Ledger) -> list[Unit]:
     chest; if not all are fed it suffers desertion: 20% of its total base CS (rounded per
     ``CFG.gw.desertion_rounding``) as damage in loss order against base CS. Returns the deserters
     (they do not count towards war loot)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     cfg = world.config.gw
     guild = gw.guilds[dom.owner_guild]
     n = len(dom.garrison)
@@ -71,11 +69,11 @@ def resolve_famine(world: World, dom: Domain, ledger: Ledger) -> list[Unit]:
     raw = base * cfg.desertion_percent
     dmg = -(-raw // 100) if cfg.desertion_rounding == "ceil" else raw // 100
     destroyed, _ = apply_damage(dom.garrison, dmg, cfg, 0, bonus=False)
-    gw.bump("deserters", len(destroyed))
+    gw.stats.deserters += len(destroyed)
     ledger.emit(
         SYS, "DesertionSuffered", f"domain:{dom.id}", ("GW-FAM-02", "RES-GW-22", "RES-GW-13"), total=dmg,
         outcome=f"{len(destroyed)} deserted", base_cs=base, percent=cfg.desertion_percent, rounding=cfg.desertion_rounding,
-        destroyed=_unit_rows(destroyed), garrison=len(dom.garrison),
+        destroyed=unit_rows(destroyed), garrison=len(dom.garrison),
     )
     return destroyed
 
@@ -84,7 +82,7 @@ def resolve_siege_damage(world: World, dom: Domain, besiegers: list[Army], ledge
     """GW-SIEGE-04, RES-GW-21: siege units on both sides deal their CS (capped bonus kept, no
     fortification) at the same time; the garrison's goes to the strongest besieging army.
     Returns (garrison units destroyed, besieger units destroyed)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     cfg = world.config.gw
     out_dmg = sum(effective_cs(u, cfg, 0) for a in besiegers for u in a.units if cfg.units[u.kind].siege)
     in_dmg = sum(effective_cs(u, cfg, 0) for u in dom.garrison if cfg.units[u.kind].siege)
@@ -95,29 +93,29 @@ def resolve_siege_damage(world: World, dom: Domain, besiegers: list[Army], ledge
     lost_army: list[Unit] = []
     if target is not None and in_dmg:
         lost_army, _ = apply_damage(target.units, in_dmg, cfg, 0)
-    _count_destroyed(gw, dom.hex, len(lost_gar) + len(lost_army))
+    count_destroyed(gw, dom.hex, len(lost_gar) + len(lost_army))
     if out_dmg or in_dmg:
         ledger.emit(
             SYS, "SiegeDamageDealt", f"domain:{dom.id}", ("GW-SIEGE-04", "RES-GW-21", "RES-GW-13"), total=out_dmg,
             outcome=f"{len(lost_gar)} defenders, {len(lost_army)} besiegers lost",
             besiegers=[a.id for a in besiegers], garrison_damage=in_dmg, target=target.id if target else None,
-            destroyed=_unit_rows(lost_gar), destroyed_besiegers=_unit_rows(lost_army), garrison=len(dom.garrison),
+            destroyed=unit_rows(lost_gar), destroyed_besiegers=unit_rows(lost_army), garrison=len(dom.garrison),
         )
     if target is not None and not target.units:
-        _army_destroyed(world, target, ledger, ("GW-SIEGE-04", "GW-LOSS-01"))
+        army_destroyed(world, target, ledger, ("GW-SIEGE-04", "GW-LOSS-01"))
     return lost_gar, lost_army
 
 
 def resolve_siege(world: World, dom: Domain, orders: list[Siege], ledger: Ledger) -> None:
     """One domain's siege season: famine, siege damage, then who holds besieging status (RES-GW-20)."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     besiegers: list[Army] = []
     for o in orders:
-        if _attempt(world, ledger, o, lambda w, o, led: _check_order(w, o, stage="resolve")):
+        if attempt(world, ledger, o, lambda w, o, led: check_order_stage(w, o, stage="resolve")):
             besiegers.append(gw.armies[o.army])
     if not besiegers:
         return
-    gw.bump("siege_seasons")
+    gw.stats.siege_seasons += 1
     resolve_famine(world, dom, ledger)
     resolve_siege_damage(world, dom, besiegers, ledger)
     n_gar = len(dom.garrison)
@@ -139,9 +137,9 @@ def resolve_siege(world: World, dom: Domain, orders: list[Siege], ledger: Ledger
 
 def resolve_siege_phase(world: World, dice: Dice, ledger: Ledger, hooks: GwHooks = NO_HOOKS) -> None:
     """Phase (3): in ascending domain id, each domain at least one army was ordered to Siege."""
-    gw = gw_of(world)
+    gw = world.gw_state()
     by_dom: dict[str, list[Siege]] = {}
-    for o in _orders_of(gw, Siege):
+    for o in orders_of(gw, Siege):
         assert isinstance(o, Siege)
         by_dom.setdefault(o.domain, []).append(o)
     for did in sorted(by_dom):

@@ -35,7 +35,7 @@ The modules, in the order of the old ``kingdom.py`` then ``edicts.py``:
   ``income_event`` — Income and Event;
 - ``specials`` — what the special edicts share; ``diplomatic``, ``relations`` (embassy buildings,
   relation orders, scripted events), ``exploration``, ``trade``, ``vassalage``;
-- ``legality`` — ``check``, ``legal_orders``, ``resolve_special``; ``envoys`` — LINK-05;
+- ``legality`` — ``check``, ``legal_orders``, ``resolve_special``;
 - ``turn`` — the Edict phase and ``resolve_month``.
 """
 
@@ -43,15 +43,18 @@ from __future__ import annotations
 
 from sim.rules.km import (
     diplomatic,
-    envoys,
     exploration,
     hooks,
     income_event,
+    invariants,
     legality,
     ordinary,
     relations,
+    report,
+    scoring,
     specials,
     statistics,
+    system,
     tables,
     trade,
     turn,
@@ -59,15 +62,18 @@ from sim.rules.km import (
     vassalage,
 )
 from sim.rules.km.diplomatic import *  # noqa: F403
-from sim.rules.km.envoys import *  # noqa: F403
 from sim.rules.km.exploration import *  # noqa: F403
 from sim.rules.km.hooks import *  # noqa: F403
 from sim.rules.km.income_event import *  # noqa: F403
+from sim.rules.km.invariants import *  # noqa: F403
 from sim.rules.km.legality import *  # noqa: F403
 from sim.rules.km.ordinary import *  # noqa: F403
 from sim.rules.km.relations import *  # noqa: F403
+from sim.rules.km.report import *  # noqa: F403
+from sim.rules.km.scoring import *  # noqa: F403
 from sim.rules.km.specials import *  # noqa: F403
 from sim.rules.km.statistics import *  # noqa: F403
+from sim.rules.km.system import *  # noqa: F403
 from sim.rules.km.tables import *  # noqa: F403
 from sim.rules.km.trade import *  # noqa: F403
 from sim.rules.km.turn import *  # noqa: F403
@@ -77,7 +83,6 @@ from sim.rules.km.vassalage import *  # noqa: F403
 # the package's public names: each module's own
 __all__: list[str] = []
 __all__ += diplomatic.__all__
-__all__ += envoys.__all__
 __all__ += exploration.__all__
 __all__ += hooks.__all__
 __all__ += income_event.__all__
@@ -91,3 +96,7 @@ __all__ += trade.__all__
 __all__ += turn.__all__
 __all__ += upkeep_phase.__all__
 __all__ += vassalage.__all__
+__all__ += invariants.__all__
+__all__ += scoring.__all__
+__all__ += system.__all__
+__all__ += report.__all__

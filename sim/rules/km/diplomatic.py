@@ -17,7 +17,6 @@ from sim.rules.km.specials import (
     DIP_KINDS,
     OPPOSED_SKILLS,
     SKILL_NAMES,
-    _km,
 )
 from sim.rules.km.statistics import (
     Stats,
@@ -100,7 +99,7 @@ def diplomatic_dc(
 ) -> tuple[int, list[tuple[str, int]], list[list[object]]]:
     """KM-DIP-04 (RES-KM-03): the DC with each named term; a threat (KM-REL-05) drops Fame and Infamy.
     ``st``: the kingdom's current statistics, when the caller has them."""
-    km = _km(world)
+    km = world.km_state()
     k, t = km.kingdoms[kid], km.kingdoms[target]
     st = st or stats(world, k)
     rel, rows = relationship_mod(km, kid, target)
@@ -153,12 +152,12 @@ def representative_present(world: World, kid: str, target: str) -> bool:
     """KM-DIP-02 / RES-KM-02 / LINK-05: a representative present, or the magic-communication waiver."""
     if world.config.km.magic_communication:
         return True
-    st = _km(world).peek_stance(kid, target)
+    st = world.km_state().peek_stance(kid, target)
     return st is not None and st.present
 
 
-def _check_diplomatic(world: World, kid: str, o: DiplomaticEdict) -> None:
-    km = _km(world)
+def check_diplomatic(world: World, kid: str, o: DiplomaticEdict) -> None:
+    km = world.km_state()
     k = km.kingdoms[kid]
     if o.target == kid or o.target not in km.kingdoms:
         raise InvalidOrderError(f"diplomatic edict target {o.target!r}: expected another kingdom ({', '.join(x for x in km.ids() if x != kid)})")
@@ -203,13 +202,13 @@ def _check_diplomatic(world: World, kid: str, o: DiplomaticEdict) -> None:
             raise IllegalOrderError("KM-REL-11", f"an alliance needs a treaty with {o.target} first", actor=actor(kid))
         if rel.alliance is not None:
             raise IllegalOrderError("KM-REL-11", f"{kid} already has an alliance with {o.target}", actor=actor(kid))
-    if o.kind == "rebalance" and _rebalanceable(km, kid, o.target) is None:
+    if o.kind == "rebalance" and rebalanceable(km, kid, o.target) is None:
         raise IllegalOrderError(
             "KM-REL-09", f"{kid} has no unbalanced treaty or alliance in its favour with {o.target}", actor=actor(kid)
         )
 
 
-def _rebalanceable(km: KmWorld, kid: str, target: str) -> Agreement | None:
+def rebalanceable(km: KmWorld, kid: str, target: str) -> Agreement | None:
     rel = km.peek_relation(kid, target)
     if rel is None:
         return None
@@ -221,7 +220,7 @@ def _rebalanceable(km: KmWorld, kid: str, target: str) -> Agreement | None:
 
 def resolve_diplomatic(world: World, kid: str, o: DiplomaticEdict, dice: Dice, ledger: Ledger) -> str:
     """KM-DIP-03/04 and the KM-REL outcome of one Diplomatic edict. Returns the outcome word."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     # RES-KM-01: the 1d4 first (KM-DIP-03) and paid; the bribes are then capped by the Treasury after
     # that payment (0 if it is not positive). The edict itself is never refused for lack of BP.
@@ -233,7 +232,7 @@ def resolve_diplomatic(world: World, kid: str, o: DiplomaticEdict, dice: Dice, l
     if bribe != asked:
         o = msgspec.structs.replace(o, bribe=bribe)
     k.special_turn = km.turn
-    km.bump("edicts_diplomatic")
+    km.stats.edicts_diplomatic += 1
     ledger.emit(
         SYS,
         "DiplomaticEdictIssued",
@@ -262,7 +261,7 @@ def resolve_diplomatic(world: World, kid: str, o: DiplomaticEdict, dice: Dice, l
 def _dip_check(
     world: World, kid: str, target: str, bribe: int, skill: str, dice: Dice
 ) -> tuple[CheckResult, list[tuple[str, int]], list[tuple[str, int]], list[list[object]]]:
-    k = _km(world).kingdoms[kid]
+    k = world.km_state().kingdoms[kid]
     dc, terms, rows = diplomatic_dc(world, kid, target, bribe)
     mods = _skill_mods(world, k, skill)
     r = check(dice, dc, mods)  # a skill check: no natural 1/20 rule (RES-KM-04)
@@ -271,13 +270,13 @@ def _dip_check(
 
 def _embassy(world: World, kid: str, o: DiplomaticEdict, dice: Dice, ledger: Ledger) -> str:
     """KM-REL-01/02."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     r, mods, terms, rows = _dip_check(world, kid, o.target, o.bribe, "diplomacy", dice)
     changes: dict[str, object] = {}
     if r.success:
         km.relation(kid, o.target).embassy = True
-        km.bump("embassies")
+        km.stats.embassies += 1
         if r.margin >= 5:
             changes["attitude"] = list(shift_attitude(km, o.target, kid, 1))
             change_fame(k, 1)
@@ -314,7 +313,7 @@ def _embassy(world: World, kid: str, o: DiplomaticEdict, dice: Dice, ledger: Led
 
 def _threat(world: World, kid: str, o: DiplomaticEdict, dice: Dice, ledger: Ledger) -> str:
     """KM-REL-05, RES-KM-09."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     dc, terms, rows = diplomatic_dc(world, kid, o.target, o.bribe, threat=True)
     st = stats(world, k)
@@ -328,7 +327,7 @@ def _threat(world: World, kid: str, o: DiplomaticEdict, dice: Dice, ledger: Ledg
     changes: dict[str, object] = {}
     if r.success:
         km.relation(kid, o.target).embassy = True
-        km.bump("embassies")
+        km.stats.embassies += 1
         inf = 1
         outcome = "embassy established"
     else:
@@ -342,7 +341,7 @@ def _threat(world: World, kid: str, o: DiplomaticEdict, dice: Dice, ledger: Ledg
         outcome = "threat rejected"
         if r.failed_by >= 5 and km.stance(o.target, kid).attitude == "hostile":
             km.relation(kid, o.target).enemies = True
-            km.bump("wars_declared")
+            km.stats.wars_declared += 1
             outcome = "war declared"
     change_infamy(k, inf)
     ledger.emit(
@@ -370,7 +369,7 @@ def _threat(world: World, kid: str, o: DiplomaticEdict, dice: Dice, ledger: Ledg
 def _agreement_attempt(world: World, kid: str, o: DiplomaticEdict, kind: str, dice: Dice, ledger: Ledger) -> str:
     """KM-REL-07 (treaty: 3 checks, 2 to succeed) and KM-REL-11 (alliance: 6 checks, 4 to succeed),
     RES-KM-10: attitude shifts after each check and the DC is recomputed; stop once decided."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     n, need = (3, 2) if kind == "treaty" else (6, 4)
     skill = "diplomacy" if kind == "treaty" else o.skill
@@ -412,7 +411,10 @@ def _agreement_attempt(world: World, kid: str, o: DiplomaticEdict, kind: str, di
         )
     if succ < need:
         change_fame(k, -1)
-        km.bump(f"{kind}_refused")
+        if kind == "treaty":
+            km.stats.treaty_refused += 1
+        else:
+            km.stats.alliance_refused += 1
         until = _set_ban(km, kid, o.target, kind)
         ledger.emit(
             SYS,
@@ -462,7 +464,7 @@ def opposed_checks(
 ) -> str:
     """KM-REL-08 / RES-KM-41: one skill at a time, envoy first; ties rerolled; stop at a majority.
     Returns "envoy" or "target"."""
-    km = _km(world)
+    km = world.km_state()
     k, t = km.kingdoms[kid], km.kingdoms[target]
     need = len(skills) // 2 + 1
     wins = {"envoy": 0, "target": 0}
@@ -520,7 +522,7 @@ def sign_agreement(
     world: World, a: str, b: str, kind: str, adv: str, balanced: bool, dice: Dice, ledger: Ledger, *, via: str
 ) -> Agreement:
     """KM-REL-09/11, RES-KM-11/44/46: sign a treaty (Economy) or alliance (Stability) with fixed bonuses."""
-    km = _km(world)
+    km = world.km_state()
     attr = "economy" if kind == "treaty" else "stability"
     vals: dict[str, int] = {}
     rolled: list[tuple[int, int]] = []
@@ -550,7 +552,10 @@ def sign_agreement(
     )
     rel = km.relation(a, b)
     rel.embassy = True
-    km.bump(f"{kind}s_signed")
+    if kind == "treaty":
+        km.stats.treaties_signed += 1
+    else:
+        km.stats.alliances_signed += 1
     if kind == "treaty":
         rel.treaty = ag
     else:
@@ -583,8 +588,8 @@ def sign_agreement(
 def _rebalance(world: World, kid: str, o: DiplomaticEdict, ledger: Ledger) -> str:
     """KM-REL-09: convert an unbalanced treaty (else alliance) in your favour to balanced, no check.
     The bonuses become 10% of the partner's current value, less the stored reduction (RES-KM-46)."""
-    km = _km(world)
-    ag = _rebalanceable(km, kid, o.target)
+    km = world.km_state()
+    ag = rebalanceable(km, kid, o.target)
     assert ag is not None
     attr = "economy" if ag.kind == "treaty" else "stability"
     vals = {s: getattr(stats(world, km.kingdoms[s]), attr) for s in (kid, o.target)}

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger, check
-from sim.rules.km.specials import _km
 from sim.rules.km.statistics import add_unrest, emit_check, kingdom_check, stats, vacant
 from sim.rules.km.tables import SPEED_TABLE, SYS, TERRAIN, actor, km_terrain
 from sim.rules.km.upkeep_phase import capital_hex
@@ -55,8 +54,8 @@ def travel_hours(speed: int, terrain: str) -> int:
     return row[0] if km_terrain(terrain) == "plains" else row[1]
 
 
-def _check_exploration(world: World, kid: str, o: ExplorationEdict) -> None:
-    km = _km(world)
+def check_exploration(world: World, kid: str, o: ExplorationEdict) -> None:
+    km = world.km_state()
     k = km.kingdoms[kid]
     if vacant(k, "grand_diplomat"):
         raise IllegalOrderError("KM-GEN-03", "the Grand Diplomat's seat is vacant: no Exploration edicts", actor=actor(kid))
@@ -88,13 +87,13 @@ def _check_exploration(world: World, kid: str, o: ExplorationEdict) -> None:
 
 def resolve_exploration(world: World, kid: str, o: ExplorationEdict, dice: Dice, ledger: Ledger) -> Expedition:
     """KM-EXP-02 / RES-KM-12: roll 1d4 per month, pay in advance, set the expedition out."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     faces = dice.roll(4, o.months)
     cost = sum(faces)
     k.treasury -= cost
     k.special_turn = km.turn
-    km.bump("edicts_exploration")
+    km.stats.edicts_exploration += 1
     k.expeditions_sent += 1
     cap = capital_hex(k)
     route = list(o.route[1:] if o.route[0] == cap else o.route)
@@ -131,7 +130,7 @@ def resolve_exploration(world: World, kid: str, o: ExplorationEdict, dice: Dice,
 
 def run_expeditions(world: World, kid: str, dice: Dice, ledger: Ledger) -> None:
     """RES-KM-42: simulate this turn's contract month of each active expedition (ascending id)."""
-    km = _km(world)
+    km = world.km_state()
     for exp in km.expeditions:
         if exp.kingdom != kid or exp.status != "active":
             continue
@@ -142,7 +141,7 @@ def run_expeditions(world: World, kid: str, dice: Dice, ledger: Ledger) -> None:
 
 def explore_month(world: World, exp: Expedition, m: int, dice: Dice, ledger: Ledger) -> None:
     """Contract month ``m`` of an expedition, day by day (RES-KM-13/14/15/16/42)."""
-    km = _km(world)
+    km = world.km_state()
     cfg = world.config.km
     per = cfg.days_per_turn
     encs = [
@@ -181,7 +180,7 @@ def explore_month(world: World, exp: Expedition, m: int, dice: Dice, ledger: Led
 
 def _encounter(world: World, exp: Expedition, e: Encounter, m: int, here: int, dice: Dice, ledger: Ledger) -> str:
     """KM-EXP-06/07/08, RES-KM-15/16: "safe", "scattered" or "killed"."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[exp.kingdom]
     where = list(world.map.coords(here))
     if exp.pcs:
@@ -192,10 +191,10 @@ def _encounter(world: World, exp: Expedition, e: Encounter, m: int, here: int, d
         )
         if res == "scattered":
             exp.scattered_month = m
-            km.bump("expeditions_scattered")
+            km.stats.expeditions_scattered += 1
         elif res == "killed":
             exp.status = "killed"
-            km.bump("expeditions_killed")
+            km.stats.expeditions_killed += 1
         return res
     if not e.hostile:
         ledger.emit(
@@ -221,7 +220,10 @@ def _encounter(world: World, exp: Expedition, e: Encounter, m: int, here: int, d
         exp.status = "killed"
         add_unrest(k, 1)
         res = "killed"
-    km.bump(f"expeditions_{res}")
+    if res == "scattered":
+        km.stats.expeditions_scattered += 1
+    else:
+        km.stats.expeditions_killed += 1
     emit_check(
         ledger, "ExplorerStabilityCheckRolled", exp.kingdom, ("KM-EXP-08", "RES-KM-16", "SC-KM-03", "SC-KM-04"), sr, mods,
         expedition=exp.id, day=e.day, cr=e.cr, result=res, unrest_after=k.unrest,
@@ -232,7 +234,7 @@ def _encounter(world: World, exp: Expedition, e: Encounter, m: int, here: int, d
 
 def _expedition_day(world: World, exp: Expedition, day: int, dice: Dice, ledger: Ledger) -> None:
     """One day of travel (through explored hexes, up to the daily travel hours) or of exploration."""
-    km = _km(world)
+    km = world.km_state()
     if exp.pos >= len(exp.route):
         return
     hexes = world.map.hexes
@@ -264,7 +266,7 @@ def _expedition_day(world: World, exp: Expedition, day: int, dice: Dice, ledger:
             tot = d + bonus
             got = [f for f in hidden if tot >= f.dc]
             for f in got:
-                km.bump("features_found")
+                km.stats.features_found += 1
                 f.found_by = exp.kingdom
                 found.append(f.name)
                 exp.found.append(f.name)
@@ -277,7 +279,7 @@ def _expedition_day(world: World, exp: Expedition, day: int, dice: Dice, ledger:
     if hs.progress >= need:
         hs.explored = True
         hs.progress = 0
-        km.bump("hexes_explored")
+        km.stats.hexes_explored += 1
         exp.explored.append(h)
         exp.pos += 1
         ledger.emit(

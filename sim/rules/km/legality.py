@@ -11,28 +11,27 @@ from typing import TYPE_CHECKING, Any
 from sim.errors import IllegalOrderError, InvalidOrderError, RulesError
 from sim.events import Ledger
 from sim.rules.km.diplomatic import (
-    _check_diplomatic,
-    _rebalanceable,
+    check_diplomatic,
+    rebalanceable,
     representative_present,
     resolve_diplomatic,
 )
-from sim.rules.km.envoys import envoy_path
-from sim.rules.km.exploration import _check_exploration, resolve_exploration
+from sim.rules.km.exploration import check_exploration, resolve_exploration
 from sim.rules.km.hooks import NO_HOOKS, KmHooks
-from sim.rules.km.ordinary import _farm_allowed, improvement_cost, limits, lots_used
+from sim.rules.km.ordinary import farm_allowed, improvement_cost, limits, lots_used
 from sim.rules.km.relations import check_relation_order
-from sim.rules.km.specials import _kingdom, _km
+from sim.rules.km.specials import kingdom_of
 from sim.rules.km.statistics import ruler_vacant, vacant
 from sim.rules.km.tables import BUILDINGS, FREE_HOUSES, TERRAIN, actor, km_terrain
 from sim.rules.km.trade import (
-    _check_trade,
-    _route_prerequisites,
-    _type_taken,
+    check_trade,
     resolve_trade,
+    route_prerequisites,
     trade_route,
+    type_taken,
 )
 from sim.rules.km.upkeep_phase import capital_hex
-from sim.rules.km.vassalage import _check_vassalage, resolve_vassalage
+from sim.rules.km.vassalage import check_vassalage, resolve_vassalage
 from sim.state.km import (
     HOLIDAY_LEVELS,
     PROMOTION_LEVELS,
@@ -45,6 +44,7 @@ from sim.state.km import (
     ImprovementOrder,
     Kingdom,
     RelationOrder,
+    SlotChoice,
     SpecialEdict,
     TradeEdict,
     VassalageEdict,
@@ -72,8 +72,8 @@ __all__ = [
 def _check_special(world: World, kid: str, o: SpecialEdict, hooks: KmHooks = NO_HOOKS) -> None:
     """Raise IllegalOrderError (naming the clause) if ``kid`` may not issue ``o`` now."""
     # implements: KM-DIP-01
-    km = _km(world)
-    k = _kingdom(km, kid)
+    km = world.km_state()
+    k = kingdom_of(km, kid)
     if k.anarchy:
         raise IllegalOrderError("SC-KM-07", "the kingdom is in anarchy (Unrest 20) and can take no actions", actor=actor(kid))
     if k.special_turn == km.turn:
@@ -84,13 +84,13 @@ def _check_special(world: World, kid: str, o: SpecialEdict, hooks: KmHooks = NO_
             actor=actor(kid),
         )
     if isinstance(o, DiplomaticEdict):
-        _check_diplomatic(world, kid, o)
+        check_diplomatic(world, kid, o)
     elif isinstance(o, ExplorationEdict):
-        _check_exploration(world, kid, o)
+        check_exploration(world, kid, o)
     elif isinstance(o, TradeEdict):
-        _check_trade(world, kid, o, hooks)
+        check_trade(world, kid, o, hooks)
     elif isinstance(o, VassalageEdict):
-        _check_vassalage(world, kid, o)
+        check_vassalage(world, kid, o)
     else:
         raise InvalidOrderError(f"not a special edict: {o!r}")
 
@@ -120,7 +120,7 @@ def _is_legal(world: World, kid: str, o: SpecialEdict, hooks: KmHooks = NO_HOOKS
 def frontier_routes(world: World, kid: str, *, limit: int = 3, length: int = 4) -> list[list[int]]:
     """Candidate exploration routes: from the capital towards the nearest unexplored hexes, then on
     through unexplored neighbours (breadth-first, ties by hex index)."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     cap = capital_hex(k)
     if cap is None:
@@ -166,7 +166,7 @@ def frontier_routes(world: World, kid: str, *, limit: int = 3, length: int = 4) 
 
 def _legal_specials(world: World, kid: str, hooks: KmHooks = NO_HOOKS) -> list[SpecialEdict]:
     """Candidate legal special edicts for ``kid`` now (each passes :func:`check`)."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     if k.anarchy or k.special_turn == km.turn or k.edicts_turn != km.turn:
         return []
@@ -180,7 +180,7 @@ def _legal_specials(world: World, kid: str, hooks: KmHooks = NO_HOOKS) -> list[S
                 continue
             lvl = km.level(kid, t)
             kinds = {0: ["embassy", "threat"], 1: ["treaty"], 2: ["alliance"]}.get(lvl, [])
-            if _rebalanceable(km, kid, t) is not None:
+            if rebalanceable(km, kid, t) is not None:
                 kinds.append("rebalance")
             for kind in kinds:
                 skill = "intimidate" if k.skills.get("intimidate", 0) > k.skills.get("diplomacy", 0) else "diplomacy"
@@ -202,12 +202,12 @@ def _legal_specials(world: World, kid: str, hooks: KmHooks = NO_HOOKS) -> list[S
 
     invest = sorted({5, 10} & set(range(5, max(0, k.treasury) + 1)))
     for typ in ROUTE_TYPES if invest else ():
-        if _type_taken(km, kid, typ):
+        if type_taken(km, kid, typ):
             continue
         origins = []
         for s in k.settlements:
             try:
-                _route_prerequisites(world, k, s.name, typ)
+                route_prerequisites(world, k, s.name, typ)
             except RulesError:
                 continue
             origins.append(s)
@@ -262,31 +262,35 @@ def _legal_specials(world: World, kid: str, hooks: KmHooks = NO_HOOKS) -> list[S
 
 
 def _funds(world: World, k: Kingdom) -> int:
-    km = _km(world)
+    km = world.km_state()
     budget = k.construction_budget if k.budget_turn == km.turn else 0
     return k.treasury + budget
 
 
 def _under_limit(world: World, k: Kingdom, what: str) -> bool:
-    km = _km(world)
+    km = world.km_state()
     s, b, t, c = limits(k)
     cap = {"settlements": s, "buildings": b, "improvements": t, "claims": c}[what]
     used = k.built.get(what, 0) if k.builds_turn == km.turn else 0
     return cap is None or used < cap
 
 
-def _envoy_options(world: World, kid: str) -> list[str]:
-    """LINK-05: the kingdoms an envoy may leave for (none there or on the way, a path between capitals)."""
-    km = _km(world)
+def _envoy_options(world: World, kid: str, hooks: KmHooks) -> list[str]:
+    """LINK-05: the kingdoms an envoy may leave for (none there or on the way, a path between capitals,
+    ``hooks.envoy_path``); none without the links."""
+    km = world.km_state()
     k = km.kingdoms[kid]
+    path = hooks.envoy_path
+    if path is None:
+        return []
     return [t for t in km.ids() if t != kid and not km.stance(kid, t).present
             and not any(e.kingdom == kid and e.target == t and e.status == "travelling" for e in km.envoys)
             and capital_hex(km.kingdoms[t]) is not None and capital_hex(k) is not None
-            and envoy_path(world, kid, t) is not None]
+            and path(world, kid, t) is not None]
 
 
 def _claim_options(world: World, kid: str) -> list[int]:
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     if ruler_vacant(k) or _funds(world, k) < 1 or not _under_limit(world, k, "claims"):
         return []
@@ -300,7 +304,7 @@ def _claim_options(world: World, kid: str) -> list[int]:
 
 
 def _improvement_options(world: World, kid: str) -> list[ImprovementOrder]:
-    k = _km(world).kingdoms[kid]
+    k = world.km_state().kingdoms[kid]
     if not _under_limit(world, k, "improvements"):
         return []
     funds = _funds(world, k)
@@ -322,7 +326,7 @@ def _improvement_options(world: World, kid: str) -> list[ImprovementOrder]:
                 continue
             if kind == "farm":
                 try:
-                    _farm_allowed(world, k, h, [])
+                    farm_allowed(world, k, h, [])
                 except RulesError:
                     continue
             out.append(ImprovementOrder(h, kind))
@@ -331,7 +335,7 @@ def _improvement_options(world: World, kid: str) -> list[ImprovementOrder]:
 
 def _district_options(world: World, kid: str) -> list[str]:
     """Settlements that have fewer than 6 free lots and whose district the kingdom can pay."""
-    k = _km(world).kingdoms[kid]
+    k = world.km_state().kingdoms[kid]
     if ruler_vacant(k):
         return []
     funds = _funds(world, k)
@@ -344,7 +348,7 @@ def _district_options(world: World, kid: str) -> list[str]:
 
 
 def _building_options(world: World, kid: str) -> list[BuildOrder | EmbassyBuildingOrder]:
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     funds = _funds(world, k)
     free = not (k.builds_turn == km.turn and k.free_house_used)
@@ -378,7 +382,7 @@ def _building_options(world: World, kid: str) -> list[BuildOrder | EmbassyBuildi
 
 
 def _relation_options(world: World, kid: str) -> list[RelationOrder]:
-    km = _km(world)
+    km = world.km_state()
     out: list[RelationOrder] = []
     for key in sorted(km.relations):
         r = km.relations[key]
@@ -400,7 +404,7 @@ def _relation_options(world: World, kid: str) -> list[RelationOrder]:
 
 def _lose_hex_options(world: World, kid: str) -> list[int]:
     """SC-KM-07: the hexes the leaders may lose to Unrest (not a settlement's, unless only those are left)."""
-    k = _km(world).kingdoms[kid]
+    k = world.km_state().kingdoms[kid]
     towns = {s.hex for s in k.settlements}
     return [h for h in k.hexes if h not in towns] or list(k.hexes)
 
@@ -426,16 +430,26 @@ SLOTS: dict[str, str] = {
 }
 
 
-def legal_orders(world: World, kid: str, *, slot: str = "special", hooks: KmHooks = NO_HOOKS) -> list[Any]:
+def legal_orders(world: World, kid: str, *, slot: str | None = "special", hooks: KmHooks = NO_HOOKS) -> list[Any]:
     """What kingdom ``kid`` may order now in one slot of its turn (``SLOTS``; default the special edict):
     envoy targets, hexes to claim, terrain improvements, settlements for a district, buildings (and
     embassy buildings), the Taxation/Holiday/Promotion levels, relation orders, special edicts, a
     treaty's balance, the hex to lose to Unrest. "Nothing" (``None``) is not in the list: the turn
-    offers it where a slot may be left empty. ``hooks``: the other systems' part of legality (LINK-04)."""
-    km = _km(world)
-    _kingdom(km, kid)
+    offers it where a slot may be left empty. ``hooks``: the other systems' part of legality (LINK-04).
+
+    ``slot=None``: every slot's orders at once, in ``SLOTS`` order, each bare value (a hex, a level, a
+    name) as a :class:`~sim.state.km.SlotChoice` naming its slot — the form of the one legality API of
+    every system (``sim.system.RuleSystem.legal_orders``), where an order alone says what it is."""
+    km = world.km_state()
+    kingdom_of(km, kid)
+    if slot is None:  # in anarchy only the slots SC-KM-07 leaves (see check)
+        slots = ("balance", "lose_hex") if km.kingdoms[kid].anarchy else tuple(SLOTS)
+        return [o if isinstance(o, _TYPED) else SlotChoice(s, o)
+                for s in slots for o in legal_orders(world, kid, slot=s, hooks=hooks)]
     if slot == "special":
         return list(_legal_specials(world, kid, hooks))
+    if slot == "envoy":
+        return _envoy_options(world, kid, hooks)
     if slot in _OPTIONS:
         return list(_OPTIONS[slot](world, kid))
     if slot in _LEVELS:
@@ -446,7 +460,6 @@ def legal_orders(world: World, kid: str, *, slot: str = "special", hooks: KmHook
 
 
 _OPTIONS: dict[str, Callable[[World, str], Sequence[Any]]] = {
-    "envoy": _envoy_options,
     "claim": _claim_options,
     "improvement": _improvement_options,
     "district": _district_options,
@@ -455,6 +468,9 @@ _OPTIONS: dict[str, Callable[[World, str], Sequence[Any]]] = {
     "lose_hex": _lose_hex_options,
 }
 _LEVELS: dict[str, tuple[str, ...]] = {"taxation": TAXATION_LEVELS, "holiday": HOLIDAY_LEVELS, "promotion": PROMOTION_LEVELS}
+# the orders whose type says their slot (a special edict, a relation order, a building…)
+_TYPED = (DiplomaticEdict, ExplorationEdict, TradeEdict, VassalageEdict, RelationOrder, ImprovementOrder, BuildOrder,
+          EmbassyBuildingOrder)
 _SLOT_OF: dict[type, str] = {
     ImprovementOrder: "improvement",
     BuildOrder: "building",
@@ -467,9 +483,12 @@ def check(world: World, kid: str, order: Any, *, slot: str | None = None, hooks:
     """Raise :class:`IllegalOrderError` (naming the clause) if kingdom ``kid`` may not give ``order``
     now, or :class:`InvalidOrderError` for an order naming nothing that exists. A special edict and a
     relation order are checked clause by clause; a bare hex, name or level needs its ``slot``
-    (``claim``, ``district``, ``taxation``…) and is checked against :func:`legal_orders`."""
-    km = _km(world)
-    _kingdom(km, kid)
+    (``claim``, ``district``, ``taxation``…), given as ``slot=`` or with the value in a
+    :class:`~sim.state.km.SlotChoice`, and is checked against :func:`legal_orders`."""
+    km = world.km_state()
+    kingdom_of(km, kid)
+    if isinstance(order, SlotChoice):
+        order, slot = order.value, order.slot
     if isinstance(order, DiplomaticEdict | ExplorationEdict | TradeEdict | VassalageEdict):
         _check_special(world, kid, order, hooks)
         return

@@ -88,7 +88,7 @@ def _count(k: Kingdom, turn: int, what: str) -> None:
     c[what] = c.get(what, 0) + 1
 
 
-def _pay(k: Kingdom, cost: int, turn: int, what: str, clause: str = "SC-KM-13") -> int:
+def pay_bp(k: Kingdom, cost: int, turn: int, what: str, clause: str = "SC-KM-13") -> int:
     """Pay a purchase from the RES-KM-28 construction budget first, then the Treasury."""
     budget = k.construction_budget if k.budget_turn == turn else 0
     if budget + k.treasury < cost:
@@ -158,11 +158,11 @@ def claim_hex(world: World, kid: str, h: int, ledger: Ledger) -> None:
     if k.hexes and not any(n in k.hexes for n in world.map.neighbors(h)):
         raise IllegalOrderError("SC-KM-13", f"hex {where} is not adjacent to the kingdom", actor=actor(kid))
     _limit(k, turn, "claims")
-    _pay(k, 1, turn, f"claiming hex {where}")
+    pay_bp(k, 1, turn, f"claiming hex {where}")
     _count(k, turn, "claims")
     k.hexes.append(h)
     k.hexes.sort()
-    km.bump("hexes_claimed")
+    km.stats.hexes_claimed += 1
     ledger.emit(
         SYS,
         "HexClaimed",
@@ -259,9 +259,9 @@ def build_improvement(world: World, kid: str, h: int, kind: str, ledger: Ledger)
         if any(s.hex == h for s in k.settlements):
             raise IllegalOrderError("SC-KM-32", f"hex {where} holds a settlement", actor=actor(kid))
         if kind == "farm":
-            _farm_allowed(world, k, h, where)
+            farm_allowed(world, k, h, where)
     _limit(k, turn, "improvements")
-    _pay(k, cost, turn, f"a {kind} on {where}", "SC-KM-32")
+    pay_bp(k, cost, turn, f"a {kind} on {where}", "SC-KM-32")
     _count(k, turn, "improvements")
     if kind == "road":
         world.map.set_road(h, "road")
@@ -269,7 +269,7 @@ def build_improvement(world: World, kid: str, h: int, kind: str, ledger: Ledger)
         world.map.set_road(h, "highway")
     else:
         k.improvements[h] = sorted([*imps, kind])
-    km.bump("improvements_built")
+    km.stats.improvements_built += 1
     ledger.emit(
         SYS,
         "TerrainImprovementBuilt",
@@ -283,7 +283,7 @@ def build_improvement(world: World, kid: str, h: int, kind: str, ledger: Ledger)
     )
 
 
-def _farm_allowed(world: World, k: Kingdom, h: int, where: list[int]) -> None:
+def farm_allowed(world: World, k: Kingdom, h: int, where: list[int]) -> None:
     hx = world.map.hexes[h]
     t = km_terrain(hx.terrain)
     near = (h, *world.map.neighbors(h))
@@ -324,7 +324,7 @@ def found_settlement(world: World, kid: str, h: int, name: str, ledger: Ledger) 
     if cost is None:
         raise IllegalOrderError("SC-KM-33", f"no settlement can be founded on {hx.terrain}", actor=actor(kid))
     _limit(k, turn, "settlements")
-    _pay(k, cost, turn, f"founding {name}")
+    pay_bp(k, cost, turn, f"founding {name}")
     _count(k, turn, "settlements")
     hx.settlement = name
     hx.settlement_kind = "village"
@@ -356,7 +356,7 @@ def buy_district(world: World, kid: str, name: str, ledger: Ledger) -> None:
     if ruler_vacant(k):
         raise IllegalOrderError("SC-KM-20", "the Ruler's seat is vacant: the kingdom cannot buy districts", actor=actor(kid))
     cost = TERRAIN[km_terrain(world.map.hexes[s.hex].terrain)][1] or 0
-    _pay(k, cost, km.turn, f"a district for {name}", "SC-KM-28")
+    pay_bp(k, cost, km.turn, f"a district for {name}", "SC-KM-28")
     s.districts += 1
     ledger.emit(
         SYS,
@@ -398,7 +398,7 @@ def construct(world: World, kid: str, name: str, kind: str, ledger: Ledger) -> N
     free = kind in FREE_HOUSES and not (k.builds_turn == turn and k.free_house_used)
     if not free:
         _limit(k, turn, "buildings")
-    _pay(k, b.bp, turn, f"a {kind} in {name}", "SC-KM-31")
+    pay_bp(k, b.bp, turn, f"a {kind} in {name}", "SC-KM-31")
     _counters(k, turn)
     if free:
         k.free_house_used = True
@@ -406,7 +406,7 @@ def construct(world: World, kid: str, name: str, kind: str, ledger: Ledger) -> N
         _count(k, turn, "buildings")
     s.buildings[kind] = s.buildings.get(kind, 0) + 1
     s.buildings = dict(sorted(s.buildings.items()))
-    km.bump("buildings_built")
+    km.stats.buildings_built += 1
     if b.unrest:
         add_unrest(k, b.unrest)
     ledger.emit(

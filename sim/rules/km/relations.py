@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
 from sim.rules.km.diplomatic import opposed_checks
-from sim.rules.km.ordinary import _pay
-from sim.rules.km.specials import OPPOSED_SKILLS, _km
+from sim.rules.km.ordinary import pay_bp
+from sim.rules.km.specials import OPPOSED_SKILLS
 from sim.rules.km.statistics import (
     add_unrest,
     change_fame,
@@ -42,7 +42,7 @@ __all__ = [
 def build_embassy(world: World, kid: str, o: EmbassyBuildingOrder, ledger: Ledger) -> None:
     """KM-REL-03 / RES-KM-08: a Mansion or Noble Villa in a partner's settlement, not counted against
     the building limit."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     if o.host not in km.kingdoms or o.host == kid:
         raise InvalidOrderError(f"embassy building host {o.host!r}: expected another kingdom")
@@ -54,7 +54,7 @@ def build_embassy(world: World, kid: str, o: EmbassyBuildingOrder, ledger: Ledge
         raise IllegalOrderError("KM-REL-03", f"{o.host} has no settlement named {o.settlement!r}", actor=actor(kid))
     if any(e.owner == kid and e.host == o.host for e in km.embassy_buildings):
         raise IllegalOrderError("KM-REL-03", f"{kid} already has an embassy building in {o.host}", actor=actor(kid))
-    _pay(k, BUILDINGS[o.kind].bp, km.turn, f"an embassy {o.kind} in {o.settlement}", "RES-KM-08")
+    pay_bp(k, BUILDINGS[o.kind].bp, km.turn, f"an embassy {o.kind} in {o.settlement}", "RES-KM-08")
     km.embassy_buildings.append(EmbassyBuilding(kid, o.host, o.settlement, o.kind))
     ledger.emit(
         SYS,
@@ -70,7 +70,7 @@ def build_embassy(world: World, kid: str, o: EmbassyBuildingOrder, ledger: Ledge
 
 
 def check_relation_order(world: World, kid: str, o: RelationOrder) -> None:
-    km = _km(world)
+    km = world.km_state()
     if o.target not in km.kingdoms or o.target == kid:
         raise InvalidOrderError(f"relation order target {o.target!r}: expected another kingdom")
     rel = km.peek_relation(kid, o.target)
@@ -94,7 +94,7 @@ def resolve_relation_order(world: World, kid: str, o: RelationOrder, dice: Dice,
     """KM-REL-06 (close an embassy) and KM-REL-10 (renegotiate / withdraw): a Loyalty check, then any
     dice it triggers (RES-KM-39)."""
     check_relation_order(world, kid, o)
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     st = stats(world, k)
     r, mods = kingdom_check(dice, k, "loyalty", st.control_dc, st)
@@ -169,7 +169,7 @@ def resolve_relation_order(world: World, kid: str, o: RelationOrder, dice: Dice,
 
 
 def resolve_event(world: World, ev: ScriptedEvent, dice: Dice, ledger: Ledger) -> None:
-    km = _km(world)
+    km = world.km_state()
     if ev.kingdom not in km.kingdoms or (ev.target is not None and ev.target not in km.kingdoms):
         ledger.emit(SYS, "ScenarioEventSkipped", actor(ev.kingdom), ("RES-KM-35",), outcome="kingdom gone", event=ev.kind)
         return

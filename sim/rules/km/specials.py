@@ -9,7 +9,7 @@ from sim.errors import InvalidOrderError
 from sim.state.km import Kingdom, KmWorld
 
 if TYPE_CHECKING:
-    from sim.world import World
+    pass
 
 
 __all__ = [
@@ -44,13 +44,7 @@ ROUTE_BUILDINGS = {  # KM-TRADE-17/18: buildings counted for the type bonus (ori
 }
 
 
-def _km(world: World) -> KmWorld:
-    km = world.km
-    assert km is not None
-    return km
-
-
-def _kingdom(km: KmWorld, kid: str, what: str = "kingdom") -> Kingdom:
+def kingdom_of(km: KmWorld, kid: str, what: str = "kingdom") -> Kingdom:
     k = km.kingdoms.get(kid)
     if k is None:
         raise InvalidOrderError(f"unknown {what} {kid!r}; known: {', '.join(km.ids())}")

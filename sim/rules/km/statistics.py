@@ -308,7 +308,7 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     add("loyalty", f"Taxation edict ({k.taxation})", tax_loy)
     # vacancies (SC-KM-21/23)
     leaders = k.leaders
-    for role, eco, loy, stab in _VACANCY_ATTRS:  # none is the ruler (``vacant``: not among the leaders)
+    for role, eco, loy, stab in VACANCY_ATTRS:  # none is the ruler (``vacant``: not among the leaders)
         if role not in leaders:
             add("economy", f"{role} vacant", eco)
             add("loyalty", f"{role} vacant", loy)
@@ -370,7 +370,7 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     return st
 
 
-_VACANCY_ATTRS = (
+VACANCY_ATTRS = (
     ("grand_diplomat", 0, 0, -2),
     ("councilor", 0, -2, 0),
     ("general", 0, -4, 0),
@@ -381,7 +381,7 @@ _VACANCY_ATTRS = (
     ("treasurer", -4, 0, 0),
     ("warden", 0, -2, -2),
 )
-_VACANCY_UNREST = (("councilor", 1), ("high_priest", 1), ("spymaster", 1))
+VACANCY_UNREST = (("councilor", 1), ("high_priest", 1), ("spymaster", 1))
 
 
 def k_surplus(k: Kingdom, turn: int) -> bool:

@@ -13,7 +13,7 @@ from sim.events import Ledger
 from sim.hexmap import ROAD_LEVEL
 from sim.paths import cheapest_path
 from sim.rules.km.hooks import NO_HOOKS, KmHooks
-from sim.rules.km.specials import ROUTE_BUILDINGS, _km
+from sim.rules.km.specials import ROUTE_BUILDINGS
 from sim.rules.km.statistics import (
     add_unrest,
     change_fame,
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "convoy_arrivals",
     "resolve_trade",
     "route_days",
     "route_weight",
@@ -43,6 +42,7 @@ __all__ = [
     "trade_arrivals",
     "trade_dc",
     "trade_investment",
+    "trade_lost",
     "trade_path",
     "trade_route",
     "type_bonus",
@@ -117,16 +117,16 @@ def trade_route(world: World, origin_hex: int, dest_hex: int, pier: bool, waterf
     return got[0][1:], int(got[1])
 
 
-def _type_taken(km: KmWorld, kid: str, typ: str) -> bool:
+def type_taken(km: KmWorld, kid: str, typ: str) -> bool:
     """RES-KM-24: taken from issue until the expedition fails or the route expires."""
     return any(r.kingdom == kid and r.type == typ and r.status in ("travelling", "established") for r in km.routes)
 
 
-def _check_trade(
+def check_trade(
     world: World, kid: str, o: TradeEdict, hooks: KmHooks = NO_HOOKS
 ) -> tuple[int, list[int], list[str], int]:
     """Legality of a Trade edict; returns (origin hex, path, categories, TRL halves)."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     if o.partner == kid or o.partner not in km.kingdoms:
         raise InvalidOrderError(f"trade partner {o.partner!r}: expected another kingdom")
@@ -138,9 +138,9 @@ def _check_trade(
     dst = settlement(km.kingdoms[o.partner], o.destination)
     if dst is None:
         raise IllegalOrderError("KM-TRADE-02", f"the destination {o.destination!r} is not a settlement of {o.partner}", actor=actor(kid))
-    if _type_taken(km, kid, o.type):
+    if type_taken(km, kid, o.type):
         raise IllegalOrderError("KM-TRADE-14", f"{kid} already has a {o.type} trade route (one per type)", actor=actor(kid))
-    _route_prerequisites(world, k, src.name, o.type)
+    route_prerequisites(world, k, src.name, o.type)
     if o.investment < 5:
         raise IllegalOrderError("KM-TRADE-07", f"the first expedition needs at least 5 BP, not {o.investment}", actor=actor(kid))
     if trade_investment(k, o) < 5:
@@ -175,7 +175,7 @@ def _check_trade(
                 actor=actor(kid),
             )
         path = got
-    if world.has("cv") and world.cv is not None and hooks.check_caravan is not None:
+    if hooks.check_caravan is not None:
         hooks.check_caravan(world, k, src.hex, path)  # --- LINK-04 hook: a road the caravan can travel
     cats: list[str] = []
     halves = 0
@@ -199,7 +199,7 @@ def trade_investment(k: Kingdom, o: TradeEdict) -> int:
     return min(o.investment, max(0, k.treasury))
 
 
-def _route_prerequisites(world: World, k: Kingdom, origin: str, typ: str) -> None:
+def route_prerequisites(world: World, k: Kingdom, origin: str, typ: str) -> None:
     """KM-TRADE-15…19, RES-KM-24/25: buildings (and the Food surplus) a route type needs."""
     s = settlement(k, origin)
     assert s is not None
@@ -240,12 +240,12 @@ def resolve_trade(
     three checks follow at once if they arrive in the issue turn (RES-KM-20). When caravans are enabled
     the merchants travel as a convoy under the CV rules instead (LINK-04, ``hooks.trade_caravan`` and
     ``hooks.caravan_set_out``): ``convoy_arrivals``."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
-    origin_hex, path, cats, halves = _check_trade(world, kid, o, hooks)
+    origin_hex, path, cats, halves = check_trade(world, kid, o, hooks)
     asked = o.investment
     invest = trade_investment(k, o)
-    convoy = world.has("cv") and world.cv is not None and hooks.trade_caravan is not None
+    convoy = hooks.trade_caravan is not None  # LINK-04: with caravans, the merchants travel as one
     expedition = None
     if convoy:
         assert hooks.trade_caravan is not None
@@ -259,7 +259,7 @@ def resolve_trade(
     arrival = km.turn + max(0, math.ceil(days / per) - 1)
     k.treasury -= invest
     k.special_turn = km.turn
-    km.bump("edicts_trade")
+    km.stats.edicts_trade += 1
     route = TradeRoute(
         id=km.new_id(),
         kingdom=kid,
@@ -325,41 +325,9 @@ def resolve_trade(
     return route
 
 
-def convoy_arrivals(world: World, kid: str, dice: Dice, ledger: Ledger) -> None:
-    """LINK-04, in the KM Income phase: the checks of a trade caravan that reached its destination
-    (``k`` reduced by the trade goods it lost or gave away on the way), or the loss of one that was
-    destroyed or has not arrived after ``link.expedition_max_days`` days."""
-    km = _km(world)
-    cv = world.cv
-    if cv is None:
-        return
-    limit = world.config.link.expedition_max_days * 24
-    for r in km.routes:
-        if r.kingdom != kid or r.status != "travelling" or r.convoy is None:
-            continue
-        try:
-            c = cv.convoy(r.convoy)
-        except KeyError:
-            _trade_lost(world, r, ledger, reason="the caravan is gone", checks=False)
-            continue
-        if c.status == "arrived" and c.arrived_at - r.set_out > limit:
-            _trade_lost(world, r, ledger, reason=f"the caravan {c.id} arrived after more than {limit // 24} days", checks=False)
-        elif c.status == "arrived" and c.arrived_at <= world.now:
-            left = min(r.k, c.cargo.get("trade_goods", 0))
-            ledger.emit(
-                SYS, "TradeCaravanArrived", actor(kid), ("LINK-04",), total=left, outcome=f"{left} of {r.k} unit(s) of trade goods",
-                route=r.id, convoy=c.id, arrived=c.arrived_at,
-            )
-            trade_arrival(world, r, dice, ledger, k_units=left)
-        elif c.status == "destroyed":
-            _trade_lost(world, r, ledger, reason=f"the caravan {c.id} was destroyed", checks=False)
-        elif world.now - r.set_out >= limit:
-            _trade_lost(world, r, ledger, reason=f"the caravan {c.id} has not arrived after {limit // 24} days", checks=False)
-
-
 def trade_arrivals(world: World, kid: str, dice: Dice, ledger: Ledger) -> None:
     """RES-KM-20: merchants arriving this turn make their checks at the start of the Edict phase."""
-    km = _km(world)
+    km = world.km_state()
     for r in km.routes:
         if r.kingdom == kid and r.status == "travelling" and r.convoy is None and r.arrival_turn == km.turn and r.issue_turn < km.turn:
             trade_arrival(world, r, dice, ledger)
@@ -367,7 +335,7 @@ def trade_arrivals(world: World, kid: str, dice: Dice, ledger: Ledger) -> None:
 
 def trade_dc(world: World, r: TradeRoute) -> tuple[int, list[tuple[str, int]]]:
     """KM-TRADE-08: Control DC + origin Corruption + RM + LM − origin Productivity."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[r.kingdom]
     s = settlement(k, r.origin)
     m = settlement_mods(world, k, s) if s is not None else {"corruption": 0, "productivity": 0}
@@ -384,13 +352,13 @@ def trade_dc(world: World, r: TradeRoute) -> tuple[int, list[tuple[str, int]]]:
 def trade_arrival(world: World, r: TradeRoute, dice: Dice, ledger: Ledger, *, k_units: int | None = None) -> str:
     """KM-TRADE-08…13, RES-KM-22/23: the Economy, Loyalty and Stability checks and the outcome band.
     ``k_units`` (LINK-04): blocks of 5 BP left after the convoy's losses; 0 → as KM-TRADE-09."""
-    km = _km(world)
+    km = world.km_state()
     if r.kingdom not in km.kingdoms:
         return "lost"
     k = km.kingdoms[r.kingdom]
     blocks = r.k if k_units is None else k_units
     if k_units is not None and blocks <= 0:
-        return _trade_lost(world, r, ledger, reason="nothing left to sell", checks=False)
+        return trade_lost(world, r, ledger, reason="nothing left to sell", checks=False)
     dc, terms = trade_dc(world, r)
     st = stats(world, k)
     succ = 0
@@ -403,13 +371,13 @@ def trade_arrival(world: World, r: TradeRoute, dice: Dice, ledger: Ledger, *, k_
         )
     r.successes = succ
     if succ == 0:
-        return _trade_lost(world, r, ledger, reason="zero successes", checks=True)
+        return trade_lost(world, r, ledger, reason="zero successes", checks=True)
     if succ == 1:
         faces = dice.roll(4, blocks) if blocks else []
         gain = sum(faces)
         k.treasury += gain
         r.status = "sold"
-        km.bump("trade_sold_elsewhere")
+        km.stats.trade_sold_elsewhere += 1
         ledger.emit(
             SYS, "TradeGoodsSoldElsewhere", actor(r.kingdom), ("KM-TRADE-10", "RES-KM-22", "RES-KM-24"),
             dice=[(4, f) for f in faces], total=gain, outcome=f"+{gain} BP", route=r.id, treasury_after=k.treasury,
@@ -419,7 +387,7 @@ def trade_arrival(world: World, r: TradeRoute, dice: Dice, ledger: Ledger, *, k_
     gain = r.rm + sum(faces)
     k.treasury += gain
     r.status = "established"
-    km.bump("trade_routes_established")
+    km.stats.trade_routes_established += 1
     r.arrival_turn = km.turn
     r.expiry_turn = km.turn + 12
     r.economy_bonus = 2 if succ == 3 else 1
@@ -447,14 +415,15 @@ def trade_arrival(world: World, r: TradeRoute, dice: Dice, ledger: Ledger, *, k_
     return "established"
 
 
-def _trade_lost(world: World, r: TradeRoute, ledger: Ledger, *, reason: str, checks: bool) -> str:
-    """KM-TRADE-09: the whole expedition is lost, Fame −1, Unrest +1."""
-    km = _km(world)
+def trade_lost(world: World, r: TradeRoute, ledger: Ledger, *, reason: str, checks: bool) -> str:
+    """KM-TRADE-09: the whole expedition is lost, Fame −1, Unrest +1 (``checks``: after its checks;
+    else LINK-04's loss of its caravan, without checks)."""
+    km = world.km_state()
     k = km.kingdoms[r.kingdom]
     change_fame(k, -1)
     add_unrest(k, 1)
     r.status = "lost"
-    km.bump("trade_expeditions_lost")
+    km.stats.trade_expeditions_lost += 1
     ledger.emit(
         SYS,
         "TradeExpeditionLost",

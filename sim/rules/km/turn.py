@@ -4,12 +4,12 @@ for every kingdom, asking each kingdom's questions through a ``sim.orders.Decide
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sim.errors import IllegalOrderError, Problem, RulesError, ScenarioError
 from sim.events import Ledger
-from sim.rules.km.envoys import recall_envoy, send_envoy
+from sim.orders import Decider, ScriptedDecider, plays_for, tell_joined
 from sim.rules.km.exploration import run_expeditions
 from sim.rules.km.hooks import NO_HOOKS, KmHooks
 from sim.rules.km.income_event import event_roll, income
@@ -26,10 +26,9 @@ from sim.rules.km.ordinary import (
     size_milestones,
 )
 from sim.rules.km.relations import build_embassy, resolve_event, resolve_relation_order
-from sim.rules.km.specials import _km
 from sim.rules.km.statistics import Stats, stats
 from sim.rules.km.tables import SYS, actor
-from sim.rules.km.trade import convoy_arrivals, trade_arrivals
+from sim.rules.km.trade import trade_arrivals
 from sim.rules.km.upkeep_phase import default_hex_to_lose, sheet, start_turn, upkeep
 from sim.state.km import (
     BuildOrder,
@@ -46,7 +45,6 @@ from sim.state.km import (
 
 if TYPE_CHECKING:
     from sim.dice import Dice, DiceSource
-    from sim.orders import Decider
     from sim.world import World
 
 
@@ -60,9 +58,11 @@ __all__ = [
     "edict_phase",
     "end_edict_phase",
     "event_phase",
+    "given",
     "income_phase",
     "label",
     "no_edicts_in_anarchy",
+    "play",
     "resolve_month",
 ]
 
@@ -77,7 +77,7 @@ OnError = Callable[[str, RulesError], None]
 def no_edicts_in_anarchy(world: World, kid: str, ledger: Ledger) -> bool:
     """SC-KM-07: a kingdom in anarchy issues no edicts this turn (``NoEdictsInAnarchy``, the one place
     it is emitted, for scripted and policy kingdoms alike). Returns whether it is in anarchy."""
-    if not _km(world).kingdoms[kid].anarchy:
+    if not world.km_state().kingdoms[kid].anarchy:
         return False
     ledger.emit(SYS, "NoEdictsInAnarchy", actor(kid), ("SC-KM-07",), outcome="no edicts")
     return True
@@ -94,7 +94,7 @@ def apply_orders(
 ) -> None:
     """Resolve one set of turn orders in SC-KM-13 order; each item that breaks a rule is passed to
     ``on_error(path, error)`` (which logs and skips it, or raises) and the rest go on."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
 
     def attempt(path: str, fn: Callable[..., object], *args: object) -> None:
@@ -104,9 +104,9 @@ def apply_orders(
             on_error(path, e)
 
     for i, t in enumerate(o.recall):
-        attempt(f"recall[{i}]", recall_envoy, world, kid, t, ledger)
+        attempt(f"recall[{i}]", _envoy_hook(hooks.recall_envoy, kid), world, kid, t, ledger)
     for i, t in enumerate(o.envoys):
-        attempt(f"envoys[{i}]", send_envoy, world, kid, t, now, ledger)
+        attempt(f"envoys[{i}]", _envoy_hook(hooks.send_envoy, kid), world, kid, t, now, ledger)
     for i, h in enumerate(o.abandon):
         attempt(f"abandon[{i}]", abandon_hex, world, kid, h, ledger)
     for i, h in enumerate(o.claims):
@@ -148,7 +148,7 @@ def income_phase(world: World, kid: str, o: TurnOrders | None, dice: Dice, ledge
 
 
 def event_phase(world: World, kid: str, dice: Dice, ledger: Ledger) -> None:
-    km = _km(world)
+    km = world.km_state()
     event_roll(world, kid, dice, ledger)
     for ev in km.events:
         if ev.turn == km.turn and ev.kingdom == kid:
@@ -236,14 +236,14 @@ def _rejecter(world: World, kid: str, ledger: Ledger) -> OnError:
             path=path,
             reason=getattr(err, "reason", str(err)),
         )
-        _km(world).bump("orders_rejected")
+        world.km_state().stats.orders_rejected += 1
 
     return rejected
 
 
 def _script_error(world: World, kid: str, orders: TurnOrders) -> OnError:
     """A scripted order the rules refused: the run stops with a ScriptedOrderError naming the file."""
-    source = _km(world).orders_source.get(kid, "orders")
+    source = world.km_state().orders_source.get(kid, "orders")
 
     def fail(path: str, err: RulesError) -> None:
         where = f"{orders.path}.{path}" if orders.path else path
@@ -280,7 +280,7 @@ def _hex_to_lose(world: World, kid: str, decider: Decider, scripted: bool) -> Ca
 def build_slots(world: World, kid: str, decider: Decider, ledger: Ledger, on_error: OnError) -> None:
     """Claims, terrain improvements, a district, buildings and embassy buildings, one decision at a
     time (SC-KM-13/17/28): each choice is resolved at once, so the next question sees its effect."""
-    k = _km(world).kingdoms[kid]
+    k = world.km_state().kingdoms[kid]
     settle, builds, imps, claims = limits(k)
     for i in range(claims):
         opts = legal_orders(world, kid, slot="claim")
@@ -312,6 +312,17 @@ def build_slots(world: World, kid: str, decider: Decider, ledger: Ledger, on_err
             break
 
 
+def _envoy_hook(hook: Callable[..., object] | None, kid: str) -> Callable[..., object]:
+    """An envoy sent or recalled through the links (LINK-05); a kingdom turn played without them sends none."""
+    if hook is not None:
+        return hook
+
+    def refused(*_: object) -> object:
+        raise IllegalOrderError("LINK-05", "no envoy travels in a kingdom turn played without the links' hooks", actor=actor(kid))
+
+    return refused
+
+
 def _policy_edicts(
     world: World, kid: str, decider: Decider, dice: Dice, ledger: Ledger, *, now: int, hooks: KmHooks,
     scripted: Callable[[str], bool],
@@ -320,15 +331,16 @@ def _policy_edicts(
     claims, improvements, buildings, the Taxation, Holiday and Promotion edicts (SC-KM-14…16), a
     relation order (KM-REL-06/10), the special edict (KM-GEN-02; a treaty or alliance asks its target
     the balance, KM-REL-08). An order the rules refuse is logged (``OrderRejected``) and skipped."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     rejected = _rejecter(world, kid, ledger)
     if no_edicts_in_anarchy(world, kid, ledger):
         return
     # envoys (LINK-05)
-    pick = _ask(decider, kid, "envoy", [None, *legal_orders(world, kid, slot="envoy")], clauses=("LINK-05", "KM-DIP-02"))
+    pick = _ask(decider, kid, "envoy", [None, *legal_orders(world, kid, slot="envoy", hooks=hooks)],
+                clauses=("LINK-05", "KM-DIP-02"))
     if pick is not None:
-        _do(rejected, "envoys[0]", send_envoy, world, kid, pick, now, ledger)
+        _do(rejected, "envoys[0]", _envoy_hook(hooks.send_envoy, kid), world, kid, pick, now, ledger)
     # claims, improvements, buildings (SC-KM-13/17)
     build_slots(world, kid, decider, ledger, rejected)
     # ordinary edicts (SC-KM-14/15/16), then KM-GEN-02's special edict; nothing changes the
@@ -360,8 +372,8 @@ def edict_phase(
     orders of this turn (a kingdom that ``scripted`` says plays them; an order they refuse raises
     :class:`ScriptedOrderError`) or its policy's answers, then the expeditions' month. Returns the
     scripted orders used (their ``withdraw_bp`` is for the Income phase)."""
-    km = _km(world)
-    is_scripted = scripted or _plays_script(world)
+    km = world.km_state()
+    is_scripted = scripted or _plays_script(world, decider)
     begin_edict_phase(world, kid, dice, ledger)
     used: list[TurnOrders] = []
     if is_scripted(kid):
@@ -378,9 +390,18 @@ def edict_phase(
     return used
 
 
-def _plays_script(world: World) -> Callable[[str], bool]:
-    km = _km(world)
-    return lambda kid: kid not in km.kingdoms or km.kingdoms[kid].policy == "scripted"
+def _plays_script(world: World, decider: Decider) -> Callable[[str], bool]:
+    """Which kingdoms play their scripted orders: those the decider does not play (a campaign's
+    decider says, ``sim.orders.plays_for``); else those whose policy is ``"scripted"``."""
+    km = world.km_state()
+
+    def scripted(kid: str) -> bool:
+        played = plays_for(decider, actor(kid))
+        if played is not None:
+            return not played
+        return kid not in km.kingdoms or km.kingdoms[kid].policy == "scripted"
+
+    return scripted
 
 
 def resolve_month(
@@ -393,7 +414,6 @@ def resolve_month(
     now: int | None = None,
     hooks: KmHooks = NO_HOOKS,
     scripted: Callable[[str], bool] | None = None,
-    joined: Callable[[], None] | None = None,
 ) -> None:
     """One whole kingdom month (turn ``turn``, default the next one; at hour ``now``, default the
     world's), in SC-KM-08 order, each phase for every kingdom in ascending id before the next phase
@@ -404,12 +424,13 @@ def resolve_month(
 
     Every choice is a question to ``decider`` (``decide("kingdom:<id>", slot, legal, context)``, the
     slots of :data:`SLOTS`); a kingdom that ``scripted(kid)`` says plays its scenario's orders (default:
-    its policy is ``"scripted"``) is asked nothing. ``dice``: a stream per kingdom
-    (``dice.stream("km", "kingdom:<id>")``). ``hooks``: what the other systems add (LINK-04/08).
-    ``joined()``: called after each kingdom's Edict phase, so that what it brought into the world (a
-    new vassal, an envoy, a caravan) can be given to a player before the next question."""
-    km = _km(world)
-    is_scripted = scripted or _plays_script(world)
+    one the decider does not play, ``sim.orders.plays_for``, else one whose policy is ``"scripted"``)
+    is asked nothing. ``dice``: a stream per kingdom (``dice.stream("km", "kingdom:<id>")``).
+    ``hooks``: what the other systems add (LINK-04/08). After each kingdom's Edict phase the decider is
+    told (``sim.orders.tell_joined``), so that what it brought into the world (a new vassal, an envoy,
+    a caravan) can be given to a player before the next question."""
+    km = world.km_state()
+    is_scripted = scripted or _plays_script(world, decider)
     turn = km.turn + 1 if turn is None else turn
     now = world.now if now is None else now
 
@@ -431,8 +452,7 @@ def resolve_month(
             continue
         used[kid] = edict_phase(world, kid, decider, d(kid), ledger, now=now, hooks=hooks, scripted=is_scripted)
         done.append(kid)
-        if joined is not None:
-            joined()
+        tell_joined(decider)
         for other in done:  # RES-KM-28: a budget granted after the vassal's own Edict phase
             _spend_budget(world, other, decider, d(other), ledger, is_scripted(other))
     # Income (SC-KM-18) and Event (SC-KM-19, RES-KM-35), kingdoms existing at each phase's start
@@ -442,15 +462,31 @@ def resolve_month(
         on_err = _rejecter(world, kid, ledger)
         if o is not None and is_scripted(kid):
             on_err = _script_error(world, kid, o)
-        convoy_arrivals(world, kid, d(kid), ledger)  # LINK-04: checks in the first Income phase after arrival
+        if hooks.caravan_arrivals is not None:  # --- LINK-04 hook: the checks of the caravans arrived
+            hooks.caravan_arrivals(world, kid, d(kid), ledger)
         income_phase(world, kid, o, d(kid), ledger, on_err)
     for kid in km.ids():
         event_phase(world, kid, d(kid), ledger)
 
 
+def play(world: World, decider: Decider, dice: DiceSource, ledger: Ledger, hooks: KmHooks | None = None) -> None:
+    """The kingdoms' turn in the signature every system shares (``sim.system.RuleSystem.play``): the
+    next month at the world's hour (:func:`resolve_month`); ``hooks`` None: the kingdoms alone."""
+    resolve_month(world, decider, dice, ledger, hooks=NO_HOOKS if hooks is None else hooks)
+
+
+def given(script: Mapping[str, Sequence[Any]]) -> ScriptedDecider:
+    """A decider that gives each kingdom (by actor key, ``kingdom:<id>``) its answers in the order the
+    month asks its slots (:data:`SLOTS`: an envoy's target, a hex, a level, an order or ``None``…),
+    and the first alternative to any question it was not given an answer for (``None``, nothing,
+    where a slot may be left empty): the month of a test, a worked example or a game master's table.
+    A kingdom whose policy is ``"scripted"`` plays its scenario's orders and is asked nothing."""
+    return ScriptedDecider(script, default="first")
+
+
 def _spend_budget(world: World, kid: str, decider: Decider, dice: Dice, ledger: Ledger, scripted: bool) -> None:
     """RES-KM-28: a vassal's construction budget granted after its own Edict phase, spent now."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     if k.budget_turn != km.turn or k.construction_budget <= 0 or scripted:
         return

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from sim.events import Ledger
 from sim.rules.km.hooks import NO_HOOKS, KmHooks
 from sim.rules.km.statistics import (
-    _VACANCY_UNREST,
+    VACANCY_UNREST,
     count_buildings,
     emit_check,
     kingdom_check,
@@ -218,7 +218,7 @@ def upkeep(
     if k.unrest >= 11 and k.hexes:
         h = lose_hex(k) if lose_hex is not None else default_hex_to_lose(world, k)
         lose_claimed_hex(world, k, h)
-        km.bump("hexes_lost_to_unrest")
+        km.stats.hexes_lost_to_unrest += 1
         ledger.emit(
             SYS,
             "HexLostToUnrest",
@@ -232,7 +232,7 @@ def upkeep(
     was = k.anarchy
     k.anarchy = k.unrest >= 20
     if k.anarchy:
-        km.bump("anarchy_turns")
+        km.stats.anarchy_turns += 1
     if k.anarchy != was:
         ledger.emit(
             SYS,
@@ -278,7 +278,7 @@ def _vacancy_upkeep(world: World, k: Kingdom, dice: Dice, ledger: Ledger) -> Non
                 role="viceroy" if k.overlord else "ruler",
                 unrest_after=k.unrest,
             )
-    for role, n in _VACANCY_UNREST:
+    for role, n in VACANCY_UNREST:
         if vacant(k, role):
             k.unrest += n
             ledger.emit(
@@ -333,7 +333,7 @@ def friction_check(world: World, overlord: str, subject: str, dice: Dice, ledger
         ov.unrest += d
     if sub.streak >= 3:
         sub.finished = True
-        km.bump("subjugations_settled")
+        km.stats.subjugations_settled += 1
     ledger.emit(
         SYS,
         "SubjugationFrictionCheckRolled",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
 from sim.rules.km.diplomatic import sign_agreement
-from sim.rules.km.specials import VAS_MODES, _km
+from sim.rules.km.specials import VAS_MODES
 from sim.rules.km.statistics import alignment_base, alignment_steps, size_of
 from sim.rules.km.tables import SYS, actor
 from sim.rules.km.upkeep_phase import friction_check
@@ -29,8 +29,8 @@ __all__ = [
 # =================================================================================================
 
 
-def _check_vassalage(world: World, kid: str, o: VassalageEdict) -> None:
-    km = _km(world)
+def check_vassalage(world: World, kid: str, o: VassalageEdict) -> None:
+    km = world.km_state()
     if o.mode not in VAS_MODES:
         raise InvalidOrderError(f"vassalage mode {o.mode!r}: expected one of {', '.join(VAS_MODES)}")
     if not o.viceroy.strip():
@@ -81,7 +81,7 @@ def _check_vassalage(world: World, kid: str, o: VassalageEdict) -> None:
 
 def resolve_vassalage(world: World, kid: str, o: VassalageEdict, dice: Dice, ledger: Ledger, *, now: int = 0) -> str:
     """KM-VAS-01…07, RES-KM-26…30/43/44. Returns the vassal's id."""
-    km = _km(world)
+    km = world.km_state()
     k = km.kingdoms[kid]
     # RES-KM-01/26: the 1d4 is rolled and paid first; the grant is then capped by a quarter of the
     # Treasury after that payment (0 if it is not positive). The edict is never refused for lack of BP.
@@ -90,8 +90,13 @@ def resolve_vassalage(world: World, kid: str, o: VassalageEdict, dice: Dice, led
     grant = top if o.grant_max else min(o.grant, top)
     k.treasury -= cost + grant
     k.special_turn = km.turn
-    km.bump("edicts_vassalage")
-    km.bump(f"vassalage_{o.mode}")
+    km.stats.edicts_vassalage += 1
+    if o.mode == "new_vassal":
+        km.stats.vassalage_new_vassal += 1
+    elif o.mode == "colony":
+        km.stats.vassalage_colony += 1
+    else:
+        km.stats.vassalage_subjugation += 1
     if o.mode == "subjugation":
         assert o.target is not None
         t = km.kingdoms[o.target]

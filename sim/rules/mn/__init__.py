@@ -1,7 +1,8 @@
 """Mare Nostrum diplomacy (MN, RULES.md §2 and §5.2): missions, hosts, the d100 test, treaties,
 embassies, interference, pacts and their obligations — one package, its submodules along the phases:
 
-* ``orders`` — the numbers of the seed and the orders of a turn (RES-MN-17);
+* ``orders`` — the numbers of the seed and the labels of the orders of a turn (RES-MN-17, the order
+  types in ``sim.state.mn``);
 * ``lookups`` — parties, calendar, lookups of the MN state;
 * ``embassies`` — ambassadors' movements, treaties, embassies, imports;
 * ``missions`` — buying and sending ambassadors, phases (1) and (2);
@@ -39,15 +40,33 @@ In the ``DiplomacyTestRolled`` event the ``mods`` are the effects on the score (
 
 from __future__ import annotations
 
-from sim.rules.mn import embassies, hooks, legality, lookups, military, missions, negotiation, orders, turn
+from sim.rules.mn import (
+    embassies,
+    hooks,
+    invariants,
+    legality,
+    lookups,
+    military,
+    missions,
+    negotiation,
+    orders,
+    report,
+    scoring,
+    system,
+    turn,
+)
 from sim.rules.mn.embassies import *  # noqa: F403
 from sim.rules.mn.hooks import *  # noqa: F403
+from sim.rules.mn.invariants import *  # noqa: F403
 from sim.rules.mn.legality import *  # noqa: F403
 from sim.rules.mn.lookups import *  # noqa: F403
 from sim.rules.mn.military import *  # noqa: F403
 from sim.rules.mn.missions import *  # noqa: F403
 from sim.rules.mn.negotiation import *  # noqa: F403
 from sim.rules.mn.orders import *  # noqa: F403
+from sim.rules.mn.report import *  # noqa: F403
+from sim.rules.mn.scoring import *  # noqa: F403
+from sim.rules.mn.system import *  # noqa: F403
 from sim.rules.mn.turn import *  # noqa: F403
 
 # the package's public names: each module's own
@@ -61,3 +80,7 @@ __all__ += missions.__all__
 __all__ += negotiation.__all__
 __all__ += orders.__all__
 __all__ += turn.__all__
+__all__ += invariants.__all__
+__all__ += scoring.__all__
+__all__ += system.__all__
+__all__ += report.__all__

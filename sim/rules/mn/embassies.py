@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from sim.config import MnConfig
 from sim.events import Ledger
 from sim.rules.mn.lookups import (
-    _emit,
     ckey,
+    emit,
     nkey,
     party_home_province,
     party_of_city,
@@ -46,7 +46,7 @@ def send_home(mn: MnWorld, cfg: MnConfig, ledger: Ledger, amb: Ambassador, from_
     else:
         amb.state = "travelling"
         amb.returns_turn = mn.turn + turns
-    _emit(
+    emit(
         ledger, "AmbassadorSentHome", f"ambassador:{amb.id}", ("RES-MN-02", *clauses), outcome=amb.state,
         why=why, nation=amb.nation, home=amb.home_province, returns_turn=amb.returns_turn or mn.turn, travel_turns=turns,
     )
@@ -59,7 +59,7 @@ def return_if_due(mn: MnWorld, amb: Ambassador, ledger: Ledger) -> bool:
     amb.state = "home"
     amb.returns_turn = None
     amb.since = mn.turn
-    _emit(ledger, "AmbassadorReturned", f"ambassador:{amb.id}", ("RES-MN-02", "MN-OUT-03"), outcome="home",
+    emit(ledger, "AmbassadorReturned", f"ambassador:{amb.id}", ("RES-MN-02", "MN-OUT-03"), outcome="home",
           nation=amb.nation, home=amb.home_province)
     return True
 
@@ -98,7 +98,7 @@ def refresh_imports(mn: MnWorld, ledger: Ledger, clauses: Sequence[str] = ("RES-
             after = sorted({i.resource for i in new})
             holder.imports = new
             if before != after:
-                _emit(ledger, "ImportsChanged", party, clauses, outcome="changed",
+                emit(ledger, "ImportsChanged", party, clauses, outcome="changed",
                       added=[r for r in after if r not in before], removed=[r for r in before if r not in after],
                       importable=after)
 
@@ -124,7 +124,7 @@ def end_treaty(mn: MnWorld, ledger: Ledger, t: Treaty, reason: str, clauses: Seq
     for ob in mn.obligations:
         if ob.pact == t.id and ob.status == "open":
             ob.status = "lapsed"
-    _emit(ledger, "TreatyEnded", nkey(t.nation), clauses, outcome=reason, treaty=t.id, type=t.kind, partner=t.partner,
+    emit(ledger, "TreatyEnded", nkey(t.nation), clauses, outcome=reason, treaty=t.id, type=t.kind, partner=t.partner,
           signed_turn=t.signed_turn)
     if refresh and t.kind == "commercial":
         refresh_imports(mn, ledger, ("RES-MN-05", *clauses))
@@ -149,8 +149,8 @@ def close_embassy(mn: MnWorld, cfg: MnConfig, ledger: Ledger, e: Embassy, reason
     for m in [m for m in mn.missions if m.renewal_of == e.id]:
         mn.missions.remove(m)
         mn.ambassadors[m.ambassador].mission = None
-        _emit(ledger, "MissionAborted", f"ambassador:{m.ambassador}", clauses, outcome="embassy closed", mission=m.id, city=m.city)
-    _emit(ledger, "EmbassyClosed", nkey(e.nation), ("MN-EMB-01", *clauses), outcome=reason, embassy=e.id,
+        emit(ledger, "MissionAborted", f"ambassador:{m.ambassador}", clauses, outcome="embassy closed", mission=m.id, city=m.city)
+    emit(ledger, "EmbassyClosed", nkey(e.nation), ("MN-EMB-01", *clauses), outcome=reason, embassy=e.id,
           city=e.city, ambassador=e.ambassador, installed_turn=e.installed_turn)
     end_treaties_between(mn, ledger, nkey(e.nation), party_of_city(mn, e.city), "embassy closed", ("MN-EMB-01", *clauses))
     amb = mn.ambassadors[e.ambassador]
@@ -167,7 +167,7 @@ def install_embassy(mn: MnWorld, ledger: Ledger, amb: Ambassador, city: str, las
     amb.returns_turn = None
     amb.since = mn.turn
     mn.stats.embassies_installed += 1
-    _emit(ledger, "EmbassyInstalled", f"ambassador:{amb.id}", clauses, outcome="permanent" if last_turn is None else "limited",
+    emit(ledger, "EmbassyInstalled", f"ambassador:{amb.id}", clauses, outcome="permanent" if last_turn is None else "limited",
           embassy=e.id, nation=amb.nation, city=city, last_turn=last_turn)
     return e
 
@@ -182,7 +182,7 @@ def sign_treaty(
     )
     mn.treaties.append(t)
     mn.stats.treaties_signed += 1
-    _emit(ledger, "TreatySigned", nkey(nation), ("MN-TRE-01", *clauses), outcome="permanent" if last_turn is None else "limited",
+    emit(ledger, "TreatySigned", nkey(nation), ("MN-TRE-01", *clauses), outcome="permanent" if last_turn is None else "limited",
           treaty=t.id, type=kind, partner=partner, last_turn=last_turn, via=t.via)
     if kind == "commercial":
         refresh_imports(mn, ledger, ("MN-TRE-02", "RES-MN-05"))

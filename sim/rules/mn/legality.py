@@ -11,6 +11,7 @@ from sim.rules.mn.lookups import (
     get_embassy,
     get_mission,
     get_treaty,
+    in_contact,
     is_acclamation_turn,
     nkey,
     pact_of,
@@ -18,11 +19,10 @@ from sim.rules.mn.lookups import (
     party_exists,
     party_of_city,
     relations_cut,
-    split_party,
     treaty_involves,
 )
-from sim.rules.mn.missions import _launch_problem
-from sim.rules.mn.negotiation import _sign_problem
+from sim.rules.mn.missions import launch_problem
+from sim.rules.mn.negotiation import sign_problem
 from sim.rules.mn.orders import (
     GIFT_MENU,
     MISSION_FEE_PO,
@@ -50,12 +50,11 @@ from sim.world import World
 __all__ = [
     "legal_orders",
     "check",
-    "invariant_problems",
 ]
 
 
 # ---- what a nation may do now --------------------------------------------------------------------
-def legal_orders(world: World, nation: str, *, slot: str, subject: object = None) -> list[Order]:
+def legal_orders(world: World, nation: str, *, slot: str | None = None, subject: object = None) -> list[Order]:
     """The orders open to ``nation`` (its id in ``world.mn``) in one decision slot of the turn (RES-MN-17).
 
     Slots: ``buy`` (1); ``ambassador`` (2, ``subject`` an Ambassador); ``host`` (3, a Mission);
@@ -64,7 +63,16 @@ def legal_orders(world: World, nation: str, *, slot: str, subject: object = None
     an Obligation); ``ransom`` (5, an Ambassador). The first order of each list is the do-nothing choice
     where there is one (``host`` starts with accept, ``interference_sign`` with +).
     Gifts and ransoms are offered from ``GIFT_MENU``/``RANSOM_MENU``; the resolvers take any amount.
+
+    ``slot=None``: every order the nation may give now, over the slots of its own orders and each of
+    their subjects (``buy``, ``ambassador`` for each ambassador at home or at a post, ``propose`` for
+    each nation in contact, ``obligation`` for each open one, ``military``, ``ransom`` for each
+    imprisoned ambassador): the form of the one legality API of every system
+    (``sim.system.RuleSystem.legal_orders``), where an order alone says what it is. The answers asked
+    in the middle of a turn (``host``, ``consent``, ``interfere``, ``interference_sign``) are not in it.
     """
+    if slot is None:
+        return _every_order(world, nation)
     if slot == "consent":
         return [Consent(False), Consent(True)]
     if slot == "interfere":
@@ -72,6 +80,23 @@ def legal_orders(world: World, nation: str, *, slot: str, subject: object = None
     if slot == "interference_sign":
         return [InterferenceSign(1), InterferenceSign(-1)]
     return _slot_orders(world.mn_state(), world.config.mn, nation, slot, subject)
+
+
+def _every_order(world: World, nation: str) -> list[Order]:
+    mn = world.mn_state()
+    out: list[Order] = list(legal_orders(world, nation, slot="buy"))
+    for amb in sorted((a for a in mn.ambassadors.values() if a.nation == nation), key=lambda a: a.id):
+        if amb.state in ("home", "at_post"):
+            out += legal_orders(world, nation, slot="ambassador", subject=amb)
+        elif amb.state == "imprisoned":
+            out += legal_orders(world, nation, slot="ransom", subject=amb)
+    for partner in sorted(mn.nations):
+        if partner != nation and in_contact(mn, nation, partner):
+            out += legal_orders(world, nation, slot="propose", subject=partner)
+    for ob in sorted((o for o in mn.obligations if o.nation == nation and o.status == "open"), key=lambda o: o.id):
+        out += legal_orders(world, nation, slot="obligation", subject=ob)
+    out += legal_orders(world, nation, slot="military")
+    return list(dict.fromkeys(out))  # one Pass of each slot once
 
 
 def _slot_orders(mn: MnWorld, cfg: MnConfig, nation: str, slot: str, subject: object) -> list[Order]:
@@ -105,7 +130,7 @@ def _slot_orders(mn: MnWorld, cfg: MnConfig, nation: str, slot: str, subject: ob
         assert isinstance(partner, str)
         out.append(Pass("propose"))
         for kind in ("commercial", "pact"):
-            if _sign_problem(mn, nation, partner, kind) is None:
+            if sign_problem(mn, nation, partner, kind) is None:
                 out.append(SignTreaty(partner, kind))  # type: ignore[arg-type]
         return out
     if slot == "obligation":
@@ -136,7 +161,7 @@ def _slot_orders(mn: MnWorld, cfg: MnConfig, nation: str, slot: str, subject: ob
 
 def _launchable(mn: MnWorld, nation: str, amb_id: str) -> list[Order]:
     """The missions ``LaunchMission(amb_id, city, kind, gift)`` over the cities (ascending id), treaty
-    kinds and ``GIFT_MENU`` for which :func:`_launch_problem` finds nothing, in that order: its
+    kinds and ``GIFT_MENU`` for which :func:`launch_problem` finds nothing, in that order: its
     conditions, each checked once for what it depends on (the ambassador, the city, the kind, the gift)."""
     out: list[Order] = []
     amb = mn.ambassadors.get(amb_id)
@@ -193,7 +218,7 @@ def _problem(mn: MnWorld, cfg: MnConfig, nation: str, order: Order) -> tuple[str
             return "RES-MN-01", f"an ambassador costs {cfg.ambassador_cost} PO; the treasury holds {n.treasury} PO"
         return None
     if isinstance(order, LaunchMission):
-        return _launch_problem(mn, cfg, nation, order)
+        return launch_problem(mn, cfg, nation, order)
     if isinstance(order, RenewTreaty):
         e = get_embassy(mn, order.embassy)
         if e is None or e.nation != nation:
@@ -231,7 +256,7 @@ def _problem(mn: MnWorld, cfg: MnConfig, nation: str, order: Order) -> tuple[str
             return "MN-HOST-01", "a negative ransom"
         return None
     if isinstance(order, SignTreaty):
-        return _sign_problem(mn, nation, order.partner, order.kind)
+        return sign_problem(mn, nation, order.partner, order.kind)
     if isinstance(order, BreakTreaty):
         t = get_treaty(mn, order.treaty)
         if t is None or not treaty_involves(t, me):
@@ -265,29 +290,3 @@ def _problem(mn: MnWorld, cfg: MnConfig, nation: str, order: Order) -> tuple[str
             return "RES-MN-14", f"the ransom costs {amb.ransom} PO; the treasury holds {n.treasury} PO"
         return None
     return "RES-MN-17", f"not an order of Mare Nostrum: {order!r}"
-
-
-def invariant_problems(mn: MnWorld) -> list[str]:
-    """Descriptions of every MN invariant the state breaks."""
-    out = []
-    for n in mn.nations.values():
-        if n.treasury < 0:
-            out.append(f"nation {n.id} treasury {n.treasury} < 0 (RES-MN-17)")
-        pacts = [t for t in mn.treaties if t.kind == "pact" and treaty_involves(t, nkey(n.id))]
-        if len(pacts) > 1:
-            out.append(f"nation {n.id} has {len(pacts)} eternal friendship pacts (MN-TRE-06)")
-    posted = {e.ambassador for e in mn.embassies}
-    for a in mn.ambassadors.values():
-        if a.state == "at_post" and a.id not in posted:
-            out.append(f"ambassador {a.id} at_post without an embassy")
-        if a.state != "at_post" and a.id in posted:
-            out.append(f"ambassador {a.id} is {a.state} but holds an embassy")
-        if a.state == "imprisoned" and a.city is None:
-            out.append(f"ambassador {a.id} imprisoned nowhere")
-    for t in mn.treaties:
-        if t.kind == "alliance" and split_party(t.partner)[0] != "city":
-            out.append(f"alliance #{t.id} with a player (MN-TRE-03)")
-        cut = relations_cut(mn, nkey(t.nation), t.partner)
-        if cut is not None and t.signed_turn >= cut.from_turn:
-            out.append(f"treaty #{t.id} signed while relations were cut (RES-MN-07)")
-    return out

@@ -8,7 +8,7 @@ from typing import Any
 from sim.config import MnConfig
 from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
-from sim.rules.mn.orders import SYSTEM
+from sim.rules.mn.orders import SYS
 from sim.state.mn import City, Cut, Embassy, Mission, MnWorld, Nation, Treaty
 
 __all__ = [
@@ -238,18 +238,18 @@ def posted_nations(mn: MnWorld, city: str) -> list[str]:
     return sorted({a.nation for a in mn.ambassadors.values() if a.state == "at_post" and a.city == city})
 
 
-def _nation(mn: MnWorld, nation: str) -> Nation:
+def get_nation(mn: MnWorld, nation: str) -> Nation:
     n = mn.nations.get(nation)
     if n is None:
         raise InvalidOrderError(f"unknown nation {nation!r}")
     return n
 
 
-def _emit(ledger: Ledger, kind: str, actor: str, clauses: Iterable[str], **kw: Any) -> None:
-    ledger.emit(SYSTEM, kind, actor, clauses, **kw)
+def emit(ledger: Ledger, kind: str, actor: str, clauses: Iterable[str], **kw: Any) -> None:
+    ledger.emit(SYS, kind, actor, clauses, **kw)
 
 
-def _pay(mn: MnWorld, nation: str, amount: int, clause: str, what: str, order: object = None) -> None:
+def pay(mn: MnWorld, nation: str, amount: int, clause: str, what: str, order: object = None) -> None:
     n = mn.nations[nation]
     if amount < 0:
         raise InvalidOrderError(f"{what}: a negative amount ({amount} PO)")

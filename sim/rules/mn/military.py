@@ -11,9 +11,9 @@ from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
 from sim.rules.mn.embassies import close_embassy, end_treaties_between, end_treaty
 from sim.rules.mn.lookups import (
-    _emit,
     at_war,
     change_rf,
+    emit,
     enemies_of,
     get_treaty,
     nearest_province,
@@ -71,7 +71,7 @@ def record_invasion(mn: MnWorld, ledger: Ledger, attacker: str, defender: str, r
         mn.stats.repulses += 1
     else:
         mn.stats.invasions += 1
-    _emit(ledger, "RepulseRecorded" if repelled else "InvasionRecorded", ap or "world", ("SC-MN-07", "SC-MN-02", *clauses),
+    emit(ledger, "RepulseRecorded" if repelled else "InvasionRecorded", ap or "world", ("SC-MN-07", "SC-MN-02", *clauses),
           outcome="repelled" if repelled else "invaded", attacker=attacker, defender=defender, attacker_party=ap,
           enemies=list(inv.enemies), source=source)
     return inv
@@ -94,7 +94,7 @@ def raise_army(mn: MnWorld, ledger: Ledger, nation: str, province: str, reason: 
     army = RaisedArmy(mn.new_id(), nation, province, mn.turn, reason, treaty, obligation)
     mn.armies.append(army)
     mn.stats.armies_raised += 1
-    _emit(ledger, "ArmyRaised", nkey(nation), ("SC-MN-10", "SC-MN-03", *clauses), outcome=reason, army=army.id, province=province,
+    emit(ledger, "ArmyRaised", nkey(nation), ("SC-MN-10", "SC-MN-03", *clauses), outcome=reason, army=army.id, province=province,
           treaty=treaty, obligation=obligation)
     if hook is not None:
         army.gw_army = hook(mn, army)
@@ -128,7 +128,7 @@ def _obligations_for_war(mn: MnWorld, cfg: MnConfig, ledger: Ledger, by: str, on
             ob = Obligation(mn.new_id(), fid, t.id, ally, aggressor, mn.turn, mn.turn + cfg.pact_response_turns)
             mn.obligations.append(ob)
             out.append(ob)
-            _emit(ledger, "PactObligationArose", friend, ("MN-TRE-05", "MN-TRE-07", "RES-MN-06"), outcome="open", obligation=ob.id,
+            emit(ledger, "PactObligationArose", friend, ("MN-TRE-05", "MN-TRE-07", "RES-MN-06"), outcome="open", obligation=ob.id,
                   pact=t.id, ally=ally, aggressor=aggressor, deadline_turn=ob.deadline_turn,
                   province=nearest_province(mn, cfg, fid, ally))
     return out
@@ -147,7 +147,7 @@ def resolve_declare_war(mn: MnWorld, by: str, order: DeclareWar, ledger: Ledger,
     lo, hi = sorted((by, on))
     mn.wars.append(War(lo, hi, mn.turn))
     mn.stats.wars_declared += 1
-    _emit(ledger, "WarDeclared", by, ("SC-MN-05", "SC-MN-02"), outcome="war", target=on, source=source)
+    emit(ledger, "WarDeclared", by, ("SC-MN-05", "SC-MN-02"), outcome="war", target=on, source=source)
     if split_party(by)[0] == "nation":
         nation = split_party(by)[1]
         peoples = party_peoples(mn, on)
@@ -167,7 +167,7 @@ def make_peace(mn: MnWorld, a: str, b: str, ledger: Ledger, *, source: str = "sc
     for ob in mn.obligations:
         if ob.status == "open" and {ob.ally, ob.aggressor} == {a, b}:
             ob.status = "lapsed"
-    _emit(ledger, "PeaceMade", a, ("SC-MN-02",), outcome="peace", target=b, source=source)
+    emit(ledger, "PeaceMade", a, ("SC-MN-02",), outcome="peace", target=b, source=source)
 
 
 def sever_relations(mn: MnWorld, cfg: MnConfig, ledger: Ledger, nation: str, party: str, clauses: Sequence[str]) -> None:
@@ -195,7 +195,7 @@ def resolve_honour(mn: MnWorld, nation: str, order: HonourPact, ledger: Ledger, 
                       hook=hook)
     ob.status = "honoured"
     mn.stats.pacts_honoured += 1
-    _emit(ledger, "PactHonoured", nkey(nation), ("MN-TRE-05", "MN-TRE-07", "RES-MN-06"), outcome="honoured", obligation=ob.id,
+    emit(ledger, "PactHonoured", nkey(nation), ("MN-TRE-05", "MN-TRE-07", "RES-MN-06"), outcome="honoured", obligation=ob.id,
           ally=ob.ally, aggressor=ob.aggressor, province=province)
     sever_relations(mn, cfg, ledger, nation, ob.aggressor, ("MN-TRE-07", "RES-MN-06"))
     return army
@@ -220,12 +220,12 @@ def resolve_break(mn: MnWorld, nation: str, order: BreakTreaty, dice: Dice, ledg
     if t.kind == "alliance":
         end_treaty(mn, ledger, t, "broken", ("MN-TRE-04", "RES-MN-17"))
         before, after = change_rf(mn, origin, people, -ALLIANCE_BREAK_RF)
-        _emit(ledger, "TreatyBroken", me, ("MN-TRE-04", "RES-MN-09", "RES-MN-17"), outcome="alliance broken", treaty=t.id,
+        emit(ledger, "TreatyBroken", me, ("MN-TRE-04", "RES-MN-09", "RES-MN-17"), outcome="alliance broken", treaty=t.id,
               partner=ally, rf_province=origin, people=people, rf_before=before, rf_after=after)
         return t
     if t.kind == "commercial":
         end_treaty(mn, ledger, t, "broken", ("RES-MN-05", "RES-MN-17"))
-        _emit(ledger, "TreatyBroken", me, ("RES-MN-05", "RES-MN-17"), outcome="commercial agreement broken", treaty=t.id, partner=ally)
+        emit(ledger, "TreatyBroken", me, ("RES-MN-05", "RES-MN-17"), outcome="commercial agreement broken", treaty=t.id, partner=ally)
         return t
     wartime = overdue is not None or ally_at_war(mn, ally) or any(
         o.pact == t.id and o.nation == nation and o.status == "open" for o in mn.obligations
@@ -245,7 +245,7 @@ def resolve_break(mn: MnWorld, nation: str, order: BreakTreaty, dice: Dice, ledg
         mn.stats.pacts_broken_war += 1
     else:
         mn.stats.pacts_broken_peace += 1
-    _emit(ledger, "PactBroken", me, ("MN-TRE-08", "RES-MN-07", "RES-MN-09") + (("RES-MN-06",) if overdue else ()),
+    emit(ledger, "PactBroken", me, ("MN-TRE-08", "RES-MN-07", "RES-MN-09") + (("RES-MN-06",) if overdue else ()),
           dice=[(4, years)], total=years, outcome="wartime" if wartime else "peacetime", treaty=t.id, partner=ally,
           rf_province=origin, people=people, rf_before=before, rf_after=after, cut_through_turn=cut.through_turn,
           cut_turns=n_turns, obligation=overdue.id if overdue else None)

@@ -7,15 +7,15 @@ from sim.errors import IllegalOrderError
 from sim.events import Ledger
 from sim.rules.mn.embassies import close_embassy, send_home
 from sim.rules.mn.lookups import (
-    _emit,
-    _nation,
-    _pay,
     embassy_of,
+    emit,
     get_embassy,
+    get_nation,
     nkey,
     pact_of,
     pact_pending,
     party_of_city,
+    pay,
     relations_cut,
     travel_turns,
 )
@@ -33,21 +33,21 @@ __all__ = [
 # ---- buying and sending ambassadors ---------------------------------------------------------------
 def resolve_buy(mn: MnWorld, nation: str, order: BuyAmbassador, ledger: Ledger, cfg: MnConfig) -> Ambassador:
     """Phase (1): buy an ambassador (RES-MN-01) for ``cfg.ambassador_cost`` PO."""
-    n = _nation(mn, nation)
+    n = get_nation(mn, nation)
     province = order.province or mn.cities[n.capital].province
     if province not in n.provinces:
         raise IllegalOrderError("RES-MN-01", f"{province!r} is not a province of {nation}", order=order, actor=nkey(nation))
-    _pay(mn, nation, cfg.ambassador_cost, "RES-MN-01", "an ambassador", order)
+    pay(mn, nation, cfg.ambassador_cost, "RES-MN-01", "an ambassador", order)
     n.bought += 1
     amb = Ambassador(f"{nation}-{n.bought}", nation, province, n.bought, since=mn.turn)
     mn.ambassadors[amb.id] = amb
     mn.stats.ambassadors_bought += 1
-    _emit(ledger, "AmbassadorBought", nkey(nation), ("RES-MN-01", "MN-MIS-02", "SC-MN-03"), outcome=amb.id,
+    emit(ledger, "AmbassadorBought", nkey(nation), ("RES-MN-01", "MN-MIS-02", "SC-MN-03"), outcome=amb.id,
           total=cfg.ambassador_cost, cost=cfg.ambassador_cost, province=province, treasury=n.treasury)
     return amb
 
 
-def _launch_problem(mn: MnWorld, cfg: MnConfig, nation: str, order: LaunchMission) -> tuple[str, str] | None:
+def launch_problem(mn: MnWorld, cfg: MnConfig, nation: str, order: LaunchMission) -> tuple[str, str] | None:
     """Why a mission cannot be launched, as (clause, reason), or None (RES-MN-17)."""
     n = mn.nations[nation]
     amb = mn.ambassadors.get(order.ambassador)
@@ -78,13 +78,13 @@ def _launch_problem(mn: MnWorld, cfg: MnConfig, nation: str, order: LaunchMissio
 
 def resolve_launch(mn: MnWorld, nation: str, order: LaunchMission, ledger: Ledger, cfg: MnConfig) -> Mission:
     """Phase (2): pay the 30 PO fee and the gift at once (MN-MIS-02, RES-MN-12) and start the trip (RES-MN-02)."""
-    _nation(mn, nation)
-    why = _launch_problem(mn, cfg, nation, order)
+    get_nation(mn, nation)
+    why = launch_problem(mn, cfg, nation, order)
     if why:
         raise IllegalOrderError(why[0], why[1], order=order, actor=nkey(nation))
     amb = mn.ambassadors[order.ambassador]
     city = mn.cities[order.city]
-    _pay(mn, nation, MISSION_FEE_PO + order.gift, "MN-MIS-02", "the mission", order)
+    pay(mn, nation, MISSION_FEE_PO + order.gift, "MN-MIS-02", "the mission", order)
     turns = travel_turns(mn, cfg, amb.home_province, city.province)
     m = Mission(mn.new_id(), amb.id, nation, amb.home_province, city.id, order.treaty, order.gift, mn.turn, mn.turn + turns)
     mn.missions.append(m)
@@ -93,7 +93,7 @@ def resolve_launch(mn: MnWorld, nation: str, order: LaunchMission, ledger: Ledge
     amb.city = city.id
     amb.since = mn.turn
     mn.stats.missions += 1
-    _emit(ledger, "MissionLaunched", f"ambassador:{amb.id}", ("MN-MIS-02", "RES-MN-02", "RES-MN-12", "RES-MN-17"),
+    emit(ledger, "MissionLaunched", f"ambassador:{amb.id}", ("MN-MIS-02", "RES-MN-02", "RES-MN-12", "RES-MN-17"),
           outcome=order.treaty, total=MISSION_FEE_PO + order.gift, mission=m.id, nation=nation, city=city.id,
           treaty=order.treaty, fee=MISSION_FEE_PO, gift=order.gift, arrival_turn=m.arrival_turn, travel_turns=turns,
           treasury=mn.nations[nation].treasury)
@@ -103,7 +103,7 @@ def resolve_launch(mn: MnWorld, nation: str, order: LaunchMission, ledger: Ledge
 def resolve_renew(mn: MnWorld, nation: str, order: RenewTreaty, ledger: Ledger, cfg: MnConfig) -> Mission:
     """Phase (2): a renewal mission in the expiry turn of a limited embassy (RES-MN-13): fee and gift,
     no travel; it is tested in this turn's diplomacy phase."""
-    _nation(mn, nation)
+    get_nation(mn, nation)
     e = get_embassy(mn, order.embassy)
     if e is None or e.nation != nation:
         raise IllegalOrderError("RES-MN-13", f"no embassy #{order.embassy} of {nation}", order=order, actor=nkey(nation))
@@ -120,13 +120,13 @@ def resolve_renew(mn: MnWorld, nation: str, order: RenewTreaty, ledger: Ledger, 
     cut = relations_cut(mn, nkey(nation), party_of_city(mn, e.city))
     if cut is not None:
         raise IllegalOrderError("RES-MN-07", f"relations are cut through turn {cut.through_turn}", order=order, actor=nkey(nation))
-    _pay(mn, nation, MISSION_FEE_PO + order.gift, "MN-MIS-02", "the renewal mission", order)
+    pay(mn, nation, MISSION_FEE_PO + order.gift, "MN-MIS-02", "the renewal mission", order)
     amb = mn.ambassadors[e.ambassador]
     m = Mission(mn.new_id(), amb.id, nation, amb.home_province, e.city, treaty.kind, order.gift, mn.turn, mn.turn, renewal_of=e.id)
     mn.missions.append(m)
     amb.mission = m.id
     mn.stats.renewals += 1
-    _emit(ledger, "RenewalLaunched", f"ambassador:{amb.id}", ("RES-MN-13", "MN-MIS-02", "RES-MN-12"), outcome=treaty.kind,
+    emit(ledger, "RenewalLaunched", f"ambassador:{amb.id}", ("RES-MN-13", "MN-MIS-02", "RES-MN-12"), outcome=treaty.kind,
           total=MISSION_FEE_PO + order.gift, mission=m.id, nation=nation, city=e.city, embassy=e.id, fee=MISSION_FEE_PO,
           gift=order.gift, treasury=mn.nations[nation].treasury)
     return m
@@ -142,7 +142,7 @@ def resolve_recall(mn: MnWorld, nation: str, order: Recall, ledger: Ledger, cfg:
         # resolution: ENG-MN-05
         raise IllegalOrderError("RES-MN-01", f"{amb.id} carries a renewal mission this turn", order=order, actor=nkey(nation))
     e = embassy_of(mn, amb.id)
-    _emit(ledger, "AmbassadorRecalled", f"ambassador:{amb.id}", ("RES-MN-17", "MN-EMB-01"), outcome="recalled", city=amb.city)
+    emit(ledger, "AmbassadorRecalled", f"ambassador:{amb.id}", ("RES-MN-17", "MN-EMB-01"), outcome="recalled", city=amb.city)
     if e is not None:
         close_embassy(mn, cfg, ledger, e, "recalled", ("RES-MN-17",))
     else:  # pragma: no cover - at_post always has an embassy (an invariant)

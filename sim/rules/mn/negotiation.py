@@ -13,12 +13,12 @@ from sim.errors import IllegalOrderError, InvalidOrderError
 from sim.events import Ledger
 from sim.rules.mn.embassies import close_embassy, install_embassy, send_home, sign_treaty
 from sim.rules.mn.lookups import (
-    _emit,
-    _nation,
     change_rf,
     ckey,
+    emit,
     get_embassy,
     get_mission,
+    get_nation,
     in_contact,
     nkey,
     pact_of,
@@ -95,7 +95,7 @@ def abort_if_cut(mn: MnWorld, cfg: MnConfig, ledger: Ledger, m: Mission) -> bool
         return False
     mn.missions.remove(m)
     amb = mn.ambassadors[m.ambassador]
-    _emit(ledger, "MissionAborted", f"ambassador:{amb.id}", ("RES-MN-07",), outcome="relations cut", mission=m.id, city=m.city,
+    emit(ledger, "MissionAborted", f"ambassador:{amb.id}", ("RES-MN-07",), outcome="relations cut", mission=m.id, city=m.city,
           through_turn=cut.through_turn)
     if m.renewal_of is not None:
         e = get_embassy(mn, m.renewal_of)
@@ -119,7 +119,7 @@ def resolve_host_choice(mn: MnWorld, host: str, order: HostChoice, ledger: Ledge
     amb = mn.ambassadors[m.ambassador]
     mn.missions.remove(m)
     clauses = ("MN-HOST-01", "RES-MN-04")
-    _emit(ledger, "HostChose", nkey(host), ("MN-MIS-01", *clauses) + (("MN-HOST-02", "RES-MN-03") if order.choice == "accept" else ()),
+    emit(ledger, "HostChose", nkey(host), ("MN-MIS-01", *clauses) + (("MN-HOST-02", "RES-MN-03") if order.choice == "accept" else ()),
           outcome=order.choice, mission=m.id, ambassador=amb.id, sender=m.nation, city=m.city, treaty=m.treaty,
           ransom=order.ransom if order.choice == "imprison" else 0)
     if order.choice == "accept":
@@ -133,7 +133,7 @@ def resolve_host_choice(mn: MnWorld, host: str, order: HostChoice, ledger: Ledge
         amb.state = "dead"
         amb.mission = None
         amb.since = mn.turn
-        _emit(ledger, "AmbassadorExecuted", f"ambassador:{amb.id}", clauses, outcome="dead", by=nkey(host), city=city.id)
+        emit(ledger, "AmbassadorExecuted", f"ambassador:{amb.id}", clauses, outcome="dead", by=nkey(host), city=city.id)
     else:
         mn.stats.host_imprison += 1
         imprison(mn, ledger, amb, city.id, order.ransom, host, clauses)
@@ -146,7 +146,7 @@ def imprison(mn: MnWorld, ledger: Ledger, amb: Ambassador, city: str, ransom: in
     amb.ransom = ransom
     amb.ransom_to = to
     amb.since = mn.turn
-    _emit(ledger, "AmbassadorImprisoned", f"ambassador:{amb.id}", clauses, outcome="imprisoned", city=city, ransom=ransom,
+    emit(ledger, "AmbassadorImprisoned", f"ambassador:{amb.id}", clauses, outcome="imprisoned", city=city, ransom=ransom,
           ransom_to=to)
 
 
@@ -316,7 +316,7 @@ def resolve_test(mn: MnWorld, m: Mission, dice: Dice, ledger: Ledger, cfg: MnCon
             score += sign * d
             inter.append((other, d, sign))
             mn.stats.interferences += 1
-            _emit(ledger, "InterferenceRolled", nkey(other), ("MN-INT-01", "MN-MOD-08", "RES-MN-16") + (("MN-INT-02",) if d == 20 else ()),
+            emit(ledger, "InterferenceRolled", nkey(other), ("MN-INT-01", "MN-MOD-08", "RES-MN-16") + (("MN-INT-02",) if d == 20 else ()),
                   dice=[(20, d)], total=sign * d, outcome="plot discovered" if d == 20 else ("+" if sign > 0 else "-"),
                   mission=m.id, city=m.city, against=m.nation, sign="+" if sign > 0 else "-", score_after=score,
                   ambassador=meddler(mn, other, m.city).ambassador)
@@ -328,7 +328,7 @@ def resolve_test(mn: MnWorld, m: Mission, dice: Dice, ledger: Ledger, cfg: MnCon
     clauses = ["MN-TEST-01", "MN-TEST-02", "RES-MN-08", "RES-MN-15", *sorted({x.clause for x in mods}), *BAND_CLAUSES[band]]
     if m.renewal_of is not None:
         clauses += ["RES-MN-13", "RES-MN-18"]
-    _emit(ledger, "DiplomacyTestRolled", f"ambassador:{amb.id}", clauses, dc=threshold, mods=score_mods, dice=[(100, nat)],
+    emit(ledger, "DiplomacyTestRolled", f"ambassador:{amb.id}", clauses, dc=threshold, mods=score_mods, dice=[(100, nat)],
           total=score, outcome=band, mission=m.id, nation=m.nation, city=m.city, treaty=m.treaty, natural=nat,
           modifiers=[[x.name, x.clause, x.value] for x in mods], interference=[[n, d, s] for n, d, s in inter],
           duration=dur, renewal=m.renewal_of is not None, gift=m.gift)
@@ -361,7 +361,7 @@ def _apply_band(mn: MnWorld, cfg: MnConfig, ledger: Ledger, m: Mission, amb: Amb
                 t.renewed_turn = mn.turn
                 r.treaty = t
             amb.mission = None
-            _emit(ledger, "TreatyRenewed", nkey(m.nation), ("RES-MN-13", *clauses), outcome="permanent" if last is None else "limited",
+            emit(ledger, "TreatyRenewed", nkey(m.nation), ("RES-MN-13", *clauses), outcome="permanent" if last is None else "limited",
                   treaty=t.id if t else None, embassy=renewing.id, last_turn=last, city=city.id)
             return
         e = install_embassy(mn, ledger, amb, city.id, last, (*clauses, "RES-MN-13"))
@@ -378,7 +378,7 @@ def _apply_band(mn: MnWorld, cfg: MnConfig, ledger: Ledger, m: Mission, amb: Amb
         amb.since = mn.turn
         people = mn.provinces[city.province].people
         before, after = change_rf(mn, amb.home_province, people, -DISASTER_RF)
-        _emit(ledger, "AmbassadorExecuted", f"ambassador:{amb.id}", (*clauses, "RES-MN-09"), outcome="dead", by=ckey(city.id),
+        emit(ledger, "AmbassadorExecuted", f"ambassador:{amb.id}", (*clauses, "RES-MN-09"), outcome="dead", by=ckey(city.id),
               city=city.id, rf_province=amb.home_province, people=people, rf_before=before, rf_after=after)
     if renewing is not None:  # a failed renewal: the embassy closes now (MN-EMB-01)
         close_embassy(mn, cfg, ledger, renewing, "renewal failed", ("RES-MN-13", *clauses))
@@ -397,12 +397,12 @@ def expel_meddler(mn: MnWorld, cfg: MnConfig, ledger: Ledger, nation: str, city:
     nation's other ambassadors in the city, if any, stay at their posts."""
     mn.stats.plots_discovered += 1
     e = meddler(mn, nation, city)
-    _emit(ledger, "AmbassadorExpelled", nkey(nation), ("MN-INT-02", "RES-MN-16", "MN-EMB-01"), outcome="expelled", city=city,
+    emit(ledger, "AmbassadorExpelled", nkey(nation), ("MN-INT-02", "RES-MN-16", "MN-EMB-01"), outcome="expelled", city=city,
           ambassador=e.ambassador)
     close_embassy(mn, cfg, ledger, e, "expelled", ("MN-INT-02", "RES-MN-16"))
 
 
-def _sign_problem(mn: MnWorld, nation: str, partner: str, kind: str) -> tuple[str, str] | None:
+def sign_problem(mn: MnWorld, nation: str, partner: str, kind: str) -> tuple[str, str] | None:
     """Why two players cannot sign ``kind`` now (RES-MN-03/04, MN-TRE-06, RES-MN-07), or None."""
     if partner == nation or partner not in mn.nations:
         return "RES-MN-04", f"no other player {partner!r}"
@@ -424,11 +424,11 @@ def _sign_problem(mn: MnWorld, nation: str, partner: str, kind: str) -> tuple[st
 
 def resolve_sign(mn: MnWorld, nation: str, order: SignTreaty, ledger: Ledger, cfg: MnConfig, *, consent: bool = True) -> Treaty | None:
     """Phase (3): two players in contact sign a treaty by mutual consent, without a test (RES-MN-04)."""
-    _nation(mn, nation)
-    why = _sign_problem(mn, nation, order.partner, order.kind)
+    get_nation(mn, nation)
+    why = sign_problem(mn, nation, order.partner, order.kind)
     if why:
         raise IllegalOrderError(why[0], why[1], order=order, actor=nkey(nation))
-    _emit(ledger, "TreatyProposed", nkey(nation), ("MN-HOST-02", "RES-MN-04", "RES-MN-03"), outcome="agreed" if consent else "refused",
+    emit(ledger, "TreatyProposed", nkey(nation), ("MN-HOST-02", "RES-MN-04", "RES-MN-03"), outcome="agreed" if consent else "refused",
           partner=order.partner, type=order.kind)
     if not consent:
         return None

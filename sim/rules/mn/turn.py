@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from sim.config import MnConfig
 from sim.dice import Dice, DiceSource
 from sim.errors import IllegalOrderError
 from sim.events import Ledger
-from sim.orders import Decider
+from sim.orders import Decider, ScriptedDecider
 from sim.rules.mn.embassies import close_embassy, end_treaty, importable, produced, return_if_due, send_home
 from sim.rules.mn.hooks import NO_HOOKS, MnHooks
 from sim.rules.mn.legality import check, legal_orders
-from sim.rules.mn.lookups import _emit, _pay, get_treaty, in_contact, is_acclamation_turn, nkey
+from sim.rules.mn.lookups import emit, get_treaty, in_contact, is_acclamation_turn, nkey, pay
 from sim.rules.mn.military import (
     apply_scripted,
     resolve_break,
@@ -52,6 +52,8 @@ __all__ = [
     "resolve_ransom",
     "income_of",
     "end_of_turn",
+    "given",
+    "play",
     "resolve_turn",
 ]
 
@@ -66,12 +68,12 @@ def resolve_ransom(mn: MnWorld, nation: str, order: PayRansom, ledger: Ledger, c
     if not is_acclamation_turn(mn, cfg):
         raise IllegalOrderError("RES-MN-14", f"a ransom is paid in the Acclamation phase (turn {mn.turn} has none)", order=order,
                                 actor=nkey(nation))
-    _pay(mn, nation, amb.ransom, "RES-MN-14", "the ransom", order)
+    pay(mn, nation, amb.ransom, "RES-MN-14", "the ransom", order)
     if amb.ransom_to is not None:
         mn.nations[amb.ransom_to].treasury += amb.ransom
     mn.stats.ransoms_paid += 1
     city = amb.city or ""
-    _emit(ledger, "RansomPaid", nkey(nation), ("MN-OUT-04", "RES-MN-14", "SC-MN-09") + (("RES-MN-04", "MN-HOST-01") if amb.ransom_to else ()),
+    emit(ledger, "RansomPaid", nkey(nation), ("MN-OUT-04", "RES-MN-14", "SC-MN-09") + (("RES-MN-04", "MN-HOST-01") if amb.ransom_to else ()),
           total=amb.ransom, outcome="freed", ambassador=amb.id, ransom=amb.ransom, to=amb.ransom_to, city=city,
           treasury=mn.nations[nation].treasury)
     amb.ransom = 0
@@ -99,7 +101,7 @@ def end_of_turn(mn: MnWorld, dice_for: Callable[[str], Dice], ledger: Ledger, cf
         amount, types, mono = income_of(mn, cfg, nid)
         mn.nations[nid].treasury += amount
         mn.stats.income_po += amount
-        _emit(ledger, "IncomeCollected", nkey(nid), ("SC-MN-06", "RES-MN-05"), total=amount, outcome=str(amount),
+        emit(ledger, "IncomeCollected", nkey(nid), ("SC-MN-06", "RES-MN-05"), total=amount, outcome=str(amount),
               provinces=len(mn.nations[nid].provinces), resources=types, monopolies=mono, treasury=mn.nations[nid].treasury)
     for t in sorted(mn.treaties, key=lambda t: t.id):
         if t.last_turn is not None and t.last_turn <= mn.turn and t in mn.treaties:
@@ -261,3 +263,17 @@ def resolve_turn(world: World, turn: int, decider: Decider, dice: DiceSource, le
     # (6) end of turn: income, expiries, overdue obligations
     end_of_turn(mn, lambda nid: dice.stream("mn", nkey(nid)), led, cfg)
     settle("income")
+
+
+def play(world: World, decider: Decider, dice: DiceSource, ledger: Ledger, hooks: MnHooks | None = None) -> None:
+    """The Mare Nostrum turn in the signature every system shares (``sim.system.RuleSystem.play``): the
+    next turn (``mn.turn + 1``, :func:`resolve_turn`); ``hooks`` None: Mare Nostrum alone."""
+    resolve_turn(world, world.mn_state().turn + 1, decider, dice, ledger, hooks=NO_HOOKS if hooks is None else hooks)
+
+
+def given(script: Mapping[str, Sequence[Order]]) -> ScriptedDecider:
+    """A decider that gives each nation (by actor key, ``nation:<id>``) its answers in the order the turn
+    asks them (a slot with one legal order is not asked), and the first legal order (``Pass``, accept,
+    no interference…) to any question it was not given an answer for: the turn of a test, a worked
+    example or a game master's table."""
+    return ScriptedDecider(script, default="first")

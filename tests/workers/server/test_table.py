@@ -159,9 +159,9 @@ def test_standings_per_kind_best_first_with_their_main_terms_and_policy() -> Non
     first = table[rows[0][0]]
     assert rows[0][4] == first["policy"]
     biggest = max(first["terms"], key=lambda t: abs(first["terms"][t]))
-    from sim.scoring import TERM_LABELS
+    from sim.scoring import term_labels
 
-    assert rows[0][3].startswith(TERM_LABELS["guild"][biggest][1])  # in the page's language (here French)
+    assert rows[0][3].startswith(term_labels()["guild"][biggest][1])  # in the page's language (here French)
 
 
 # ---- the game master's orders ------------------------------------------------------------------------------
