@@ -96,6 +96,12 @@ def open_input(path: Path | str, kind: str) -> io.BufferedReader:
         raise
 
 
+def check_input(path: Path | str, kind: str) -> None:
+    """The checks of :func:`open_input` (a regular file under the cap of ``kind``) for a file another
+    library then reads by its path (DuckDB reads a batch's tables itself)."""
+    open_input(path, kind).close()
+
+
 def read_input(path: Path | str, kind: str) -> bytes:
     """The whole of a file of ``kind``, at most its cap (the checks of :func:`open_input`)."""
     with open_input(path, kind) as f:

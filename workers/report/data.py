@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from scenarios.inputs import InputFileError, check_input
 from workers.report.tables import ReportError
 from workers.tidy import PARTS, part_path
 
@@ -49,6 +50,10 @@ class BatchData:
             self._metrics_from_campaigns()
 
     def _view(self, name: str, p: Path) -> None:
+        try:  # a regular file under its cap, never a FIFO or /dev/zero (issue 30)
+            check_input(p, "table")
+        except InputFileError as e:
+            raise ReportError(str(e)) from None
         src = str(p).replace("'", "''")
         try:
             if p.suffix.lower() == ".parquet":

@@ -71,7 +71,7 @@ def test_sigterm_ends_the_event_streams(make_server) -> None:
     [
         (["--host", "0.0.0.0"], 2, "--host 0.0.0.0: without --tokens the server listens on loopback only"),
         (["--tokens", "{tmp}/bad-tokens"], 2, "line 1: expected the SHA-256 hex digest of a token"),
-        (["--tokens", "{tmp}/missing"], 2, "cannot read it"),
+        (["--tokens", "{tmp}/missing"], 2, "expected a tokens file, found no such file"),
         (["--redis", "redis://127.0.0.1:1/0"], 3, "cannot reach Redis at redis://127.0.0.1:1/0"),
         (["--redis", "http://nope"], 2, "--redis 'http://nope'"),
         (["--max-campaigns", "0"], 2, "--max-campaigns 0: expected an integer >= 1"),
