@@ -15,7 +15,7 @@ import pytest
 
 from sim.config import Config, KmConfig
 from sim.dice import ScriptedDice
-from sim.events import Event
+from sim.events import Event, Ledger
 from sim.rules import km as E
 from sim.state.km import (
     Agreement,
@@ -31,6 +31,7 @@ from sim.state.km import (
 from sim.world import World
 from tests.km.helpers import grid, kingdom, ledger, plains, ready, settle, sheet, world
 from tests.km.test_diplomacy import pair
+from tests.km.test_examples import ROUTE, _ex_km_06, ex01_world, ex03_world
 
 # ---- KM-REL-05 / RES-KM-09: a threat failed by exactly 5 --------------------------------------------------
 
@@ -368,3 +369,255 @@ def test_the_building_menu_is_every_building_the_lots_the_border_and_the_treasur
     acity = sorted([*one_lot, "stockyard"])
     port = sorted([*one_lot, "mill", "pier"])
     assert E.legal_orders(w, "a", slot="building") == [BuildOrder("Acity", k) for k in acity] + [BuildOrder("Port", k) for k in port]
+
+
+# ---- EX-KM-01/02: every event of the embassy and of the failed treaty, every field ----------------------------
+
+
+@pytest.mark.rule("KM-DIP-03", "KM-DIP-04", "KM-DIP-05", "KM-DIP-07", "KM-DIP-09", "KM-DIP-11", "RES-KM-01", "RES-KM-03",
+                  "RES-KM-04", "RES-KM-06", "RES-KM-47", "KM-REL-02", "KM-REL-07", "RES-KM-10", "RES-KM-40")
+def test_ex_km_01_and_02_every_event_in_full() -> None:
+    """EX-KM-01 then EX-KM-02 (turn 1), read in full. The edict: its 1d4 (3, then 1), the bribe asked and paid
+    (3, then 0), the total paid (6, then 1) and the Treasury left (20 − 6 = 14, then 13). Each check: Diplomacy
+    +14 and the Fame bonus floor(5 / 10) = 0 (RES-KM-47); the DC's terms one by one (KM-DIP-04: base 10, Infamy
+    2, sizes 8 and 4, alignment +5, relationships 0 — C −2, D +2 —, attitude, Fame −5, bribes); the margin. The
+    embassy succeeds by 2 (no attitude or Fame change); the treaty's checks fail by 5 (Indifferent →
+    Unfriendly, the DC 34 → 39) and by 14 (→ Hostile), and two failures end it: Fame −1, no attempt before
+    turn 1 + 12 = 13."""
+    w = ex01_world()
+    led = ledger()
+    E.resolve_special(w, "a", DiplomaticEdict("b", "embassy", bribe=3), ScriptedDice(["d4=3", "d20=19"]), led)
+    w.km.turn = 1
+    ready(w, "a")
+    E.resolve_special(w, "a", DiplomaticEdict("b", "treaty"), ScriptedDice(["d4=1", "d20=15", "d20=11"]), led)
+    rows = [["c", "both have a treaty with", -2], ["d", "embassy with the target's enemy", 2]]
+
+    def terms(attitude: str, att: int, bribe: int) -> list[list[object]]:
+        return [["base", 10], ["own Infamy", 2], ["target special size", 8], ["own special size", 4],
+                ["alignment difference", 5], ["relationships", 0], [f"attitude ({attitude})", att], ["own Fame", -5],
+                ["bribes", -bribe]]
+
+    mods = [["Diplomacy", 14], ["Fame bonus", 0]]
+    assert [_fields(e) for e in led.events] == [
+        ("DiplomaticEdictIssued", "kingdom:a", None, [], [[4, 3]], 6, "embassy",
+         {"target": "b", "cost": 3, "bribe": 3, "bribe_asked": 3, "treasury_after": 14}),
+        ("DiplomacyCheckRolled", "kingdom:a", 31, mods, [[20, 19]], 33, "success",
+         {"target": "b", "attempt": "embassy", "dc_terms": terms("indifferent", 10, 3), "relationships": rows, "margin": 2,
+          "result": "embassy established"}),
+        ("DiplomaticEdictIssued", "kingdom:a", None, [], [[4, 1]], 1, "treaty",
+         {"target": "b", "cost": 1, "bribe": 0, "bribe_asked": 0, "treasury_after": 13}),
+        ("DiplomacyCheckRolled", "kingdom:a", 34, mods, [[20, 15]], 29, "failure",
+         {"target": "b", "attempt": "treaty", "check": 1, "of": 3, "dc_terms": terms("indifferent", 10, 0),
+          "relationships": rows, "margin": -5, "attitude": ["indifferent", "unfriendly"]}),
+        ("DiplomacyCheckRolled", "kingdom:a", 39, mods, [[20, 11]], 25, "failure",
+         {"target": "b", "attempt": "treaty", "check": 2, "of": 3, "dc_terms": terms("unfriendly", 15, 0),
+          "relationships": rows, "margin": -14, "attitude": ["unfriendly", "hostile"]}),
+        ("AgreementRefused", "kingdom:a", None, [], [], None, "no treaty",
+         {"target": "b", "successes": 0, "failures": 2, "fame": -1, "ban_until": 13}),
+    ]
+    s = w.km.stats
+    assert (s.edicts_diplomatic, s.embassies, s.treaty_refused, s.treaties_signed) == (2, 1, 1, 0)
+
+
+# ---- EX-KM-03/04: every event of the encounter, every field ----------------------------------------------------
+
+
+def _ex03(stability_d20: int) -> tuple[World, Ledger, object]:
+    w = ex03_world()
+    led = ledger()
+    dice = ScriptedDice(["d4=2", "d4=4", "d20=9", f"d20={stability_d20}"])
+    exp = E.resolve_special(w, "a", ExplorationEdict(months=2, route=ROUTE), dice, led)
+    E.run_expeditions(w, "a", dice, led)
+    dice.assert_exhausted()
+    return w, led, exp
+
+
+@pytest.mark.rule("KM-EXP-02", "KM-EXP-07", "KM-EXP-08", "RES-KM-12", "RES-KM-15", "RES-KM-16", "RES-KM-42", "SC-KM-03")
+def test_ex_km_03_and_04_every_event_of_the_encounter_in_full() -> None:
+    """EX-KM-03: two months cost 1d4 + 1d4 = 2 + 4 = 6 (Treasury 30 → 24); the unexplored plains [0, 0] and
+    [1, 0] take a day each (days 1, 2); on day 3, in [2, 0], the hostile CR 4 encounter: Stealth DC 10 + 2 × 4 =
+    18, 9 + 3 = 12 fails; Stability DC 45 + 8 = 53, 15 + 40 − 3 = 52 fails: killed, Unrest 3 → 4, nothing
+    forfeited. EX-KM-04 a (d20 = 16: 53 ≥ 53): scattered, Unrest stays 3, days 3–30 forfeited (28); month 2
+    goes on from [2, 0] on day 31, one plain a day to [9, 0] on day 38, and the contract ends with the route
+    used up."""
+    w, led, exp = _ex03(15)
+    x = exp.id
+    stealth = ("ExplorerStealthCheckRolled", "kingdom:a", 18, [["Stealth (least stealthy)", 3]], [[20, 9]], 12, "failure",
+               {"expedition": x, "day": 3, "cr": 4, "hex": [2, 0], "name": ""})
+    assert [_fields(e) for e in led.events] == [
+        ("ExplorationEdictIssued", "kingdom:a", None, [], [[4, 2], [4, 4]], 6, "2 month(s)",
+         {"expedition": x, "route": [[c, 0] for c in range(10)], "treasury_after": 24, "pcs": False}),
+        ("HexExplored", "kingdom:a", None, [], [], 1, "explored",
+         {"expedition": x, "day": 1, "hex": [0, 0], "terrain": "plains", "found": []}),
+        ("HexExplored", "kingdom:a", None, [], [], 1, "explored",
+         {"expedition": x, "day": 2, "hex": [1, 0], "terrain": "plains", "found": []}),
+        stealth,
+        ("ExplorerStabilityCheckRolled", "kingdom:a", 53, [["Stability", 40], ["Unrest", -3]], [[20, 15]], 52, "failure",
+         {"expedition": x, "day": 3, "cr": 4, "result": "killed", "unrest_after": 4, "days_forfeited": 0}),
+    ]
+    s = w.km.stats
+    assert (exp.status, s.expeditions_killed, s.expeditions_scattered, s.hexes_explored) == ("killed", 1, 0, 2)
+    w, led, exp = _ex03(16)
+    x = exp.id
+    assert _fields(led.events[-1]) == (
+        "ExplorerStabilityCheckRolled", "kingdom:a", 53, [["Stability", 40], ["Unrest", -3]], [[20, 16]], 53, "success",
+        {"expedition": x, "day": 3, "cr": 4, "result": "scattered", "unrest_after": 3, "days_forfeited": 28})
+    s = w.km.stats
+    assert (exp.status, s.expeditions_killed, s.expeditions_scattered) == ("active", 0, 1)
+    w.km.turn = 1
+    led = ledger()
+    E.run_expeditions(w, "a", ScriptedDice([]), led)
+    assert [(e.data["hex"], e.data["day"]) for e in led.of_kind("HexExplored")] == [([c, 0], 29 + c) for c in range(2, 10)]
+    assert _fields(led.events[-1]) == ("ExplorersReturned", "kingdom:a", None, [], [], None, "contract ended",
+                                       {"expedition": x, "explored": [[c, 0] for c in range(10)], "found": [],
+                                        "unused_route": 0})
+    assert (exp.status, w.km.stats.hexes_explored) == ("finished", 10)
+
+
+# ---- EX-KM-06/07: every event of the trade edicts, every field ---------------------------------------------------
+
+
+def _trade_checks(route: int, dc_terms: list[list[object]], rolls: list[tuple[str, int, int, int, str]]) -> list[tuple]:
+    dc = sum(int(v) for _, v in dc_terms)  # type: ignore[call-overload]
+    return [("TradeCheckRolled", "kingdom:a", dc, mods, [[20, d]], total, outcome,
+             {"route": route, "attribute": attr, "dc_terms": dc_terms})
+            for attr, d, total, mods, outcome in rolls]  # type: ignore[misc]
+
+
+@pytest.mark.rule("KM-TRADE-03", "KM-TRADE-04", "KM-TRADE-05", "KM-TRADE-06", "KM-TRADE-08", "KM-TRADE-10", "RES-KM-18",
+                  "RES-KM-20", "RES-KM-21", "RES-KM-22")
+def test_ex_km_06_every_event_in_full() -> None:
+    """EX-KM-06: 4 road hexes (weight 1 each), 2 water (½), 2 highway (½), 3 plains (2): TRL 12, RM 1, LM 30 − 12 =
+    18; 4 + 0.5 + 2 + 3 = 19/2 days, arriving in the issue turn (0); k = 10 // 5 = 2; Treasury 40 − 10 = 30.
+    DC 52 + 2 + 1 + 18 − 5 = 68, each check 1d20 + attribute − Unrest 2: 12 + 60 − 2 = 70 ✓, 19 + 50 − 2 = 67 ✗,
+    14 + 55 − 2 = 67 ✗: one success, k = 2 d4 (3, 1) = 4 BP recovered: Treasury 34."""
+    ex = _ex_km_06()
+    rid = ex.r.id
+    terms = [["Control DC", 52], ["Origin Corruption", 2], ["RM", 1], ["LM", 18], ["Origin Productivity", -5]]
+    assert [_fields(e) for e in ex.led.events] == [
+        ("TradeEdictIssued", "kingdom:a", None, [], [], 10, "goods",
+         {"investment_asked": 10, "route": rid, "partner": "b", "origin": "Origin", "destination": "Dest",
+          "path": [[c, 0] for c in range(1, 12)], "categories": ["road"] * 4 + ["water"] * 2 + ["highway"] * 2 + ["plains"] * 3,
+          "trl": "12", "rm": 1, "lm": 18, "days": "19/2", "arrival_turn": 0, "k": 2, "treasury_after": 30, "convoy": None}),
+        *_trade_checks(rid, terms, [("economy", 12, 70, [["Economy", 60], ["Unrest", -2]], "success"),
+                                    ("loyalty", 19, 67, [["Loyalty", 50], ["Unrest", -2]], "failure"),
+                                    ("stability", 14, 67, [["Stability", 55], ["Unrest", -2]], "failure")]),
+        ("TradeGoodsSoldElsewhere", "kingdom:a", None, [], [[4, 3], [4, 1]], 4, "+4 BP", {"route": rid, "treasury_after": 34}),
+    ]
+    s = ex.w.km.stats
+    assert (s.edicts_trade, s.trade_sold_elsewhere, s.trade_routes_established, s.trade_expeditions_lost) == (1, 1, 0, 0)
+    assert (ex.r.successes, ex.r.k, ex.r.investment) == (1, 2, 10)
+
+
+@pytest.mark.rule("KM-TRADE-05", "KM-TRADE-08", "KM-TRADE-11", "KM-TRADE-13", "KM-TRADE-17", "RES-KM-19", "RES-KM-22",
+                  "RES-KM-23", "RES-KM-24")
+def test_ex_km_07_every_event_in_full() -> None:
+    """EX-KM-07: 2 road hexes (1 each) and 6 plains (2 each): TRL 14, RM 1, LM max(0, 10 − 14) = 0, 8 days (issue
+    turn); k = 1, Treasury 15 − 5 = 10. DC 31 + 1 + 1 + 0 − 8 = 25, Unrest 0 (no Unrest term): 8 + 25 = 33 ✓,
+    3 + 20 = 23 ✗, 5 + 22 = 27 ✓: established, RM + 2d4 = 1 + 3 + 2 = 6 (Treasury 16), Economy +1 and the Goods
+    bonus floor(11 / 10) = 1, no Fame, expiring at turn 0 + 12."""
+    hm = plains(9, 3)
+    hm.hexes[1].road = "road"
+    hm.hexes[2].road = "road"
+    a = kingdom("a", [0, *range(9, 18)], treasury=15, government="autocracy")
+    w = world(hm, [a, kingdom("b", [8])])
+    settle(w, "a", "Origin", 0, buildings={"guildhall": 1, "smithy": 3, "shop": 4, "trade_shop": 2, "tannery": 1, "tavern": 1})
+    settle(w, "b", "Dest", 8)
+    sheet(w, "a", economy=25, loyalty=20, stability=22)
+    ready(w, "a")
+    led = ledger()
+    dice = ScriptedDice(["d20=8", "d20=3", "d20=5", "d4=3", "d4=2"])
+    r = E.resolve_special(w, "a", TradeEdict("b", "Origin", "Dest", "goods", 5, path=list(range(1, 9))), dice, led)
+    terms = [["Control DC", 31], ["Origin Corruption", 1], ["RM", 1], ["LM", 0], ["Origin Productivity", -8]]
+    assert [_fields(e) for e in led.events] == [
+        ("TradeEdictIssued", "kingdom:a", None, [], [], 5, "goods",
+         {"investment_asked": 5, "route": r.id, "partner": "b", "origin": "Origin", "destination": "Dest",
+          "path": [[c, 0] for c in range(1, 9)], "categories": ["road"] * 2 + ["plains"] * 6, "trl": "14", "rm": 1,
+          "lm": 0, "days": "8", "arrival_turn": 0, "k": 1, "treasury_after": 10, "convoy": None}),
+        *_trade_checks(r.id, terms, [("economy", 8, 33, [["Economy", 25]], "success"),
+                                     ("loyalty", 3, 23, [["Loyalty", 20]], "failure"),
+                                     ("stability", 5, 27, [["Stability", 22]], "success")]),
+        ("TradeRouteEstablished", "kingdom:a", None, [], [[4, 3], [4, 2]], 6, "established",
+         {"route": r.id, "type": "goods", "partner": "b", "economy_bonus": 1, "type_bonus": 1, "fame": 0, "expiry_turn": 12,
+          "treasury_after": 16}),
+    ]
+    s = w.km.stats
+    assert (s.edicts_trade, s.trade_routes_established, s.trade_sold_elsewhere) == (1, 1, 0)
+    assert (r.successes, r.arrival_turn, r.expiry_turn, r.status) == (2, 0, 12, "established")
+
+
+# ---- EX-KM-08 and a new vassal: every event of the Vassalage edicts, every field ---------------------------------
+
+
+@pytest.mark.rule("KM-VAS-02", "KM-VAS-06", "KM-VAS-07", "RES-KM-26", "RES-KM-29", "RES-KM-30", "RES-KM-43", "SC-KM-03")
+def test_ex_km_08_every_event_in_full() -> None:
+    """EX-KM-08: 1d4 = 2, the largest grant floor(48 / 4) = 12 (paid 2 + 12 = 14; Treasuries 36 and 12); LG vs
+    CN: 3 steps → Unfriendly, +1 → Indifferent; friction DC 45 + floor(17 / 5) = 48 (+3), no embassy asked.
+    The checks (Loyalty 35 − Unrest): T 17 + 33 = 50 ✓ (streak 1); T+1 6 + 33 = 39 ✗, Unrest + 1d4 (3) → 5
+    (streak 0); T+2 18 + 30 = 48 ✓ (1); T+3 natural 20, 50 ✓ (2); T+4 19 + 30 = 49 ✓ (3): equilibrium."""
+    hm = plains(10, 5)
+    ov = kingdom("ov", list(range(0, 23)), alignment="LG", treasury=50, unrest=2)
+    sub = kingdom("sub", list(range(23, 40)), alignment="CN", treasury=0, conquered_by="ov", deposition_shift=1)
+    w = world(hm, [ov, sub])
+    settle(w, "ov", "Seat", 0, districts=2)
+    sheet(w, "ov", loyalty=35)
+    ready(w, "ov")
+    led = ledger()
+    E.resolve_special(w, "ov", VassalageEdict("subjugation", viceroy="Lady Vess", target="sub", grant_max=True),
+                      ScriptedDice(["d4=2", "d20=17"]), led)
+    for t, script in ((1, ["d20=6", "d4=3"]), (2, ["d20=18"]), (3, ["d20=20"]), (4, ["d20=19"])):
+        w.km.turn = t
+        E.friction_check(w, "ov", "sub", ScriptedDice(script), led)
+
+    def friction(unrest: int, dice: list[list[int]], total: int, ok: bool, streak: int, after: int) -> tuple:
+        return ("SubjugationFrictionCheckRolled", "kingdom:ov", 48, [["Loyalty", 35], ["Unrest", -unrest]], dice, total,
+                "success" if ok else "failure",
+                {"subject": "sub", "streak": streak, "equilibrium": streak == 3, "unrest_after": after})
+
+    assert [_fields(e) for e in led.events] == [
+        ("VassalageEdictIssued", "kingdom:ov", None, [], [[4, 2]], 14, "subjugation",
+         {"target": "sub", "viceroy": "Lady Vess", "cost": 2, "grant": 12, "grant_asked": "max", "alignment_steps": 3,
+          "attitude": "indifferent", "deposition_shift": 1, "friction_dc_increase": 3, "embassy": False,
+          "treasury_after": 36, "vassal_treasury": 12}),
+        friction(2, [[20, 17]], 50, True, 1, 2),
+        friction(2, [[20, 6], [4, 3]], 39, False, 0, 5),
+        friction(5, [[20, 18]], 48, True, 1, 5),
+        friction(5, [[20, 20]], 50, True, 2, 5),
+        friction(5, [[20, 19]], 49, True, 3, 5),
+    ]
+    s = w.km.stats
+    assert (s.edicts_vassalage, s.vassalage_subjugation, s.subjugations_settled) == (1, 1, 1)
+
+
+@pytest.mark.rule("KM-VAS-01", "KM-VAS-02", "KM-VAS-04", "RES-KM-26", "RES-KM-27", "RES-KM-43", "RES-KM-44", "SC-KM-02")
+def test_a_new_vassal_edict_in_full() -> None:
+    """a (LG, Treasury 60) cedes Town [3, 0] with [2, 0] and [4, 0] to a new vassal with a grant of 10 and a
+    treaty: 1d4 = 3, the grant allowed up to (60 − 3) // 4 = 14, so 10 (paid 13, Treasury 47); a keeps 3 hexes.
+    The vassal (RES-KM-43): Size 3, Treasury 10, Unrest 0, a's alignment LG (Economy +2 Lawful, Loyalty +2 Good,
+    SC-KM-02), Fame 1, Infamy 0, Town its capital, the Viceroy its leader, Indifferent towards a; the treaty is
+    signed at once, a advantaged (RES-KM-44), balanced."""
+    hm = plains(6, 3)
+    a = kingdom("a", [0, 1, 2, 3, 4, 6], treasury=60)
+    w = world(hm, [a])
+    settle(w, "a", "Acity", 0)
+    settle(w, "a", "Town", 3)
+    ready(w, "a")
+    led = ledger()
+    o = VassalageEdict("new_vassal", viceroy="Viceroy of Town", hexes=[2, 3, 4], grant=10, relation="treaty", name="March of Town")
+    vid = E.resolve_special(w, "a", o, ScriptedDice(["d4=3"]), led)
+    assert vid == "a-new-vassal-1"
+    assert _fields(led.events[0]) == (
+        "VassalageEdictIssued", "kingdom:a", None, [], [[4, 3]], 13, "new_vassal",
+        {"vassal": vid, "viceroy": "Viceroy of Town", "cost": 3, "grant": 10, "grant_asked": 10,
+         "hexes": [[2, 0], [3, 0], [4, 0]], "settlements": ["Town"], "size_after": 3, "treasury_after": 47})
+    v = w.km.kingdoms[vid]
+    assert (v.name, v.hexes, v.treasury, v.unrest, v.alignment, v.fame, v.infamy, v.capital, v.overlord) == (
+        "March of Town", [2, 3, 4], 10, 0, "LG", 1, 0, "Town", "a")
+    assert (v.economy, v.loyalty, v.stability) == (2, 2, 0) and list(v.leaders) == ["viceroy"]
+    assert (a.hexes, [s.name for s in a.settlements], a.treasury) == ([0, 1, 6], ["Acity"], 47)
+    assert w.km.stance(vid, "a").attitude == "indifferent"
+    signed = led.events[1]
+    assert (signed.kind, signed.outcome, signed.data["advantaged"], signed.data["via"]) == ("AgreementSigned", "balanced treaty", "a", "vassalage")
+    assert len(led.events) == 2 and w.km.relation("a", vid).treaty is not None
+    s = w.km.stats
+    assert (s.edicts_vassalage, s.vassalage_new_vassal, s.treaties_signed) == (1, 1, 1)
