@@ -21,6 +21,7 @@ from sim.state.km import (
     Agreement,
     BuildOrder,
     DiplomaticEdict,
+    EmbassyBuilding,
     ExplorationEdict,
     HiddenFeature,
     ImprovementOrder,
@@ -621,3 +622,77 @@ def test_a_new_vassal_edict_in_full() -> None:
     assert len(led.events) == 2 and w.km.relation("a", vid).treaty is not None
     s = w.km.stats
     assert (s.edicts_vassalage, s.vassalage_new_vassal, s.treaties_signed) == (1, 1, 1)
+
+
+@pytest.mark.rule("SC-KM-28", "SC-KM-13")
+def test_a_district_is_offered_at_5_free_lots_not_at_6() -> None:
+    """The menu offers a district (36 lots, SC-KM-28) where fewer than 6 lots are free (docs/agents.md): 7
+    Stockyards (4 lots each) and 2 Granaries (1 each) use 30 of 36: 6 free, none offered; a Tavern more (31
+    used): 5 free, offered (1 BP on plains)."""
+    w, a, b = pair()
+    a.settlements[0].buildings = {"stockyard": 7, "granary": 2}
+    assert E.legal_orders(w, "a", slot="district") == []
+    a.settlements[0].buildings = {"stockyard": 7, "granary": 2, "tavern": 1}
+    assert E.legal_orders(w, "a", slot="district") == ["Acity"]
+
+
+# ---- SC-KM-01…06/14…16/21…26/31/32, KM-REL-03/09/11, KM-TRADE-11/17: a kingdom sheet in full ------------------
+
+
+@pytest.mark.rule("SC-KM-04", "SC-KM-06", "SC-KM-14", "SC-KM-15", "SC-KM-16", "SC-KM-21", "SC-KM-23", "SC-KM-26", "SC-KM-29",
+                  "SC-KM-31", "SC-KM-32", "RES-KM-32", "RES-KM-37", "KM-REL-03", "KM-REL-09", "KM-REL-11", "KM-TRADE-11")
+def test_a_kingdom_sheet_in_full_every_part_of_every_number() -> None:
+    """a: Size 10 (one row: plains, plains, hills, hills, forest, plains…), an oligarchy, base 10/10/10, Fame 2,
+    Infamy 1; Acity (2 districts, a water border; Lore +9 and Crime +8 from the scenario) with a Guildhall, 2
+    Taverns, a Noble Villa, a Stockyard and a Waterfront; Roads on its first 8 hexes; a Farm next to Acity's
+    Stockyard ([1, 0]), a Mine ([2, 0], hills), a Quarry ([3, 0], hills), a Sawmill ([4, 0], forest), a Farm
+    ([5, 0], out of reach) and a Fishery ([6, 0], a river); Holiday 1, Promotion token, Taxation heavy; the
+    Magister's and Warden's seats vacant; a treaty with b (+3), an alliance with c (+2), a Goods route
+    established this turn (+2, type +1), a Mansion as embassy building in b. By hand:
+    Economy 10 + buildings (2 + 2 × 1 + 1 + 1 + 4 = 10) + embassy Mansion (0 + 2, KM-REL-03) + 1 Mine + Roads
+    8 // 4 = 2 + heavy 3 − Magister 4 + treaty 3 + route 2 + type 1 = 30;
+    Loyalty 10 + buildings (2 + 2 + 1 = 5) + Holiday 1 + heavy −4 halved by the Waterfront (−2) − Warden 2 = 12;
+    Stability 10 + buildings (Villa +1, Stockyard −1: 0) + Mansion 1 + Quarry and Sawmill 2 + Roads 8 // 8 = 1 +
+    token 1 − Warden 2 + alliance 2 = 15;
+    Consumption Mansion +1 + Holiday +1 + token +1 + Size 10 − Farms (3 by the Stockyard + 2) − Fishery 1 = 7;
+    Control DC 20 + 10 + 2 = 32; Fame 2 + Villa 1 + (Lore 9 − 1 + Society 1 + 1 + Mansion abroad 2 = 12) // 10
+    = 4; Infamy 1 + (Corruption 2 + 1 + Crime 8 = 11) // 10 = 2."""
+    hm = grid(["PPHHFPPPPPPP", "PPPPPPPPPPPP"])
+    for h in range(8):
+        hm.set_road(h, "road")
+    hm.hexes[6].river = True
+    a = kingdom("a", list(range(10)), government="oligarchy", fame=2, infamy=1, holiday="1", promotion="token",
+                taxation="heavy", improvements={1: ["farm"], 2: ["mine"], 3: ["quarry"], 4: ["sawmill"], 5: ["farm"],
+                                                6: ["fishery"]})
+    del a.leaders["magister"], a.leaders["warden"]
+    b, c = kingdom("b", [20, 21]), kingdom("c", [22, 23])
+    w = world(hm, [a, b, c])
+    settle(w, "a", "Acity", 0, districts=2, water_border=True, mods={"lore": 9, "crime": 8},
+           buildings={"guildhall": 1, "tavern": 2, "noble_villa": 1, "stockyard": 1, "waterfront": 1})
+    settle(w, "b", "Bcity", 20)
+    rel = w.km.relation("a", "b")
+    rel.embassy, rel.treaty = True, Agreement("treaty", bonus={"a": 3, "b": 0})
+    rel = w.km.relation("a", "c")
+    rel.embassy, rel.treaty, rel.alliance = True, Agreement("treaty"), Agreement("alliance", bonus={"a": 2, "c": 0})
+    w.km.embassy_buildings.append(EmbassyBuilding("a", "b", "Bcity", "mansion"))
+    w.km.routes.append(TradeRoute(id=7, kingdom="a", partner="b", origin="Acity", destination="Bcity", type="goods", path=[],
+                                  trl_halves=20, rm=1, lm=0, investment=5, k=1, issue_turn=0, arrival_turn=0, days="10",
+                                  status="established", economy_bonus=2, type_bonus=1, expiry_turn=12))
+    st = E.stats(w, a, audit=True)
+    assert (st.economy, st.loyalty, st.stability, st.size, st.districts, st.control_dc) == (30, 12, 15, 10, 2, 32)
+    assert (st.raw_consumption, st.consumption, st.fame, st.infamy) == (7, 7, 4, 2)
+    mansion = "embassy building in b"
+    assert st.parts == {
+        "economy": [("base", 10), ("buildings", 10), (mansion, 2), ("Mines", 1), ("Roads", 2), ("Taxation edict (heavy)", 3),
+                    ("magister vacant", -4), ("treaty with b", 3), ("goods trade route", 2), ("goods route type bonus", 1)],
+        "loyalty": [("base", 10), ("buildings", 5), ("Holiday edict (1)", 1), ("Taxation edict (heavy)", -2),
+                    ("warden vacant", -2)],
+        "stability": [("base", 10), (mansion, 1), ("Quarries and Sawmills", 2), ("Roads", 1), ("Promotion edict (token)", 1),
+                      ("warden vacant", -2), ("alliance with c", 2)],
+        "consumption": [(mansion, 1), ("Holiday edict (1)", 1), ("Promotion edict (token)", 1), ("Size", 10), ("Farms", -5),
+                        ("Fisheries", -1)],
+    }
+    # the route's bonuses end at its expiry turn (RES-KM-23); the sheet without audit has no parts
+    w.km.turn = 12
+    st = E.stats(w, a)
+    assert (st.economy, st.parts) == (27, {})
