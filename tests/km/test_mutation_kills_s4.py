@@ -15,6 +15,7 @@ import pytest
 
 from sim.config import Config, KmConfig
 from sim.dice import ScriptedDice
+from sim.errors import IllegalOrderError
 from sim.events import Event, Ledger
 from sim.rules import km as E
 from sim.state.km import (
@@ -25,6 +26,8 @@ from sim.state.km import (
     ExplorationEdict,
     HiddenFeature,
     ImprovementOrder,
+    RelationOrder,
+    ScriptedEvent,
     TradeEdict,
     TradeRoute,
     VassalageEdict,
@@ -696,3 +699,132 @@ def test_a_kingdom_sheet_in_full_every_part_of_every_number() -> None:
     w.km.turn = 12
     st = E.stats(w, a)
     assert (st.economy, st.parts) == (27, {})
+
+
+# ---- SC-KM-07: in anarchy no action of the Edict phase, each refused on its own --------------------------------
+
+
+@pytest.mark.rule("SC-KM-07", "SC-KM-13", "SC-KM-28", "SC-KM-32")
+@pytest.mark.parametrize("act", ["claim", "abandon", "improvement", "settlement", "district", "building"])
+def test_each_edict_phase_action_is_refused_in_anarchy_and_allowed_out_of_it(act: str) -> None:
+    """SC-KM-07: at Unrest 20 a kingdom takes no actions. Each action of SC-KM-13, called directly, is refused
+    naming SC-KM-07 with nothing paid or changed; the same action out of anarchy is made."""
+    from sim.rules.km import ordinary as O
+
+    calls = {
+        "claim": lambda w, led: O.claim_hex(w, "a", 2, led),
+        "abandon": lambda w, led: O.abandon_hex(w, "a", 1, led),
+        "improvement": lambda w, led: O.build_improvement(w, "a", 1, "road", led),
+        "settlement": lambda w, led: O.found_settlement(w, "a", 1, "Newton", led),
+        "district": lambda w, led: O.buy_district(w, "a", "Acity", led),
+        "building": lambda w, led: O.construct(w, "a", "Acity", "shop", led),
+    }
+    for anarchy in (True, False):
+        hm = plains(8, 2)
+        a = kingdom("a", [0, 1], treasury=30, unrest=20 if anarchy else 0, anarchy=anarchy)
+        w = world(hm, [a])
+        settle(w, "a", "Acity", 0)
+        w.km.hex(2).explored = True
+        led = ledger()
+        if anarchy:
+            with pytest.raises(IllegalOrderError, match="SC-KM-07.*anarchy"):
+                calls[act](w, led)
+            assert (a.treasury, a.hexes, a.improvements, len(a.settlements), a.settlements[0].districts, led.events) == (
+                30, [0, 1], {}, 1, 1, [])
+        else:
+            calls[act](w, led)
+            assert len(led.events) >= 1
+
+
+# ---- KM-REL-06/10/12: attacking a kingdom one has relations with, every field ----------------------------------
+
+
+def _related(level: int) -> World:
+    """pair(): a's Control DC 20 + Size 2 + 1 district = 23, Loyalty set to 10, Unrest 0; a and b at ``level``
+    (0 none, 1 embassy, 2 treaty, 3 alliance)."""
+    w, a, b = pair()
+    sheet(w, "a", loyalty=10)
+    rel = w.km.relation("a", "b")
+    rel.embassy = level >= 1
+    rel.treaty = Agreement("treaty", bonus={"a": 0, "b": 0}) if level >= 2 else None
+    rel.alliance = Agreement("alliance", bonus={"a": 0, "b": 0}) if level >= 3 else None
+    return w
+
+
+@pytest.mark.rule("KM-REL-06", "KM-REL-10", "KM-REL-12", "KM-DIP-09", "SC-KM-03")
+@pytest.mark.parametrize(
+    ("level", "script", "clause", "infamy", "unrest"),
+    [
+        (1, ["d20=13"], "KM-REL-06", 1, 0),  # 13 + 10 = 23 ≥ 23: Infamy +1
+        (1, ["d20=12"], "KM-REL-06", 1, 1),  # 22 < 23: Infamy +1 and Unrest +1
+        (2, ["d20=13", "d2=2", "d2=1"], "KM-REL-10", 2, 1),  # success: +1d2 each
+        (2, ["d20=12", "d4=3", "d4=4"], "KM-REL-10", 3, 4),  # failure: +1d4 each
+        (3, ["d20=20", "d4=1", "d4=2"], "KM-REL-12", 1, 2),  # success: +1d4 each
+        (3, ["d20=1", "d4=1", "d4=2", "d4=3", "d4=4"], "KM-REL-12", 3, 7),  # natural 1 fails: +2d4 each
+    ],
+)
+def test_an_attack_on_a_related_kingdom_costs_by_its_loyalty_check(level: int, script: list[str], clause: str, infamy: int,
+                                                                   unrest: int) -> None:
+    """The attacker's Loyalty check at its Control DC 23 (1d20 + 10), then the dice of its clause; the attacked
+    pair is at war. An alliance's attack ended by the victim's choice ends every relation (KM-REL-12)."""
+    w = _related(level)
+    led = ledger()
+    E.resolve_event(w, ScriptedEvent(turn=0, kind="attack", kingdom="a", target="b", end_relations=True), ScriptedDice(script), led)
+    faces = [[int(s[1:].split("=")[0]), int(s.split("=")[1])] for s in script]
+    d20 = faces[0][1]
+    assert [_fields(e) for e in led.events] == [
+        ("AttackLoyaltyCheckRolled", "kingdom:a", 23, [["Loyalty", 10]], faces, d20 + 10,
+         "success" if d20 in (13, 20) else "failure",
+         {"target": "b", "infamy": infamy, "unrest": unrest, "relations_ended": level == 3}),
+    ]
+    assert led.events[0].clauses[0] == clause
+    a = w.km.kingdoms["a"]
+    assert (a.infamy, a.unrest, w.km.enemies("a", "b"), w.km.level("a", "b")) == (infamy, unrest, True, 0 if level == 3 else level)
+
+
+@pytest.mark.rule("KM-DIP-09", "KM-REL-12")
+def test_an_attack_without_relations_is_war_without_a_check() -> None:
+    w = _related(0)
+    led = ledger()
+    E.resolve_event(w, ScriptedEvent(turn=0, kind="attack", kingdom="a", target="b"), ScriptedDice([]), led)
+    assert [_fields(e) for e in led.events] == [("KingdomAttacked", "kingdom:a", None, [], [], None, "war", {"target": "b"})]
+    assert w.km.enemies("a", "b") and w.km.kingdoms["a"].infamy == 0
+
+
+# ---- KM-REL-06/10: relation orders, every field ------------------------------------------------------------------
+
+
+@pytest.mark.rule("KM-REL-06", "KM-REL-10", "SC-KM-03", "RES-KM-39")
+def test_closing_withdrawing_and_a_failed_renegotiation_in_full() -> None:
+    """Each a Loyalty check at a's Control DC 23 (1d20 + 10). Closing an embassy: 13 → 23 closes it, 12 → 22 keeps
+    it. Withdrawing from a treaty (which also ends the alliance built on it): success Unrest +1, failure +2.
+    Renegotiating, failed: the treaty unchanged, Unrest +1."""
+    w = _related(1)
+    led = ledger()
+    E.resolve_relation_order(w, "a", RelationOrder("close_embassy", "b"), ScriptedDice(["d20=12"]), led)
+    E.resolve_relation_order(w, "a", RelationOrder("close_embassy", "b"), ScriptedDice(["d20=13"]), led)
+    assert [_fields(e) for e in led.events] == [
+        ("CloseEmbassyLoyaltyCheckRolled", "kingdom:a", 23, [["Loyalty", 10]], [[20, 12]], 22, "failure",
+         {"target": "b", "result": "embassy kept"}),
+        ("CloseEmbassyLoyaltyCheckRolled", "kingdom:a", 23, [["Loyalty", 10]], [[20, 13]], 23, "success",
+         {"target": "b", "result": "embassy closed"}),
+    ]
+    assert w.km.level("a", "b") == 0
+    for d20, n in ((13, 1), (12, 2)):
+        w = _related(3)
+        led = ledger()
+        E.resolve_relation_order(w, "a", RelationOrder("withdraw", "b", "treaty"), ScriptedDice([f"d20={d20}"]), led)
+        assert [_fields(e) for e in led.events] == [
+            ("WithdrawalLoyaltyCheckRolled", "kingdom:a", 23, [["Loyalty", 10]], [[20, d20]], d20 + 10,
+             "success" if n == 1 else "failure",
+             {"target": "b", "result": "withdrew from the treaty", "unrest": n, "unrest_after": n}),
+        ]
+        assert w.km.level("a", "b") == 1
+    w = _related(2)
+    led = ledger()
+    assert E.resolve_relation_order(w, "a", RelationOrder("renegotiate", "b"), ScriptedDice(["d20=12"]), led) == "renegotiation failed"
+    assert [_fields(e) for e in led.events] == [
+        ("RenegotiationLoyaltyCheckRolled", "kingdom:a", 23, [["Loyalty", 10]], [[20, 12]], 22, "failure",
+         {"target": "b", "result": "unchanged", "unrest": 1, "unrest_after": 1}),
+    ]
+    assert w.km.relation("a", "b").treaty == Agreement("treaty", bonus={"a": 0, "b": 0})
