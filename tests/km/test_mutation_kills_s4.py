@@ -828,3 +828,56 @@ def test_closing_withdrawing_and_a_failed_renegotiation_in_full() -> None:
          {"target": "b", "result": "unchanged", "unrest": 1, "unrest_after": 1}),
     ]
     assert w.km.relation("a", "b").treaty == Agreement("treaty", bonus={"a": 0, "b": 0})
+
+
+# ---- SC-KM-13/14…17/27/28/31/32/33, RES-KM-28: a turn of ordinary actions, every event in full -----------------
+
+
+@pytest.mark.rule("SC-KM-13", "SC-KM-14", "SC-KM-15", "SC-KM-16", "SC-KM-17", "SC-KM-27", "SC-KM-28", "SC-KM-31", "SC-KM-33",
+                  "RES-KM-28")
+def test_a_turn_of_ordinary_actions_every_event_in_full() -> None:
+    """a: Size 10 (row 0, [1, 0] hills), Treasury 100, a construction budget of 5 BP this turn (RES-KM-28: spent
+    first). Edicts changed to Holiday 1, token, light. Claim [10, 0] (explored, next to [9, 0]): 1 BP from the
+    budget (4 left), Size 11: the SC-KM-27 milestone, Fame +1 (the default choice). A Road on the hills: 3 BP
+    (SC-KM-33; budget 1 left). Newton founded on plains [5, 0]: 1 BP (the budget's last). A district for Acity
+    (plains, 1 BP: Treasury 99). A Black Market (50 BP, Unrest +1: Treasury 49, Unrest 1, counted), the turn's
+    first Mansion (10 BP, not counted, SC-KM-17), a Shop in Newton (8 BP, counted: 31): Size 11 allows 2
+    buildings, so a Smithy more is refused. Abandoning [9, 0] (no settlement): Unrest +1 → 2."""
+    from sim.rules.km import ordinary as O
+
+    hm = grid(["PHPPPPPPPPPP", "PPPPPPPPPPPP"])
+    a = kingdom("a", list(range(10)), treasury=100, construction_budget=5, budget_turn=0)
+    w = world(hm, [a])
+    settle(w, "a", "Acity", 0)
+    w.km.hex(10).explored = True
+    led = ledger()
+    O.set_edicts(w, "a", "1", "token", "light", led)
+    O.claim_hex(w, "a", 10, led)
+    O.build_improvement(w, "a", 1, "road", led)
+    O.found_settlement(w, "a", 5, "Newton", led)
+    O.buy_district(w, "a", "Acity", led)
+    for town, kind in (("Acity", "black_market"), ("Acity", "mansion"), ("Newton", "shop")):
+        O.construct(w, "a", town, kind, led)
+    with pytest.raises(IllegalOrderError, match="SC-KM-17.*Size 11 may make 2 new building"):
+        O.construct(w, "a", "Newton", "smithy", led)
+    O.abandon_hex(w, "a", 9, led)
+    A = "kingdom:a"
+    assert [_fields(e) for e in led.events] == [
+        ("EdictsSet", A, None, [], [], None, "changed", {"holiday": "1", "promotion": "token", "taxation": "light"}),
+        ("HexClaimed", A, None, [], [], 1, "claimed", {"hex": [10, 0], "terrain": "plains", "size_after": 11, "treasury_after": 100}),
+        ("SizeMilestoneReached", A, None, [], [], 1, "fame +1", {"size": 11}),
+        ("TerrainImprovementBuilt", A, None, [], [], 3, "road", {"hex": [1, 0], "terrain": "hills", "treasury_after": 100}),
+        ("SettlementFounded", A, None, [], [], 1, "Newton", {"hex": [5, 0], "treasury_after": 100}),
+        ("DistrictAdded", A, None, [], [], 1, "Acity", {"districts": 2, "treasury_after": 99}),
+        ("BuildingConstructed", A, None, [], [], 50, "black_market",
+         {"settlement": "Acity", "treasury_after": 49, "unrest_after": 1, "counted": True}),
+        ("BuildingConstructed", A, None, [], [], 10, "mansion",
+         {"settlement": "Acity", "treasury_after": 39, "unrest_after": 1, "counted": False}),
+        ("BuildingConstructed", A, None, [], [], 8, "shop", {"settlement": "Newton", "treasury_after": 31, "unrest_after": 1,
+                                                             "counted": True}),
+        ("HexAbandoned", A, None, [], [], 1, "+1 Unrest", {"hex": [9, 0], "settlement": False, "unrest_after": 2}),
+    ]
+    assert (a.fame, a.construction_budget, a.hexes) == (1, 0, [0, 1, 2, 3, 4, 5, 6, 7, 8, 10])
+    assert (a.built, a.free_house_used) == ({"claims": 1, "improvements": 1, "settlements": 1, "buildings": 2}, True)
+    s = w.km.stats
+    assert (s.hexes_claimed, s.improvements_built, s.buildings_built) == (1, 1, 3)
