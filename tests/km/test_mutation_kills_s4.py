@@ -881,3 +881,25 @@ def test_a_turn_of_ordinary_actions_every_event_in_full() -> None:
     assert (a.built, a.free_house_used) == ({"claims": 1, "improvements": 1, "settlements": 1, "buildings": 2}, True)
     s = w.km.stats
     assert (s.hexes_claimed, s.improvements_built, s.buildings_built) == (1, 1, 3)
+
+
+@pytest.mark.rule("SC-KM-13", "RES-KM-38")
+def test_a_founded_settlement_is_on_the_map_named_once_with_its_water_border() -> None:
+    """Newton founded on [5, 0] stands on the map as a village of that name, so no second settlement may take
+    the name; one founded on a river hex ([6, 0]) has a water border (RES-KM-38), the other none."""
+    from sim.errors import InvalidOrderError
+    from sim.rules.km import ordinary as O
+
+    hm = plains(12, 2)
+    hm.hexes[6].river = True
+    a = kingdom("a", list(range(12)), treasury=100)  # Size 12: one new settlement a turn
+    w = world(hm, [a])
+    settle(w, "a", "Acity", 0)
+    led = ledger()
+    O.found_settlement(w, "a", 5, "Newton", led)
+    assert (hm.hexes[5].settlement, hm.hexes[5].settlement_kind) == ("Newton", "village")
+    w.km.turn = 1
+    with pytest.raises(InvalidOrderError, match="a settlement named 'Newton' already exists"):
+        O.found_settlement(w, "a", 6, "Newton", led)
+    O.found_settlement(w, "a", 6, "Riverton", led)
+    assert [(s.name, s.water_border) for s in a.settlements] == [("Acity", False), ("Newton", False), ("Riverton", True)]
