@@ -26,6 +26,8 @@ from sim.state.km import (
     ExplorationEdict,
     HiddenFeature,
     ImprovementOrder,
+    Kingdom,
+    Leader,
     RelationOrder,
     ScriptedEvent,
     TradeEdict,
@@ -903,3 +905,84 @@ def test_a_founded_settlement_is_on_the_map_named_once_with_its_water_border() -
         O.found_settlement(w, "a", 6, "Newton", led)
     O.found_settlement(w, "a", 6, "Riverton", led)
     assert [(s.name, s.water_border) for s in a.settlements] == [("Acity", False), ("Newton", False), ("Riverton", True)]
+
+
+# ---- SC-KM-07/09/10/12/20/22/23, RES-KM-34: the Upkeep phase, every event in full -------------------------------
+
+
+def _upkeep_world(**kw: object) -> tuple[World, Kingdom]:
+    """a: Size 3 (row 0, Acity on [0, 0], 1 district): Control DC 20 + 3 + 1 = 24; Holiday and Promotion none,
+    so Consumption = Size 3 less its Farms."""
+    hm = plains(8, 2)
+    a = kingdom("a", [0, 1, 2], **kw)
+    w = world(hm, [a])
+    settle(w, "a", "Acity", 0)
+    return w, a
+
+
+@pytest.mark.rule("SC-KM-07", "SC-KM-09", "SC-KM-10", "SC-KM-12", "SC-KM-20", "SC-KM-23", "RES-KM-34", "SC-KM-03")
+def test_an_upkeep_into_anarchy_every_event_in_full() -> None:
+    """Unrest 10, Treasury 2, Economy −1, Loyalty 5, Stability 10; the Ruler's and Councilor's seats vacant, no
+    Consort or Heir. Step 1: 5 + 10 − 10 = 5 against 24, failed by 19: Unrest + 1d4 (3) → 13. Step 2: 2 − 3 =
+    −1, in debt: +2 → 15. Step 4: Economy negative: +1 → 16. Vacancies (RES-KM-34): Ruler +4 → 20, Councilor +1
+    → 21. Unrest ≥ 11: a hex is lost, the one farthest from the capital ([2, 0]); ≥ 20: anarchy."""
+    w, a = _upkeep_world(unrest=10, treasury=2)
+    del a.leaders["ruler"], a.leaders["councilor"]
+    sheet(w, "a", economy=-1, loyalty=5, stability=10)
+    led = ledger()
+    E.upkeep(w, "a", ScriptedDice(["d20=5", "d4=3"]), led)
+    A = "kingdom:a"
+    assert [_fields(e) for e in led.events] == [
+        ("UpkeepStabilityCheckRolled", A, 24, [["Stability", 10], ["Unrest", -10]], [[20, 5], [4, 3]], 5, "failure by 5 or more",
+         {"unrest_before": 10, "unrest_after": 13, "treasury_gain": 0}),
+        ("ConsumptionPaid", A, None, [], [], 3, "in debt",
+         {"raw_consumption": 3, "from_granary": 0, "stored_in_granary": 0, "treasury_before": 2, "treasury_after": -1,
+          "unrest_after": 15}),
+        ("UnrestFromNegativeAttributes", A, None, [], [], 1, "+1 Unrest", {"attributes": ["economy"], "unrest_after": 16}),
+        ("VacancyUnrestRose", A, None, [], [], 4, "+4 Unrest", {"role": "ruler", "unrest_after": 20}),
+        ("VacancyUnrestRose", A, None, [], [], 1, "+1 Unrest", {"role": "councilor", "unrest_after": 21}),
+        ("HexLostToUnrest", A, None, [], [], None, "hex lost", {"hex": [2, 0], "unrest": 21, "size_after": 2}),
+        ("AnarchyBegan", A, None, [], [], None, "anarchy", {"unrest": 21}),
+    ]
+    s = w.km.stats
+    assert (a.anarchy, a.hexes, s.hexes_lost_to_unrest, s.anarchy_turns) == (True, [0, 1], 1, 1)
+
+
+@pytest.mark.rule("SC-KM-09", "SC-KM-10", "SC-KM-22", "SC-KM-31", "RES-KM-32", "RES-KM-25")
+def test_upkeeps_with_a_granary_and_a_stand_in_ruler_every_event_in_full() -> None:
+    """(1) Unrest 0, Treasury 10, Stability 10, two Farms (raw Consumption 3 − 4 = −1) and a Granary: 15 + 10 =
+    25 ≥ 24, Unrest already 0 so Treasury +1 (11); nothing to pay, the surplus 1 stored in the Granary (up to 5).
+    (2) Treasury 1, 3 BP in the Granary, no Farm (Consumption 3 > Treasury): 10 + 10 = 20, failed by 4: Unrest
+    +1; the Granary pays 3 − 1 = 2 (1 left), the Treasury 1: 0, no debt. The Ruler's seat vacant but a Consort
+    stands in (SC-KM-22): Loyalty 14 + 10 − 1 = 23 < 24: Unrest +1 → 2."""
+    w, a = _upkeep_world(treasury=10, improvements={1: ["farm"], 2: ["farm"]})
+    a.settlements[0].buildings = {"granary": 1}
+    sheet(w, "a", stability=10)
+    led = ledger()
+    E.upkeep(w, "a", ScriptedDice(["d20=15"]), led)
+    A = "kingdom:a"
+    assert [_fields(e) for e in led.events] == [
+        ("UpkeepStabilityCheckRolled", A, 24, [["Stability", 10]], [[20, 15]], 25, "success",
+         {"unrest_before": 0, "unrest_after": 0, "treasury_gain": 1}),
+        ("ConsumptionPaid", A, None, [], [], 0, "paid",
+         {"raw_consumption": -1, "from_granary": 0, "stored_in_granary": 1, "treasury_before": 11, "treasury_after": 11,
+          "unrest_after": 0}),
+    ]
+    assert (a.granary, a.surplus_turn, a.treasury) == (1, 0, 11)
+    w, a = _upkeep_world(treasury=1, granary=3)
+    a.settlements[0].buildings = {"granary": 1}
+    del a.leaders["ruler"]
+    a.leaders["consort"] = Leader("Consort")
+    sheet(w, "a", loyalty=10, stability=10)
+    led = ledger()
+    E.upkeep(w, "a", ScriptedDice(["d20=10", "d20=14"]), led)
+    assert [_fields(e) for e in led.events] == [
+        ("UpkeepStabilityCheckRolled", A, 24, [["Stability", 10]], [[20, 10]], 20, "failure",
+         {"unrest_before": 0, "unrest_after": 1, "treasury_gain": 0}),
+        ("ConsumptionPaid", A, None, [], [], 3, "paid",
+         {"raw_consumption": 3, "from_granary": 2, "stored_in_granary": 0, "treasury_before": 1, "treasury_after": 0,
+          "unrest_after": 1}),
+        ("StandInRulerLoyaltyCheckRolled", A, 24, [["Loyalty", 10], ["Unrest", -1]], [[20, 14]], 23, "failure",
+         {"stand_in": "a:consort", "unrest_after": 2}),
+    ]
+    assert (a.granary, a.acted_for) == (1, "a")
