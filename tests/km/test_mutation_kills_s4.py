@@ -17,6 +17,7 @@ from sim.config import Config, KmConfig
 from sim.dice import ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.events import Event, Ledger
+from sim.orders import ScriptedDecider
 from sim.rules import km as E
 from sim.state.km import (
     Agreement,
@@ -986,3 +987,54 @@ def test_upkeeps_with_a_granary_and_a_stand_in_ruler_every_event_in_full() -> No
          {"stand_in": "a:consort", "unrest_after": 2}),
     ]
     assert (a.granary, a.acted_for) == (1, "a")
+
+
+# ---- SC-KM-08, RES-KM-39: one whole month of a policy kingdom, every question and every event ------------------
+
+
+@pytest.mark.rule("SC-KM-08", "SC-KM-09", "SC-KM-10", "SC-KM-13", "SC-KM-17", "SC-KM-18", "SC-KM-19", "RES-KM-35", "RES-KM-39",
+                  "RES-KM-48")
+def test_a_whole_month_asks_each_slot_in_order_and_records_each_phase_in_full() -> None:
+    """a: Size 2 (plains [0, 0] with Acity, [1, 0]), Treasury 10, base 10/10/10, edicts Holiday none (Loyalty −1),
+    Promotion none (Stability −1), Taxation normal (Economy +2, Loyalty −2): Economy 12, Loyalty 7, Stability 9,
+    Control DC 20 + 2 + 1 = 23, Consumption 2; random events on (SC-KM-19). Month 1:
+    Upkeep — 14 + 9 = 23 ≥ 23 with Unrest 0: Treasury +1 (11); Consumption 2: 9.
+    Edict — asked in SC-KM-13 order (a question with one answer is not asked: no envoy, claim or district
+    here): a Road on [1, 0] (1 BP: 8), no second improvement; a Shop (8 BP: 0), then nothing is affordable
+    (not even the free Mansion, 10 BP), so the building slot is not asked again;
+    Taxation light, Holiday none, Promotion none (changed); no special edict.
+    Income — Economy 10 + Shop 1 + light 1 = 12 (one Road hex: 1 // 4 = 0): 7 + 12 = 19, taxes 19 // 3 = 6.
+    Event — 75% after a turn without an event: d100 = 76 > 75, none."""
+    hm = plains(8, 2)
+    a = kingdom("a", [0, 1], treasury=10)
+    w = world(hm, [a], config=Config(km=KmConfig(events_enabled=True)))
+    settle(w, "a", "Acity", 0)
+    A = "kingdom:a"
+    decider = ScriptedDecider({(A, "improvement"): [ImprovementOrder(1, "road"), None],
+                               (A, "building"): [BuildOrder("Acity", "shop")],
+                               (A, "taxation"): ["light"], (A, "holiday"): ["none"], (A, "promotion"): ["none"],
+                               (A, "special"): [None]})
+    led = ledger()
+    dice = ScriptedDice(["d20=14", "d20=7", "d100=76"])
+    E.resolve_month(w, decider, dice, led)
+    dice.assert_exhausted()
+    decider.assert_exhausted()
+    assert decider.asked == [(A, s) for s in ("improvement", "improvement", "building", "taxation", "holiday",
+                                              "promotion", "special")]
+    assert [_fields(e) for e in led.events] == [
+        ("KingdomTurnBegan", A, None, [], [], None, "",
+         {"turn": 1, "size": 2, "treasury": 10, "economy": 12, "loyalty": 7, "stability": 9, "unrest": 0, "control_dc": 23,
+          "consumption": 2, "fame": 0, "infamy": 0}),
+        ("UpkeepStabilityCheckRolled", A, 23, [["Stability", 9]], [[20, 14]], 23, "success",
+         {"unrest_before": 0, "unrest_after": 0, "treasury_gain": 1}),
+        ("ConsumptionPaid", A, None, [], [], 2, "paid",
+         {"raw_consumption": 2, "from_granary": 0, "stored_in_granary": 0, "treasury_before": 11, "treasury_after": 9,
+          "unrest_after": 0}),
+        ("TerrainImprovementBuilt", A, None, [], [], 1, "road", {"hex": [1, 0], "terrain": "plains", "treasury_after": 8}),
+        ("BuildingConstructed", A, None, [], [], 8, "shop",
+         {"settlement": "Acity", "treasury_after": 0, "unrest_after": 0, "counted": True}),
+        ("EdictsSet", A, None, [], [], None, "changed", {"holiday": "none", "promotion": "none", "taxation": "light"}),
+        ("TaxesCollected", A, None, [["Economy", 12]], [[20, 7]], 19, "+6 BP", {"tax": 6, "improvements": 0, "treasury_after": 6}),
+        ("KingdomEventRolled", A, 75, [], [[100, 76]], 76, "no event", {}),
+    ]
+    assert (w.km.turn, a.treasury, a.no_event_last_turn, a.edicts_turn) == (1, 6, True, 1)
