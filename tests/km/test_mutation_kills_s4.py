@@ -31,6 +31,7 @@ from sim.state.km import (
     Leader,
     RelationOrder,
     ScriptedEvent,
+    Subjugation,
     TradeEdict,
     TradeRoute,
     VassalageEdict,
@@ -1038,3 +1039,64 @@ def test_a_whole_month_asks_each_slot_in_order_and_records_each_phase_in_full() 
         ("KingdomEventRolled", A, 75, [], [[100, 76]], 76, "no event", {}),
     ]
     assert (w.km.turn, a.treasury, a.no_event_last_turn, a.edicts_turn) == (1, 6, True, 1)
+
+
+# ---- the km.* summary, the season metrics and the invariants, in full --------------------------------------------
+
+
+@pytest.mark.rule("SC-KM-01", "KM-REL-07", "KM-TRADE-14")
+def test_the_summary_and_the_metrics_of_three_kingdoms_in_full() -> None:
+    """a (Treasury 30, Unrest 3, Size 2, Fame 4), b (Treasury −5, Size 2, Infamy 2) and c (a vassal of a, Treasury 7,
+    Size 3, Unrest 12) in turn 4: a–b an embassy and a treaty, a–c an embassy, b–c at war; one Goods route of a
+    established, one of b travelling. Every derived figure of the summary and every kingdom's metrics (Control DC
+    20 + Size + districts: a 23, b 23, c 24)."""
+    from sim.rules.km.report import metrics, summary
+
+    w, a, b = pair()
+    a.unrest, a.fame = 3, 4
+    b.treasury, b.infamy = -5, 2
+    c = kingdom("c", [60, 61, 62], treasury=7, unrest=12, overlord="a")
+    w.km.kingdoms["c"] = c
+    settle(w, "c", "Ccity", 60)
+    w.km.turn = 4
+    rel = w.km.relation("a", "b")
+    rel.embassy, rel.treaty = True, Agreement("treaty", bonus={"a": 0, "b": 0})
+    w.km.relation("a", "c").embassy = True
+    w.km.relation("b", "c").enemies = True
+    for rid, kid, status in ((1, "a", "established"), (2, "b", "travelling")):
+        w.km.routes.append(TradeRoute(id=rid, kingdom=kid, partner="c", origin="x", destination="Ccity", type="goods", path=[],
+                                      trl_halves=4, rm=0, lm=0, investment=5, k=1, issue_turn=0, arrival_turn=0, days="2",
+                                      status=status, expiry_turn=12))
+    got = summary(w)
+    assert {k: v for k, v in got.items() if not hasattr(w.km.stats, k[3:])} == {
+        "km.turns": 5, "km.kingdoms": 3, "km.embassies_now": 2, "km.treaties_now": 1, "km.alliances_now": 0, "km.wars_now": 1,
+        "km.trade_routes_active": 1, "km.vassals": 1, "km.treasury_total": 32, "km.treasury_min": -5, "km.treasury_max": 30,
+        "km.unrest_max": 12, "km.size_total": 7, "km.size_max": 3, "km.fame_max": 4, "km.infamy_max": 2,
+    }
+    m = metrics(w)
+    assert list(m) == ["kingdom:a", "kingdom:b", "kingdom:c"]
+    assert {k: (v["treasury"], v["size"], v["unrest"], v["fame"], v["infamy"], v["control_dc"], v["treaties"], v["trade_routes"])
+            for k, v in m.items()} == {
+        "kingdom:a": (30, 2, 3, 4, 0, 23, 1, 1), "kingdom:b": (-5, 2, 0, 0, 2, 23, 1, 0), "kingdom:c": (7, 3, 12, 0, 0, 24, 0, 0)}
+
+
+@pytest.mark.rule("SC-KM-07", "SC-KM-25", "KM-TRADE-14", "KM-REL-07")
+def test_each_broken_invariant_is_named() -> None:
+    """One world breaking each invariant once: a's Unrest −1 and Fame −1, hex 1 claimed by a and b, b's settlement
+    outside its hexes, two Goods routes of a travelling, c subjugated by a with no overlord, a treaty between b
+    and c without an embassy."""
+    w, a, b = pair()
+    a.unrest, a.fame = -1, -1
+    b.hexes = [1, 40, 41]
+    b.settlements[0].hex = 50
+    c = kingdom("c", [60], subjugation=Subjugation(overlord="a", dc_increase=0))
+    w.km.kingdoms["c"] = c
+    for rid in (1, 2):
+        w.km.routes.append(TradeRoute(id=rid, kingdom="a", partner="b", origin="Acity", destination="Bcity", type="goods", path=[],
+                                      trl_halves=4, rm=0, lm=0, investment=5, k=1, issue_turn=0, arrival_turn=1, days="2"))
+    w.km.relation("b", "c").treaty = Agreement("treaty")
+    assert E.broken_invariants(w) == [
+        "a: Unrest -1 < 0 (SC-KM-07)", "a: Fame/Infamy below 0 (SC-KM-25)", "a: 2 goods trade routes (KM-TRADE-14)",
+        "hex 1 claimed by a and b", "b: settlement Bcity outside its hexes", "c: subjugated by a but its overlord is None",
+        "b|c: an agreement without an embassy (KM-REL-07)",
+    ]
