@@ -1100,3 +1100,66 @@ def test_each_broken_invariant_is_named() -> None:
         "hex 1 claimed by a and b", "b: settlement Bcity outside its hexes", "c: subjugated by a but its overlord is None",
         "b|c: an agreement without an embassy (KM-REL-07)",
     ]
+
+
+# ---- KM-REL-07/08/09, RES-KM-10/11/41/46: a treaty signed, every event in full -----------------------------------
+
+
+@pytest.mark.rule("KM-REL-07", "KM-REL-08", "KM-REL-09", "RES-KM-10", "RES-KM-11", "RES-KM-41", "RES-KM-46", "KM-DIP-04")
+def test_a_treaty_signed_after_opposed_checks_every_event_in_full() -> None:
+    """a (Treasury 30, Bluff +2; already a treaty with c) asks b (Helpful, Bluff +1 for its answering leader, an
+    NPC whose Economy is untracked) for a treaty, bribe 2: 1d4 = 1 (Treasury 29), bribe 2 (27). DC 10 − 2 = 8
+    (c is no common relation: b has none with it). Check 1: 13, succeeds by 5: the attitude would improve but
+    Helpful is the top; check 2: 3, fails by 5: Helpful → Friendly, so the DC is 8 + 5 = 13; check 3: 15 ≥ 13:
+    two successes. Opposed checks, envoy first, ties rerolled, stop at 3 of 5 (RES-KM-41): Bluff 10 + 2 = 12
+    vs 11 + 1 = 12, tie, then 7 vs 5: envoy; Diplomacy 8 vs 9: target; Knowledge (local) 15 vs 3 and
+    Knowledge (nobility) 12 vs 2: envoy, 3 wins. a has the advantage and keeps the treaty balanced: b's Economy
+    2d6 + Size = 4 + 5 + 2 = 11, a's 12 (10 + Taxation normal 2): each gets 10% of the other's, 1 and 1, less 1
+    for a, who already holds an agreement (RES-KM-46): a 0, b 1; a's Fame +1."""
+    w, a, b = pair(a_kw={"skills": {"bluff": 2}}, b_kw={"counter_skills": {"bluff": 1}, "tracked": False})
+    c = kingdom("c", [60, 61])
+    w.km.kingdoms["c"] = c
+    rel = w.km.relation("a", "c")
+    rel.embassy, rel.treaty = True, Agreement("treaty", bonus={"a": 0, "c": 0}, reduction={"a": 0, "c": 0})
+    w.km.relation("a", "b").embassy = True
+    led = ledger()
+    script = ["d4=1", "d20=13", "d20=3", "d20=15", "d20=10", "d20=11", "d20=5", "d20=4", "d20=8", "d20=9", "d20=15", "d20=3",
+              "d20=12", "d20=2", "d6=4", "d6=5"]
+    dice = ScriptedDice(script)
+    assert E.resolve_special(w, "a", DiplomaticEdict("b", "treaty", bribe=2), dice, led) == "treaty signed"
+    dice.assert_exhausted()
+    A = "kingdom:a"
+
+    def terms(attitude: str, att: int) -> list[list[object]]:
+        return [["base", 10], ["own Infamy", 0], ["target special size", 0], ["own special size", 0], ["alignment difference", 0],
+                ["relationships", 0], [f"attitude ({attitude})", att], ["own Fame", 0], ["bribes", -2]]
+
+    def dip(i: int, dc: int, d: int, att: tuple[str, int], shift: list[str] | None) -> tuple:
+        return ("DiplomacyCheckRolled", A, dc, [["Diplomacy", 0], ["Fame bonus", 0]], [[20, d]], d, "success" if d >= dc else "failure",
+                {"target": "b", "attempt": "treaty", "check": i, "of": 3, "dc_terms": terms(*att), "relationships": [],
+                 "margin": d - dc, "attitude": shift})
+
+    def opp(i: int, skill: str, mods: list[list[object]], rolls: list[int], totals: list[list[int]], won: str, ew: int, tw: int) -> tuple:
+        return ("OpposedCheckRolled", A, None, mods, [[20, r] for r in rolls], totals[-1][0], f"{won} wins",
+                {"target": "b", "skill": skill, "target_skill": skill, "check": i, "totals": totals, "envoy_wins": ew,
+                 "target_wins": tw})
+
+    def pair_mods(name: str) -> list[list[object]]:
+        return [[f"envoy {name}", 0], [f"target {name}", 0]]
+
+    assert [_fields(e) for e in led.events] == [
+        ("DiplomaticEdictIssued", A, None, [], [[4, 1]], 3, "treaty",
+         {"target": "b", "cost": 1, "bribe": 2, "bribe_asked": 2, "treasury_after": 27}),
+        dip(1, 8, 13, ("helpful", 0), ["helpful", "helpful"]),
+        dip(2, 8, 3, ("helpful", 0), ["helpful", "friendly"]),
+        dip(3, 13, 15, ("friendly", 5), None),
+        opp(1, "Bluff", [["envoy Bluff", 2], ["target Bluff", 1]], [10, 11, 5, 4], [[12, 12], [7, 5]], "envoy", 1, 0),
+        opp(2, "Diplomacy", [["envoy Diplomacy", 0], ["envoy Fame bonus", 0], ["target Diplomacy", 0], ["target Fame bonus", 0]],
+            [8, 9], [[8, 9]], "target", 1, 1),
+        opp(3, "Knowledge (local)", pair_mods("Knowledge (local)"), [15, 3], [[15, 3]], "envoy", 2, 1),
+        opp(4, "Knowledge (nobility)", pair_mods("Knowledge (nobility)"), [12, 2], [[12, 2]], "envoy", 3, 1),
+        ("AgreementSigned", A, None, [], [[6, 4], [6, 5]], None, "balanced treaty",
+         {"target": "b", "attribute": "economy", "advantaged": "a", "partner_values": {"a": 12, "b": 11},
+          "bonus": {"a": 0, "b": 1}, "reduction": {"a": 1, "b": 0}, "fame": 1, "infamy": 0, "via": "edict"}),
+    ]
+    assert (a.fame, w.km.stats.treaties_signed, w.km.relation("a", "b").treaty.signed_turn) == (1, 1, 0)
