@@ -1163,3 +1163,99 @@ def test_a_treaty_signed_after_opposed_checks_every_event_in_full() -> None:
           "bonus": {"a": 0, "b": 1}, "reduction": {"a": 1, "b": 0}, "fame": 1, "infamy": 0, "via": "edict"}),
     ]
     assert (a.fame, w.km.stats.treaties_signed, w.km.relation("a", "b").treaty.signed_turn) == (1, 1, 0)
+
+
+# ---- KM-REL-05 / RES-KM-09: a threat, every field ------------------------------------------------------------------
+
+
+@pytest.mark.rule("KM-REL-05", "RES-KM-09", "RES-KM-47", "RES-KM-40")
+@pytest.mark.parametrize(("d20", "ok"), [(2, True), (1, False)])
+def test_a_threat_every_field(d20: int, ok: bool) -> None:
+    """a (Intimidate +3, Infamy 12, 2 active armies) threatens b (Indifferent): DC 10 + attitude 10 = 20, without
+    the Fame and Infamy terms; the roll 1d20 + 3 + Infamy 12 + 2 armies + Infamy bonus floor(12 / 10) = 1.
+    d20 = 2: 20 ≥ 20, an embassy, Infamy +1 (13). d20 = 1: 19, failed by 1: Indifferent → Unfriendly, Infamy +2
+    (14), no threat before turn 12."""
+    w, a, b = pair(attitude="indifferent", a_kw={"skills": {"intimidate": 3}, "infamy": 12, "armies": 2})
+    led = ledger()
+    E.resolve_special(w, "a", DiplomaticEdict("b", "threat"), ScriptedDice(["d4=1", f"d20={d20}"]), led)
+    terms = [["base", 10], ["target special size", 0], ["own special size", 0], ["alignment difference", 0], ["relationships", 0],
+             ["attitude (indifferent)", 10], ["bribes", 0]]
+    data: dict[str, object] = {"target": "b", "attempt": "threat", "dc_terms": terms, "relationships": [], "margin": d20 - 2,
+                               "infamy": 1 if ok else 2, "result": "embassy established" if ok else "threat rejected"}
+    if not ok:
+        data |= {"ban_until": 12, "attitude": ["indifferent", "unfriendly"]}
+    assert _fields(led.events[1]) == (
+        "IntimidateCheckRolled", "kingdom:a", 20, [["Intimidate", 3], ["own Infamy", 12], ["active armies", 2], ["Infamy bonus", 1]],
+        [[20, d20]], 18 + d20, "success" if ok else "failure", data)
+    assert (a.infamy, w.km.level("a", "b"), w.km.stats.embassies) == ((13, 1, 1) if ok else (14, 0, 0))
+
+
+# ---- RES-KM-20, KM-TRADE-09: merchants arriving a turn later, all checks failed -----------------------------------
+
+
+@pytest.mark.rule("RES-KM-20", "KM-TRADE-08", "KM-TRADE-09", "RES-KM-24", "KM-TRADE-05")
+def test_a_trade_expedition_arriving_next_turn_and_lost_every_event_in_full() -> None:
+    """35 plains hexes from Acity [0, 0] to Bcity [35, 0]: TRL 70, RM 7, LM max(0, 2 − 70) = 0; 35 days at one a
+    day: arrival turn 0 + ceil(35 / 30) − 1 = 1, so nothing happens in turn 0. At the start of turn 1's Edict
+    phase the three checks against 23 + 7 = 30: 5 + 12, 5 + 7, 5 + 9, all fail: the expedition is lost, Fame −1
+    (already 0: stays 0), Unrest +1; the Goods type is free again (RES-KM-24)."""
+    hm = plains(40, 1)
+    a = kingdom("a", [0, 1], treasury=30)
+    b = kingdom("b", [35, 36])
+    w = world(hm, [a, b])
+    settle(w, "a", "Acity", 0, buildings={"guildhall": 1})
+    settle(w, "b", "Bcity", 35)
+    sheet(w, "a", economy=12, loyalty=7, stability=9)
+    ready(w, "a")
+    led = ledger()
+    r = E.resolve_special(w, "a", TradeEdict("b", "Acity", "Bcity", "goods", 5), ScriptedDice([]), led)
+    E.trade_arrivals(w, "a", ScriptedDice([]), led)  # the issue turn: no checks yet
+    assert [_fields(e) for e in led.events] == [
+        ("TradeEdictIssued", "kingdom:a", None, [], [], 5, "goods",
+         {"investment_asked": 5, "route": r.id, "partner": "b", "origin": "Acity", "destination": "Bcity",
+          "path": [[c, 0] for c in range(1, 36)], "categories": ["plains"] * 35, "trl": "70", "rm": 7, "lm": 0, "days": "35",
+          "arrival_turn": 1, "k": 1, "treasury_after": 25, "convoy": None}),
+    ]
+    w.km.turn = 1
+    led = ledger()
+    E.trade_arrivals(w, "a", ScriptedDice(["d20=5", "d20=5", "d20=5"]), led)
+    terms = [["Control DC", 23], ["Acity Corruption", 0], ["RM", 7], ["LM", 0], ["Acity Productivity", -2]]
+    assert [_fields(e) for e in led.events] == [
+        *_trade_checks(r.id, terms, [("economy", 5, 17, [["Economy", 12]], "failure"), ("loyalty", 5, 12, [["Loyalty", 7]], "failure"),
+                                     ("stability", 5, 14, [["Stability", 9]], "failure")]),
+        ("TradeExpeditionLost", "kingdom:a", None, [], [], None, "lost",
+         {"route": r.id, "reason": "zero successes", "fame": -1, "unrest_after": 1}),
+    ]
+    assert (r.status, r.successes, a.fame, a.unrest, w.km.stats.trade_expeditions_lost) == ("lost", 0, 0, 1, 1)
+    from sim.rules.km.trade import type_taken
+
+    assert not type_taken(w.km, "a", "goods")
+
+
+# ---- SC-KM-18, RES-KM-48, SC-KM-23: the Income phase, every event --------------------------------------------------
+
+
+@pytest.mark.rule("SC-KM-18", "RES-KM-48", "SC-KM-23", "SC-KM-32")
+def test_the_income_phase_every_event_in_full() -> None:
+    """a: Treasury 10, Economy 12, a Mine and a Sawmill. Withdrawing 3 BP: 6,000 gp, Unrest +3 (Treasury 7);
+    depositing 9,000 gp: 2 full 4,000 (+2: 9); taxes: 1 + 12 − 3 = 10, 10 // 3 = 3, +1 per Mine and Sawmill: +5
+    (14). With the Treasurer's seat vacant no taxes are collected (SC-KM-23)."""
+    hm = grid(["PHFPP", "PPPPP"])
+    a = kingdom("a", [0, 1, 2], treasury=10, improvements={1: ["mine"], 2: ["sawmill"]})
+    w = world(hm, [a])
+    settle(w, "a", "Acity", 0)
+    sheet(w, "a", economy=12)
+    led = ledger()
+    E.income(w, "a", ScriptedDice(["d20=1"]), led, withdraw_bp=3, deposit_gp=9000)
+    A = "kingdom:a"
+    assert [_fields(e) for e in led.events] == [
+        ("BPWithdrawn", A, None, [], [], 3, "6000 gp", {"unrest_after": 3, "treasury_after": 7}),
+        ("GoldDeposited", A, None, [], [], 2, "+2 BP", {"gp": 9000}),
+        ("TaxesCollected", A, None, [["Economy", 12], ["Unrest", -3]], [[20, 1]], 10, "+5 BP",
+         {"tax": 3, "improvements": 2, "treasury_after": 14}),
+    ]
+    del a.leaders["treasurer"]
+    led = ledger()
+    E.income(w, "a", ScriptedDice([]), led)
+    assert [_fields(e) for e in led.events] == [("TaxesNotCollected", A, None, [], [], None, "Treasurer vacant", {})]
+    assert a.treasury == 14
