@@ -1259,3 +1259,57 @@ def test_the_income_phase_every_event_in_full() -> None:
     E.income(w, "a", ScriptedDice([]), led)
     assert [_fields(e) for e in led.events] == [("TaxesNotCollected", A, None, [], [], None, "Treasurer vacant", {})]
     assert a.treasury == 14
+
+
+@pytest.mark.rule("SC-KM-23", "SC-KM-14")
+@pytest.mark.parametrize(("holiday", "loyalty"), [("1", 6), ("6", 6), ("none", 5)])
+def test_a_vacant_councilor_takes_the_holiday_benefit_not_its_penalty(holiday: str, loyalty: int) -> None:
+    """Councilor vacant (SC-KM-23): Loyalty −2 and no Holiday benefit — Holiday 1 (+1) or 6 (+2) add nothing, while
+    no Holiday's −1 stays. Base 10, Taxation normal −2: 10 − 2 − 2 = 6, or 5 with no Holiday."""
+    w, a, b = pair()
+    del a.leaders["councilor"]
+    a.holiday = holiday
+    assert E.stats(w, a).loyalty == loyalty
+
+
+# ---- KM-VAS-01/04/05, RES-KM-28/43: a colony and a subjugated vassal's budget, every field -----------------------
+
+
+@pytest.mark.rule("KM-VAS-01", "KM-VAS-04", "RES-KM-26", "RES-KM-43")
+def test_a_colony_edict_in_full() -> None:
+    """The colony of the vassalage menu ([1, 1] and [1, 2], explored and unclaimed) with a grant of 10 and an
+    embassy: 1d4 = 4, the grant allowed up to (60 − 4) // 4 = 14, so 10 (paid 14: Treasury 46); a keeps its 6
+    hexes; the colony has no settlement (so no capital), Treasury 10; the embassy is made at once (KM-VAS-04)."""
+    hm = plains(6, 3)
+    a = kingdom("a", [0, 1, 2, 3, 4, 6], treasury=60)
+    w = world(hm, [a])
+    settle(w, "a", "Acity", 0)
+    for h in (7, 13):
+        w.km.hex(h).explored = True
+    ready(w, "a")
+    led = ledger()
+    o = VassalageEdict("colony", viceroy="Viceroy of A's colony", hexes=[7, 13], grant=10, relation="embassy", name="A colony [1,1]")
+    vid = E.resolve_special(w, "a", o, ScriptedDice(["d4=4"]), led)
+    assert [_fields(e) for e in led.events] == [
+        ("VassalageEdictIssued", "kingdom:a", None, [], [[4, 4]], 14, "colony",
+         {"vassal": "a-colony-1", "viceroy": "Viceroy of A's colony", "cost": 4, "grant": 10, "grant_asked": 10,
+          "hexes": [[1, 1], [1, 2]], "settlements": [], "size_after": 6, "treasury_after": 46}),
+        ("EmbassyEstablished", "kingdom:a", None, [], [], None, "embassy", {"target": "a-colony-1", "via": "vassalage"}),
+    ]
+    v = w.km.kingdoms[vid]
+    assert (vid, v.hexes, v.treasury, v.capital, v.overlord, w.km.level("a", vid)) == ("a-colony-1", [7, 13], 10, None, "a", 1)
+    assert (w.km.stats.edicts_vassalage, w.km.stats.vassalage_colony) == (1, 1)
+
+
+@pytest.mark.rule("KM-VAS-05", "RES-KM-28")
+def test_a_treaty_with_a_subjugated_vassal_gives_it_half_the_bribes_to_build() -> None:
+    """a subjugated b; a's treaty edict with a bribe of 5 succeeds (DC 10 − 5 = 5: 10 and 10; opposed checks 10 vs
+    1 three times): b gets floor(5 / 2) = 2 BP to build this turn (RES-KM-28)."""
+    w, a, b = pair(b_kw={"overlord": "a", "subjugation": Subjugation(overlord="a", dc_increase=0)})
+    w.km.relation("a", "b").embassy = True
+    led = ledger()
+    script = ["d4=1", "d20=10", "d20=10", "d20=10", "d20=1", "d20=10", "d20=1", "d20=10", "d20=1"]
+    assert E.resolve_special(w, "a", DiplomaticEdict("b", "treaty", bribe=5), ScriptedDice(script), led) == "treaty signed"
+    assert _fields(led.events[-1]) == ("VassalConstructionBudgetGranted", "kingdom:b", None, [], [], 2, "2 BP to build this turn",
+                                       {"overlord": "a"})
+    assert (b.construction_budget, b.budget_turn) == (2, 0)
