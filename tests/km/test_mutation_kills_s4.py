@@ -1313,3 +1313,101 @@ def test_a_treaty_with_a_subjugated_vassal_gives_it_half_the_bribes_to_build() -
     assert _fields(led.events[-1]) == ("VassalConstructionBudgetGranted", "kingdom:b", None, [], [], 2, "2 BP to build this turn",
                                        {"overlord": "a"})
     assert (b.construction_budget, b.budget_turn) == (2, 0)
+
+
+# ---- the KM tables, every row, copied by hand from RULES.md ------------------------------------------------------
+
+# SC-KM-31: building → BP, lots, Economy, Loyalty, Stability, Fame, Unrest, settlement modifiers, water border,
+# trade-route type (KM-TRADE-17/18)
+_SC_KM_31 = {
+    "alchemist": (18, 1, 1, 0, 0, 0, 0, {}, False, "luxuries"),
+    "black_market": (50, 1, 2, 0, 1, 0, 1, {"corruption": 2, "crime": 2}, False, ""),
+    "casters_tower": (30, 1, 1, 1, 0, 0, 0, {}, False, "luxuries"),
+    "exotic_artisan": (10, 1, 1, 0, 1, 0, 0, {}, False, "luxuries"),
+    "foundry": (16, 2, 1, 0, 1, 0, 1, {"productivity": 1}, True, ""),
+    "granary": (12, 1, 0, 1, 1, 0, 0, {}, False, ""),
+    "guildhall": (34, 2, 2, 2, 0, 0, 0, {"law": 1, "productivity": 2}, False, "goods"),
+    "herbalist": (10, 1, 0, 1, 1, 0, 0, {}, False, "luxuries"),
+    "luxury_store": (28, 1, 1, 0, 0, 0, 0, {}, False, "luxuries"),
+    "magic_shop": (68, 1, 1, 0, 0, 0, 0, {}, False, "luxuries"),
+    "mansion": (10, 1, 0, 0, 1, 0, 0, {"law": 1, "society": 1}, False, ""),
+    "mill": (6, 1, 1, 0, 1, 0, 0, {"productivity": 1}, True, ""),
+    "noble_villa": (24, 2, 1, 1, 1, 1, 0, {"society": 1}, False, ""),
+    "pier": (16, 1, 1, 0, 1, 0, 0, {"crime": 1}, True, ""),
+    "shop": (8, 1, 1, 0, 0, 0, 0, {"productivity": 1}, False, "goods"),
+    "smithy": (6, 1, 1, 0, 1, 0, 0, {}, False, "goods"),
+    "stockyard": (20, 4, 1, 0, -1, 0, 0, {"productivity": 1}, False, ""),
+    "tannery": (6, 1, 1, 0, 1, 0, 0, {"society": -1}, False, "goods"),
+    "tavern": (12, 1, 1, 1, 0, 0, 0, {"corruption": 1}, False, ""),
+    "trade_shop": (10, 1, 1, 0, 1, 0, 0, {"productivity": 1}, False, "goods"),
+    "waterfront": (90, 4, 4, 0, 0, 0, 0, {"productivity": 2}, True, ""),
+}
+
+
+@pytest.mark.rule("SC-KM-31", "KM-TRADE-17", "KM-TRADE-18", "RES-KM-38")
+def test_the_building_catalogue_every_row_and_column() -> None:
+    got = {k: (b.bp, b.lots, b.economy, b.loyalty, b.stability, b.fame, b.unrest, b.settlement, b.water_border, b.route)
+           for k, b in E.BUILDINGS.items()}
+    assert got == _SC_KM_31
+    from sim.rules.km.specials import ROUTE_BUILDINGS
+
+    assert {t: sorted(v) for t, v in ROUTE_BUILDINGS.items()} == {
+        t: sorted(k for k, row in _SC_KM_31.items() if row[-1] == t) for t in ("goods", "luxuries")}
+
+
+@pytest.mark.rule("SC-KM-02", "SC-KM-14", "SC-KM-15", "SC-KM-16", "SC-KM-17", "SC-KM-32", "SC-KM-33", "SC-KM-34", "KM-DIP-07",
+                  "KM-DIP-11", "RES-KM-05", "RES-KM-29", "RES-KM-40", "SC-KM-21", "SC-KM-23")
+def test_the_kingdom_tables_every_row() -> None:
+    from sim.rules.km.specials import BAN_TURNS
+    from sim.rules.km.tables import HOLIDAY, IMPROVEMENT_COST, IMPROVEMENT_TERRAIN, PROMOTION, TAXATION
+
+    # SC-KM-33: exploration days at 30 ft, preparation cost, Farm cost, Road cost
+    assert E.TERRAIN == {"cavern": (3, 8, None, 4), "desert": (2, 4, 8, 4), "forest": (2, 4, None, 2), "hills": (1, 2, 4, 3),
+                         "jungle": (2, 12, None, 4), "marsh": (3, 8, None, 4), "mountains": (3, 12, None, 4),
+                         "plains": (1, 1, 2, 1), "water": (2, None, None, None)}
+    # SC-KM-32: costs and terrains of the improvements
+    assert IMPROVEMENT_COST == {"fishery": 4, "mine": 6, "quarry": 6, "sawmill": 3}
+    assert {k: sorted(v) for k, v in IMPROVEMENT_TERRAIN.items()} == {
+        "farm": ["desert", "hills", "plains"], "mine": ["cavern", "desert", "hills", "mountains"],
+        "quarry": ["cavern", "hills", "mountains"], "sawmill": ["forest", "jungle"]}
+    # SC-KM-14/15/16
+    assert HOLIDAY == {"none": (-1, 0), "1": (1, 1), "6": (2, 2), "12": (3, 4), "24": (4, 8)}
+    assert PROMOTION == {"none": (-1, 0), "token": (1, 1), "standard": (2, 2), "aggressive": (3, 4), "expansionist": (4, 8)}
+    assert TAXATION == {"none": (0, 1), "light": (1, -1), "normal": (2, -2), "heavy": (3, -4), "overwhelming": (4, -8)}
+    # SC-KM-17, by Size: (settlements, buildings, terrain improvements, claims)
+    rows = {1: (1, 1, 2, 1), 10: (1, 1, 2, 1), 11: (1, 2, 3, 2), 25: (1, 2, 3, 2), 26: (1, 5, 5, 3), 50: (1, 5, 5, 3),
+            51: (2, 10, 7, 4), 100: (2, 10, 7, 4), 101: (3, 20, 9, 8), 200: (3, 20, 9, 8), 201: (4, None, 12, 12)}
+    assert {n: E.limits(kingdom("x", list(range(n)))) for n in rows} == rows
+    # SC-KM-34 (and RES-KM-13's mapping at speeds other than 30 ft)
+    speeds = (15, 20, 30, 40, 50)
+    assert [(E.travel_hours(s, "plains"), E.travel_hours(s, "hills")) for s in speeds] == [(11, 16), (8, 12), (5, 8), (4, 6), (3, 5)]
+    terrains = ("plains", "hills", "desert", "forest", "marsh", "jungle", "mountains", "cavern", "water", "moor", "tundra")
+    assert {s: [E.explore_days(s, t) for t in terrains] for s in speeds} == {
+        15: [3, 3, 4, 4, 4, 4, 5, 5, 2, 4, 4], 20: [2, 2, 3, 3, 3, 3, 4, 4, 2, 3, 3], 30: [1, 1, 2, 2, 3, 2, 3, 3, 2, 3, 2],
+        40: [1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1], 50: [1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1]}
+    # SC-KM-02: the alignments' adjustments (Economy, Loyalty, Stability), Neutral twice for true Neutral
+    assert {al: E.alignment_base(al) for al in ("LG", "NG", "CG", "LN", "N", "CN", "LE", "NE", "CE")} == {
+        "LG": (2, 2, 0), "NG": (0, 2, 2), "CG": (0, 4, 0), "LN": (2, 0, 2), "N": (0, 0, 4), "CN": (0, 2, 2), "LE": (4, 0, 0),
+        "NE": (2, 0, 2), "CE": (2, 2, 0)}
+    # KM-DIP-07 / RES-KM-05, KM-DIP-11
+    assert [E.alignment_mod("LG", x) for x in ("LG", "NG", "CG", "LN", "CN", "CE", "N")] == [0, 5, 15, 5, 20, 30, 10]
+    assert [E.attitude_mod(x) for x in ("helpful", "friendly", "indifferent", "unfriendly", "hostile")] == [0, 5, 10, 15, 20]
+    # RES-KM-29 (CFG.km.vassal_attitude_by_steps), RES-KM-40
+    assert list(Config().km.vassal_attitude_by_steps) == ["friendly", "indifferent", "indifferent", "unfriendly", "hostile"]
+    assert BAN_TURNS == 12
+
+
+@pytest.mark.rule("SC-KM-21", "SC-KM-23")
+@pytest.mark.parametrize(("role", "delta"), [
+    ("grand_diplomat", (0, 0, -2)), ("councilor", (0, -2, 0)), ("general", (0, -4, 0)), ("high_priest", (0, -2, -2)),
+    ("magister", (-4, 0, 0)), ("marshal", (-4, 0, 0)), ("spymaster", (-4, 0, 0)), ("treasurer", (-4, 0, 0)),
+    ("warden", (0, -2, -2)), ("royal_enforcer", (0, 0, 0)),
+])
+def test_each_vacancy_costs_its_attributes(role: str, delta: tuple[int, int, int]) -> None:
+    """SC-KM-21/23: each seat left vacant alone, the change of Economy, Loyalty and Stability (the Holiday edict is
+    none, so a vacant Councilor's lost Holiday benefit is nothing here)."""
+    w, a, b = pair()
+    before = E.stats(w, a)
+    del a.leaders[role]
+    after = E.stats(w, a)
+    assert (after.economy - before.economy, after.loyalty - before.loyalty, after.stability - before.stability) == delta
