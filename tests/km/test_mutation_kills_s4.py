@@ -24,7 +24,9 @@ from sim.state.km import (
     BuildOrder,
     DiplomaticEdict,
     EmbassyBuilding,
+    EmbassyBuildingOrder,
     ExplorationEdict,
+    FoundOrder,
     HiddenFeature,
     ImprovementOrder,
     Kingdom,
@@ -34,6 +36,7 @@ from sim.state.km import (
     Subjugation,
     TradeEdict,
     TradeRoute,
+    TurnOrders,
     VassalageEdict,
 )
 from sim.world import World
@@ -1411,3 +1414,35 @@ def test_each_vacancy_costs_its_attributes(role: str, delta: tuple[int, int, int
     del a.leaders[role]
     after = E.stats(w, a)
     assert (after.economy - before.economy, after.loyalty - before.loyalty, after.stability - before.stability) == delta
+
+
+# ---- SC-KM-13, KM-GEN-02, RES-KM-39: a scripted turn's orders, each resolved in its place ------------------------
+
+
+@pytest.mark.rule("SC-KM-13", "KM-GEN-02", "RES-KM-39", "LINK-05", "RES-KM-08")
+def test_scripted_turn_orders_resolve_in_sc_km_13_order_and_each_refusal_is_reported() -> None:
+    """a (Size 4, Treasury 50; an embassy with b) orders, in one TurnOrders: an envoy to b (refused: no links,
+    LINK-05, the rest goes on), abandoning [3, 0] (Unrest +1), claiming [0, 1] (1 BP), a Road on [1, 0] (1 BP),
+    Newton on [2, 0] (1 BP), a district for Acity (1 BP), a Shop (8 BP), a Mansion as embassy building in Bcity
+    (10 BP), Taxation heavy and a 1-month exploration (1d4 = 2): resolved in SC-KM-13 order, the special edict
+    last; Treasury 50 − 22 − 2 = 26."""
+    hm = plains(8, 2)
+    a = kingdom("a", [0, 1, 2, 3], treasury=50)
+    b = kingdom("b", [13, 14])
+    w = world(hm, [a, b])
+    settle(w, "a", "Acity", 0)
+    settle(w, "b", "Bcity", 13)
+    w.km.hex(8).explored = True
+    w.km.relation("a", "b").embassy = True
+    o = TurnOrders(turn=0, taxation="heavy", envoys=["b"], abandon=[3], claims=[8], improvements=[ImprovementOrder(1, "road")],
+                   settlements=[FoundOrder(2, "Newton")], districts=["Acity"], buildings=[BuildOrder("Acity", "shop")],
+                   embassy_buildings=[EmbassyBuildingOrder("b", "Bcity", "mansion")],
+                   special=ExplorationEdict(months=1, route=[8, 9]))
+    refused: list[tuple[str, str]] = []
+    led = ledger()
+    E.apply_orders(w, "a", o, ScriptedDice(["d4=2"]), led, lambda path, err: refused.append((path, getattr(err, "clause", ""))))
+    assert refused == [("envoys[0]", "LINK-05")]
+    assert [(e.kind, e.total) for e in led.events] == [
+        ("HexAbandoned", 1), ("HexClaimed", 1), ("TerrainImprovementBuilt", 1), ("SettlementFounded", 1), ("DistrictAdded", 1),
+        ("BuildingConstructed", 8), ("EmbassyBuildingBought", 10), ("EdictsSet", None), ("ExplorationEdictIssued", 2)]
+    assert (a.treasury, a.unrest, a.taxation, a.hexes, a.special_turn) == (26, 1, "heavy", [0, 1, 2, 8], 0)
