@@ -25,6 +25,7 @@ from sim.state.km import (
     DiplomaticEdict,
     EmbassyBuilding,
     EmbassyBuildingOrder,
+    Encounter,
     ExplorationEdict,
     FoundOrder,
     HiddenFeature,
@@ -1446,3 +1447,53 @@ def test_scripted_turn_orders_resolve_in_sc_km_13_order_and_each_refusal_is_repo
         ("HexAbandoned", 1), ("HexClaimed", 1), ("TerrainImprovementBuilt", 1), ("SettlementFounded", 1), ("DistrictAdded", 1),
         ("BuildingConstructed", 8), ("EmbassyBuildingBought", 10), ("EdictsSet", None), ("ExplorationEdictIssued", 2)]
     assert (a.treasury, a.unrest, a.taxation, a.hexes, a.special_turn) == (26, 1, "heavy", [0, 1, 2, 8], 0)
+
+
+# ---- KM-EXP-06/07, RES-KM-15/16: which encounters meet the explorers, and with the PCs, every field ---------------
+
+
+def _row_expedition(encounters: list[Encounter], *, pcs: bool) -> tuple[World, Ledger, object]:
+    """a on [0, 0] of one row of plains; a 1-month expedition to [1, 0], [2, 0], [3, 0] (unexplored, a day each)."""
+    hm = plains(8, 1)
+    a = kingdom("a", [0], treasury=30)
+    w = world(hm, [a])
+    settle(w, "a", "Acity", 0)
+    w.km.encounters = encounters
+    ready(w, "a")
+    led = ledger()
+    dice = ScriptedDice(["d4=1"])
+    exp = E.resolve_special(w, "a", ExplorationEdict(months=1, route=[1, 2, 3], pcs=pcs), dice, led)
+    E.run_expeditions(w, "a", dice, led)
+    dice.assert_exhausted()
+    return w, led, exp
+
+
+@pytest.mark.rule("KM-EXP-06", "KM-EXP-07", "RES-KM-15", "RES-KM-42")
+def test_encounters_meet_only_their_expedition_day_and_hex_and_a_peaceful_one_is_recorded() -> None:
+    """Day 1 a peaceful encounter (recorded, no check); day 2 a hostile one scripted for the kingdom's 2nd expedition
+    (this is its 1st) and day 3 one in [5, 0] (the explorers are in [3, 0]): neither meets them, no die is drawn.
+    The three plains are explored on days 1, 2, 3 and the contract ends."""
+    encs = [Encounter(day=1, cr=2, hostile=False, name="merchants"), Encounter(day=2, cr=3, expedition=2, name="later"),
+            Encounter(day=3, cr=3, hex=5, name="elsewhere")]
+    w, led, exp = _row_expedition(encs, pcs=False)
+    assert _fields(led.events[1]) == ("EncounterMet", "kingdom:a", None, [], [], None, "not hostile",
+                                      {"expedition": exp.id, "day": 1, "cr": 2, "hex": [1, 0], "name": "merchants"})
+    assert [e.kind for e in led.events[2:]] == ["HexExplored"] * 3 + ["ExplorersReturned"]
+    assert [e.data["day"] for e in led.of_kind("HexExplored")] == [1, 2, 3]
+
+
+@pytest.mark.rule("RES-KM-15", "RES-KM-16", "KM-EXP-06")
+@pytest.mark.parametrize("outcome", ["scattered", "killed", "none"])
+def test_with_the_pcs_a_hostile_encounter_has_the_outcome_the_scenario_states(outcome: str) -> None:
+    """With the PCs (RES-KM-15) the day-2 encounter in [2, 0] has the stated outcome and no die: scattered — the
+    rest of month 1 is lost, the contract ends with [1, 0] explored and 2 route hexes unused; killed — the
+    expedition ends; none — the explorers go on to [3, 0]."""
+    w, led, exp = _row_expedition([Encounter(day=2, cr=3, outcome=outcome, name="trolls")], pcs=True)
+    res = "safe" if outcome == "none" else outcome
+    assert _fields(led.events[2]) == ("EncounterResolvedByPCs", "kingdom:a", None, [], [], None, res,
+                                      {"expedition": exp.id, "day": 2, "cr": 3, "hex": [2, 0], "name": "trolls"})
+    s = w.km.stats
+    assert (exp.status, s.expeditions_scattered, s.expeditions_killed, s.hexes_explored) == {
+        "scattered": ("finished", 1, 0, 1), "killed": ("killed", 0, 1, 1), "none": ("finished", 0, 0, 3)}[outcome]
+    if outcome == "scattered":
+        assert led.events[-1].data["unused_route"] == 2
