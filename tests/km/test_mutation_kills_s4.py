@@ -1497,3 +1497,15 @@ def test_with_the_pcs_a_hostile_encounter_has_the_outcome_the_scenario_states(ou
         "scattered": ("finished", 1, 0, 1), "killed": ("killed", 0, 1, 1), "none": ("finished", 0, 0, 3)}[outcome]
     if outcome == "scattered":
         assert led.events[-1].data["unused_route"] == 2
+
+
+@pytest.mark.rule("SC-KM-30", "RES-KM-38")
+@pytest.mark.parametrize(("lots", "mod"), [(1, -4), (2, -2), (8, -2), (9, 0), (20, 0), (21, 1), (40, 1), (41, 3), (101, 3)])
+def test_the_settlement_size_modifier_at_each_boundary(lots: int, mod: int) -> None:
+    """SC-KM-30 (on by CFG.km.settlement_size_modifiers): 1 lot −4; 2–8 −2; 9–20 0; 21–40 +1; 41 and more +1 per
+    district (3 districts here), added to all six settlement modifiers. Smithies take one lot each and change
+    no settlement modifier."""
+    w, a, b = pair(config=Config(km=KmConfig(settlement_size_modifiers=True)))
+    s = a.settlements[0]
+    s.buildings, s.districts = {"smithy": lots}, 3
+    assert E.settlement_mods(w, a, s) == dict.fromkeys(("corruption", "crime", "law", "lore", "productivity", "society"), mod)
