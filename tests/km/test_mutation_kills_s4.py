@@ -26,6 +26,7 @@ from sim.state.km import (
     EmbassyBuilding,
     EmbassyBuildingOrder,
     Encounter,
+    Expedition,
     ExplorationEdict,
     FoundOrder,
     HiddenFeature,
@@ -1509,3 +1510,57 @@ def test_the_settlement_size_modifier_at_each_boundary(lots: int, mod: int) -> N
     s = a.settlements[0]
     s.buildings, s.districts = {"smithy": lots}, 3
     assert E.settlement_mods(w, a, s) == dict.fromkeys(("corruption", "crime", "law", "lore", "productivity", "society"), mod)
+
+
+# ---- docs/scoring.md: a kingdom's score, every term, worked by hand --------------------------------------------
+
+
+def _terms(w: World, kid: str) -> tuple[dict[str, float], dict[str, object]]:
+    from sim.rules.km.scoring import score_kingdom
+
+    sc = score_kingdom(w, kid)
+    return {t.key: t.value for t in sc.terms}, dict(sc.metrics)
+
+
+@pytest.mark.rule("SC-KM-18", "RES-KM-48", "SC-KM-09", "SC-KM-03", "SC-KM-10", "SC-KM-06", "SC-KM-33")
+def test_the_score_of_a_small_kingdom_every_term() -> None:
+    """pair()'s a: Treasury 30, Unrest 0, Economy 12, Stability 9, Control DC 23, Consumption 2, Size 2, one
+    district on plains (1 BP). Taxes over the 20 faces: floor((f + 12) / 3) = 4, 4, 5, 5, 5, 6, 6, 6, 7, 7, 7, 8,
+    8, 8, 9, 9, 9, 10, 10, 10 — 143 / 20 = 7.15 a month, 85.8 a year; the reserve 171.6 holds the 30 BP at face
+    value (0.35 years). The Upkeep check: 14–20 succeed (7 faces), 10–13 fail by 4 or less (4), 1–9 by 5 or more
+    (9): 12 × 4 × (4/20 + 9/20 × 2.5) = 63.6. Consumption 12 × 2 = 24; Size 15 × 2 = 30; holdings ½ × 1."""
+    w, a, b = pair()
+    terms, metrics = _terms(w, "a")
+    assert terms == {"treasury": 30.0, "income": 85.8, "consumption": -24.0, "size": 30.0, "holdings": 0.5, "upkeep": -63.6,
+                     "recurring_unrest": 0.0, "unrest": 0.0, "anarchy": 0.0, "fame": 0.0, "relations": 0.0, "expeditions": 0.0,
+                     "vassals": 0.0}
+    assert metrics == {"income_year": 85.8, "treasury_years": 0.35, "upkeep_success": 0.35, "anarchy": 0}
+
+
+@pytest.mark.rule("SC-KM-07", "SC-KM-10", "SC-KM-12", "SC-KM-20", "SC-KM-23", "SC-KM-32", "KM-REL-03", "KM-VAS-01")
+def test_the_score_of_a_kingdom_in_anarchy_every_term() -> None:
+    """a: Size 3 (plains, hills, plains), Acity with a Shop (8 BP), a Mine on the hills (6 BP), a Road on [2, 0]
+    (1 BP), a district (1 BP): holdings ½ × 16 = 8. Base Loyalty 4: 4 − 1 (no Holiday) − 2 (Taxation normal) − 2
+    (Councilor vacant) = −1. Ruler and Councilor vacant, no stand-in; Unrest 12, in anarchy; Treasury 1, Consumption
+    3 (debt); Fame 3. In anarchy no taxes: income 12 × 1 (the Mine's BP) = 12, reserve 24 (Treasury 1: 0.08
+    years). The Upkeep check counts 0: only a natural 20 succeeds, every other face fails by 24: 12 × 4 × 19/20 ×
+    2.5 = 114. Recurring Unrest per Upkeep: Loyalty negative 1, Ruler 4, Councilor 1, debt 2 = 8: 12 × 4 × 8 =
+    384. Unrest 4 × 12 + 10 × 2 = 68; anarchy 100; Fame 5 × 3; embassies with b and c and a treaty with b: 30;
+    a Goods expedition (5 BP) and explorers (3 BP) under way: 8; a vassal of Size 3: 15."""
+    hm = grid(["PHPPPP", "PPPPPP"])
+    hm.set_road(2, "road")
+    a = kingdom("a", [0, 1, 2], treasury=1, unrest=12, anarchy=True, fame=3, loyalty=4, improvements={1: ["mine"]})
+    del a.leaders["ruler"], a.leaders["councilor"]
+    w = world(hm, [a, kingdom("b", [6, 7]), kingdom("c", [8]), kingdom("v", [9, 10, 11], overlord="a")])
+    settle(w, "a", "Acity", 0, buildings={"shop": 1})
+    rel = w.km.relation("a", "b")
+    rel.embassy, rel.treaty = True, Agreement("treaty")
+    w.km.relation("a", "c").embassy = True
+    w.km.routes.append(TradeRoute(id=1, kingdom="a", partner="b", origin="Acity", destination="x", type="goods", path=[],
+                                  trl_halves=4, rm=0, lm=0, investment=5, k=1, issue_turn=0, arrival_turn=1, days="2"))
+    w.km.expeditions.append(Expedition(id=2, kingdom="a", number=1, route=[3], months=1, issue_turn=0, cost=3))
+    terms, metrics = _terms(w, "a")
+    assert terms == {"treasury": 1.0, "income": 12.0, "consumption": -36.0, "size": 45.0, "holdings": 8.0, "upkeep": -114.0,
+                     "recurring_unrest": -384.0, "unrest": -68.0, "anarchy": -100.0, "fame": 15.0, "relations": 30.0,
+                     "expeditions": 8.0, "vassals": 15.0}
+    assert metrics == {"income_year": 12.0, "treasury_years": 0.08, "upkeep_success": 0.05, "anarchy": 1}
