@@ -1564,3 +1564,56 @@ def test_the_score_of_a_kingdom_in_anarchy_every_term() -> None:
                      "recurring_unrest": -384.0, "unrest": -68.0, "anarchy": -100.0, "fame": 15.0, "relations": 30.0,
                      "expeditions": 8.0, "vassals": 15.0}
     assert metrics == {"income_year": 12.0, "treasury_years": 0.08, "upkeep_success": 0.05, "anarchy": 1}
+
+
+# ---- KM-REL-11: an alliance attempt by Intimidate, every event ----------------------------------------------------
+
+
+def _allied_pair() -> tuple[World, Kingdom, Kingdom]:
+    w, a, b = pair(a_kw={"skills": {"intimidate": 5}})
+    rel = w.km.relation("a", "b")
+    rel.embassy, rel.treaty = True, Agreement("treaty", bonus={"a": 0, "b": 0}, reduction={"a": 0, "b": 0})
+    return w, a, b
+
+
+@pytest.mark.rule("KM-REL-11", "RES-KM-10", "RES-KM-40", "RES-KM-47")
+def test_an_alliance_refused_after_three_failures_of_six_every_event() -> None:
+    """An alliance needs 4 of 6 checks (KM-REL-11), here by Intimidate +5 (Infamy bonus 0), DC 10: 10 → 15 ✓ (by 5:
+    Helpful stays Helpful), 1 → 6 ✗ (by 4), 12 → 17 ✓ (by 7: the same), 2 → 7 ✗, 3 → 8 ✗: a third failure decides it after five
+    checks; Fame −1 (0 stays 0), no alliance attempt before turn 12."""
+    w, a, b = _allied_pair()
+    led = ledger()
+    script = ["d4=1", "d20=10", "d20=1", "d20=12", "d20=2", "d20=3"]
+    assert E.resolve_special(w, "a", DiplomaticEdict("b", "alliance", skill="intimidate"), ScriptedDice(script), led) == "alliance refused"
+    terms = [["base", 10], ["own Infamy", 0], ["target special size", 0], ["own special size", 0], ["alignment difference", 0],
+             ["relationships", 0], ["attitude (helpful)", 0], ["own Fame", 0], ["bribes", 0]]
+    checks = [(1, 10, ["helpful", "helpful"]), (2, 1, None), (3, 12, ["helpful", "helpful"]), (4, 2, None), (5, 3, None)]
+    assert [_fields(e) for e in led.events[1:]] == [
+        *(("IntimidateCheckRolled", "kingdom:a", 10, [["Intimidate", 5], ["Infamy bonus", 0]], [[20, d]], d + 5,
+           "success" if d + 5 >= 10 else "failure",
+           {"target": "b", "attempt": "alliance", "check": i, "of": 6, "dc_terms": terms, "relationships": [], "margin": d - 5,
+            "attitude": shift}) for i, d, shift in checks),
+        ("AgreementRefused", "kingdom:a", None, [], [], None, "no alliance",
+         {"target": "b", "successes": 2, "failures": 3, "fame": -1, "ban_until": 12}),
+    ]
+    assert (w.km.stats.alliance_refused, w.km.relation("a", "b").alliance) == (1, None)
+
+
+@pytest.mark.rule("KM-REL-11", "KM-REL-08", "RES-KM-41", "RES-KM-46", "KM-REL-09")
+def test_an_alliance_signed_after_three_opposed_checks_on_stability() -> None:
+    """Four checks of 15 ≥ 10 decide the attempt; then three opposed Diplomacy/Intimidate checks (the envoy by
+    Intimidate +5, b's leader by Diplomacy): 10 + 5 vs 10 twice, 2 of 3 for a. Balanced, on Stability (9 each: 10
+    − 1 for no Promotion): 10% of 9 = 0, less 1 each for the treaty both already hold (RES-KM-46): 0 and 0."""
+    w, a, b = _allied_pair()
+    led = ledger()
+    script = ["d4=1", "d20=10", "d20=10", "d20=10", "d20=10", "d20=10", "d20=10", "d20=10", "d20=10"]
+    assert E.resolve_special(w, "a", DiplomaticEdict("b", "alliance", skill="intimidate"), ScriptedDice(script), led) == "alliance signed"
+    opp = [e for e in led.events if e.kind == "OpposedCheckRolled"]
+    assert [(e.data["check"], e.data["skill"], e.data["target_skill"], [list(m) for m in e.mods], e.data["totals"]) for e in opp] == [
+        (i, "Intimidate", "Diplomacy", [["envoy Intimidate", 5], ["envoy Infamy bonus", 0], ["target Diplomacy", 0],
+                                        ["target Fame bonus", 0]], [[15, 10]]) for i in (1, 2)]
+    signed = led.events[-1]
+    assert (signed.kind, signed.outcome, signed.data["attribute"], signed.data["partner_values"], signed.data["bonus"],
+            signed.data["reduction"]) == ("AgreementSigned", "balanced alliance", "stability", {"a": 9, "b": 9}, {"a": 0, "b": 0},
+                                          {"a": 1, "b": 1})
+    assert "KM-REL-11" in signed.clauses and w.km.stats.alliances_signed == 1 and w.km.level("a", "b") == 3
