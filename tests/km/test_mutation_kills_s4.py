@@ -1617,3 +1617,31 @@ def test_an_alliance_signed_after_three_opposed_checks_on_stability() -> None:
             signed.data["reduction"]) == ("AgreementSigned", "balanced alliance", "stability", {"a": 9, "b": 9}, {"a": 0, "b": 0},
                                           {"a": 1, "b": 1})
     assert "KM-REL-11" in signed.clauses and w.km.stats.alliances_signed == 1 and w.km.level("a", "b") == 3
+
+
+@pytest.mark.rule("KM-VAS-01", "KM-VAS-03", "KM-VAS-04", "RES-KM-27", "RES-KM-36", "RES-KM-43", "RES-KM-44", "SC-KM-02", "KM-REL-09")
+def test_a_new_vassal_of_the_capital_with_an_unbalanced_alliance() -> None:
+    """a cedes its capital's hex [0, 0] and [1, 0] to a vassal named by the order (id north, CN, no name: "A (V)")
+    with an unbalanced alliance: the vassal's base is CN's (Loyalty +2 Chaotic, Stability +2 Neutral, SC-KM-02)
+    plus a's pre-summed vassal leadership (1, 2, 3): (1, 4, 5); its leaders a's vassal Treasurer and the Viceroy;
+    Acity its capital, Town a's now. The alliance (on Stability) is signed at once, a advantaged (RES-KM-44):
+    unbalanced, so a's Infamy +1 (KM-REL-09)."""
+    hm = plains(6, 3)
+    a = kingdom("a", [0, 1, 2, 3, 4, 6], treasury=20, vassal_attrs=[1, 2, 3], vassal_leaders={"treasurer": Leader("T")},
+                vassal_policy="scripted")
+    w = world(hm, [a])
+    settle(w, "a", "Acity", 0)
+    settle(w, "a", "Town", 3)
+    ready(w, "a")
+    led = ledger()
+    o = VassalageEdict("new_vassal", viceroy="V", hexes=[1, 0], relation="alliance", balance="unbalanced", new_id="north",
+                       alignment="CN")
+    assert E.resolve_special(w, "a", o, ScriptedDice(["d4=2"]), led) == "north"
+    v = w.km.kingdoms["north"]
+    assert (v.name, v.alignment, (v.economy, v.loyalty, v.stability), sorted(v.leaders), v.capital, v.hexes, v.policy) == (
+        "A (V)", "CN", (1, 4, 5), ["treasurer", "viceroy"], "Acity", [0, 1], "scripted")
+    assert (a.capital, [s.name for s in a.settlements], a.hexes, a.infamy, a.fame) == ("Town", ["Town"], [2, 3, 4, 6], 1, 0)
+    signed = led.events[1]
+    assert (signed.kind, signed.outcome, signed.data["attribute"], signed.data["advantaged"]) == (
+        "AgreementSigned", "unbalanced alliance", "stability", "a")
+    assert w.km.level("a", "north") == 3 and w.km.stats.alliances_signed == 1
