@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from sim.config import Config, KmConfig
-from sim.dice import ScriptedDice
+from sim.dice import DiceBox, ScriptedDice
 from sim.errors import IllegalOrderError
 from sim.events import Event, Ledger
 from sim.orders import ScriptedDecider
@@ -1645,3 +1645,59 @@ def test_a_new_vassal_of_the_capital_with_an_unbalanced_alliance() -> None:
     assert (signed.kind, signed.outcome, signed.data["attribute"], signed.data["advantaged"]) == (
         "AgreementSigned", "unbalanced alliance", "stability", "a")
     assert w.km.level("a", "north") == 3 and w.km.stats.alliances_signed == 1
+
+
+# ---- RES-KM-39, SC-KM-07, SC-KM-18: the month's wiring — the hex lost, a refused choice, a refused withdrawal --------
+
+
+@pytest.mark.rule("SC-KM-07", "SC-KM-12", "RES-KM-39")
+def test_the_leaders_of_a_policy_kingdom_choose_the_hex_lost_to_unrest() -> None:
+    """Unrest 15 (Stability 40: the Upkeep check succeeds, Unrest 14): at 11 or more a hex is lost, the leaders' choice
+    among those without a settlement ([1, 0] and [2, 0]): the decider is asked (lose_hex) and [1, 0] is lost; a
+    scripted kingdom is asked nothing (the hex farthest from the capital, [2, 0])."""
+    for policy, lost in (("heuristic", [1, 0]), ("scripted", [2, 0])):
+        hm = plains(8, 2)
+        a = kingdom("a", [0, 1, 2], treasury=30, unrest=15, policy=policy)
+        w = world(hm, [a])
+        settle(w, "a", "Acity", 0)
+        sheet(w, "a", stability=40)
+        decider = ScriptedDecider({("kingdom:a", "lose_hex"): [1]} if policy == "heuristic" else {}, default="first")
+        led = ledger()
+        dice = ScriptedDice(["d20=10", "d20=10"])  # the Upkeep check (10 + 40 − 15 = 35 ≥ 23), the taxes
+        E.resolve_month(w, decider, dice, led)
+        dice.assert_exhausted()
+        assert [e.data["hex"] for e in led.of_kind("HexLostToUnrest")] == [lost]
+        assert (("kingdom:a", "lose_hex") in decider.asked) == (policy == "heuristic")
+
+
+@pytest.mark.rule("RES-KM-39", "SC-KM-13")
+def test_a_policy_choice_the_rules_refuse_is_recorded_and_skipped() -> None:
+    """A decider answering the claim question with a hex nobody explored ([5, 0]): the rules refuse it (SC-KM-13),
+    the month records it (OrderRejected: the path, the clause, the reason), counts it and goes on."""
+    hm = plains(8, 2)
+    a = kingdom("a", [0, 1], treasury=30)
+    w = world(hm, [a])
+    settle(w, "a", "Acity", 0)
+    w.km.hex(2).explored = True  # so that the claim question is asked ([2, 0] is offered)
+    decider = ScriptedDecider({("kingdom:a", "claim"): [5]}, default="first")
+    led = ledger()
+    E.resolve_month(w, decider, DiceBox(1), led)
+    rej = led.of_kind("OrderRejected")
+    assert [(e.clauses, e.outcome, e.data["path"], e.data["reason"]) for e in rej] == [
+        (("SC-KM-13",), "skipped", "claims[0]", "hex [5, 0] has not been explored")]
+    assert w.km.stats.orders_rejected == 1 and a.hexes == [0, 1]
+
+
+@pytest.mark.rule("SC-KM-18")
+def test_a_withdrawal_beyond_the_treasury_is_refused_and_the_taxes_still_collected() -> None:
+    """Withdrawing 99 BP from a Treasury of 30 is refused (SC-KM-18) and reported; the Income phase then runs
+    without it: 10 + 12 = 22, taxes 7 (Treasury 37)."""
+    w, a, b = pair()
+    sheet(w, "a", economy=12)
+    refused: list[tuple[str, str]] = []
+    led = ledger()
+    E.income_phase(w, "a", TurnOrders(withdraw_bp=99), ScriptedDice(["d20=10"]), led,
+                   lambda path, err: refused.append((path, getattr(err, "clause", ""))))
+    assert refused == [("withdraw_bp", "SC-KM-18")]
+    assert [(e.kind, e.total, e.outcome) for e in led.events] == [("TaxesCollected", 22, "+7 BP")]
+    assert (a.treasury, a.unrest) == (37, 0)
