@@ -19,6 +19,7 @@ from sim.errors import IllegalOrderError
 from sim.events import Event, Ledger
 from sim.orders import ScriptedDecider
 from sim.rules import km as E
+from sim.rules.km.hooks import KmHooks
 from sim.state.km import (
     Agreement,
     BuildOrder,
@@ -519,7 +520,7 @@ def test_ex_km_06_every_event_in_full() -> None:
     ]
     s = ex.w.km.stats
     assert (s.edicts_trade, s.trade_sold_elsewhere, s.trade_routes_established, s.trade_expeditions_lost) == (1, 1, 0, 0)
-    assert (ex.r.successes, ex.r.k, ex.r.investment) == (1, 2, 10)
+    assert (ex.r.successes, ex.r.k, ex.r.investment, ex.r.status) == (1, 2, 10, "sold")
 
 
 @pytest.mark.rule("KM-TRADE-05", "KM-TRADE-08", "KM-TRADE-11", "KM-TRADE-13", "KM-TRADE-17", "RES-KM-19", "RES-KM-22",
@@ -1232,6 +1233,7 @@ def test_a_trade_expedition_arriving_next_turn_and_lost_every_event_in_full() ->
          {"route": r.id, "reason": "zero successes", "fame": -1, "unrest_after": 1}),
     ]
     assert (r.status, r.successes, a.fame, a.unrest, w.km.stats.trade_expeditions_lost) == ("lost", 0, 0, 1, 1)
+    assert led.events[-1].clauses == ("KM-TRADE-09", "RES-KM-24")  # lost after its checks (not a caravan's loss, LINK-04)
     from sim.rules.km.trade import type_taken
 
     assert not type_taken(w.km, "a", "goods")
@@ -1701,3 +1703,127 @@ def test_a_withdrawal_beyond_the_treasury_is_refused_and_the_taxes_still_collect
     assert refused == [("withdraw_bp", "SC-KM-18")]
     assert [(e.kind, e.total, e.outcome) for e in led.events] == [("TaxesCollected", 22, "+7 BP")]
     assert (a.treasury, a.unrest) == (37, 0)
+
+
+# ---- SC-KM-07/09/12: the Upkeep's boundaries, the Royal Enforcer, the default hex lost -----------------------------
+
+
+@pytest.mark.rule("SC-KM-09", "SC-KM-12", "SC-KM-07")
+def test_upkeep_boundaries_unrest_1_and_an_attribute_at_exactly_0() -> None:
+    """A success with Unrest 1 lowers it to 0 and adds nothing to the Treasury (only Unrest 0 does, SC-KM-09);
+    an attribute at exactly 0 is not negative (SC-KM-12): Economy 0 adds no Unrest."""
+    w, a = _upkeep_world(unrest=1, treasury=10)
+    sheet(w, "a", economy=0, stability=30)
+    led = ledger()
+    E.upkeep(w, "a", ScriptedDice(["d20=10"]), led)  # 10 + 30 − 1 = 39 ≥ 24
+    assert [e.kind for e in led.events] == ["UpkeepStabilityCheckRolled", "ConsumptionPaid"]
+    assert (a.unrest, a.treasury, led.events[0].data["treasury_gain"]) == (0, 7, 0)
+
+
+@pytest.mark.rule("SC-KM-12", "RES-KM-34")
+@pytest.mark.parametrize(("d20", "loyalty_change"), [(13, 0), (12, -1)])
+def test_the_royal_enforcer_lowers_unrest_then_a_loyalty_check(d20: int, loyalty_change: int) -> None:
+    """The Enforcer option (RES-KM-34): Unrest 3, lowered to 2 by the Upkeep check's success (SC-KM-09), then by
+    the Enforcer to 1, then a Loyalty check at the Control DC 24: 13 + 12 − 1 = 24 succeeds; 12 → 23 fails:
+    Loyalty −1 (SC-KM-12)."""
+    w, a = _upkeep_world(unrest=3, treasury=10, enforcer=True)
+    sheet(w, "a", loyalty=12, stability=30)
+    led = ledger()
+    E.upkeep(w, "a", ScriptedDice(["d20=10", f"d20={d20}"]), led)  # Stability: 10 + 30 − 3 = 37: Unrest 3 → 2
+    ev = led.of_kind("EnforcerLoyaltyCheckRolled")[0]
+    assert _fields(ev) == ("EnforcerLoyaltyCheckRolled", "kingdom:a", 24, [["Loyalty", 12], ["Unrest", -1]], [[20, d20]], d20 + 11,
+                           "success" if loyalty_change == 0 else "failure", {"unrest_after": 1, "loyalty_change": loyalty_change})
+    assert (a.unrest, E.stats(w, a).loyalty) == (1, 12 + loyalty_change)
+
+
+@pytest.mark.rule("SC-KM-07")
+def test_the_default_hex_lost_is_the_farthest_without_a_settlement_even_with_a_town_farther() -> None:
+    """The leaders' default (ENG-KM-02): the hex without a settlement farthest from the capital. a holds [0, 0]
+    (capital), [1, 0] and [2, 0] (a town): [1, 0] goes, not the farther town."""
+    from sim.rules.km.upkeep_phase import default_hex_to_lose
+
+    hm = plains(8, 2)
+    a = kingdom("a", [0, 1, 2])
+    w = world(hm, [a])
+    settle(w, "a", "Acity", 0)
+    settle(w, "a", "Town", 2)
+    assert default_hex_to_lose(w, a) == 1
+
+
+# ---- RES-KM-35, RES-KM-39, LINK-04/05: the rest of the month's wiring ---------------------------------------------
+
+
+@pytest.mark.rule("RES-KM-35")
+def test_the_event_phase_resolves_only_this_turns_events_of_this_kingdom() -> None:
+    """Scripted Unrest events for a in turns 1 and 2 and for b in turn 1: in turn 1, a's Event phase resolves its
+    own turn-1 event only (Unrest +2)."""
+    w, a, b = pair()
+    w.km.turn = 1
+    w.km.events = [ScriptedEvent(turn=1, kind="unrest", kingdom="a", amount=2), ScriptedEvent(turn=2, kind="unrest", kingdom="a", amount=5),
+                   ScriptedEvent(turn=1, kind="unrest", kingdom="b", amount=7)]
+    led = ledger()
+    E.event_phase(w, "a", ScriptedDice([]), led)
+    assert [(e.kind, e.actor, e.total) for e in led.events] == [("ScenarioUnrest", "kingdom:a", 2)]
+    assert (a.unrest, b.unrest) == (2, 0)
+
+
+@pytest.mark.rule("KM-GEN-02", "RES-KM-39", "LINK-05")
+def test_scripted_orders_recall_an_envoy_and_report_a_refused_special_edict() -> None:
+    """The recall comes first in a TurnOrders (through the links' hook); a special edict the rules refuse (a
+    route not starting next to the capital, RES-KM-12) is reported under "special"."""
+    w, a, b = pair()
+    recalled: list[tuple[str, str]] = []
+    hooks = KmHooks(recall_envoy=lambda world, kid, target, led: recalled.append((kid, target)))
+    refused: list[tuple[str, str]] = []
+    o = TurnOrders(turn=0, recall=["b"], special=ExplorationEdict(months=1, route=[30]))
+    E.apply_orders(w, "a", o, ScriptedDice([]), ledger(), lambda path, err: refused.append((path, getattr(err, "clause", ""))),
+                   hooks=hooks)
+    assert recalled == [("a", "b")] and refused == [("special", "RES-KM-12")]
+
+
+@pytest.mark.rule("SC-KM-18", "RES-KM-39")
+def test_a_scripted_withdrawal_the_rules_refuse_stops_the_month_naming_the_order() -> None:
+    """A scripted kingdom's orders are the scenario's: one the rules refuse stops the run with a ScriptedOrderError
+    naming the order file, the order's path and the clause (here a withdrawal of 99 BP from 30, SC-KM-18)."""
+    w, a, b = pair()
+    a.policy = "scripted"
+    w.km.scripted = {"a": [TurnOrders(turn=1, withdraw_bp=99, path="kingdoms[0].orders[0]")]}
+    with pytest.raises(E.ScriptedOrderError, match=r"kingdoms\[0\]\.orders\[0\]\.withdraw_bp.*SC-KM-18"):
+        E.resolve_month(w, ScriptedDecider(default="first"), DiceBox(1), ledger())
+
+
+@pytest.mark.rule("LINK-04", "RES-KM-39")
+def test_the_month_asks_the_caravans_arrivals_and_tells_the_decider_who_joined() -> None:
+    """With the links' LINK-04 hook the Income phase first settles each kingdom's caravans (once per kingdom, in id
+    order); after each kingdom's Edict phase the decider is told (``joined``), so a vassal founded there can be
+    played at once; an envoy a policy sends leaves at the month's hour (LINK-05)."""
+    w, a, b = pair()
+    arrivals: list[str] = []
+    joined: list[int] = []
+
+    class Decider(ScriptedDecider):
+        def joined(self) -> None:
+            joined.append(1)
+
+    sent: list[tuple[str, str, int]] = []
+    hooks = KmHooks(caravan_arrivals=lambda world, kid, dice, led: arrivals.append(kid),
+                    envoy_path=lambda world, kid, t: [0, 1], send_envoy=lambda world, kid, t, hour, led: sent.append((kid, t, hour)))
+    w.km.stance("a", "b").present = False
+    w.now = 720  # the month's hour: the envoy leaves then (LINK-05)
+    E.resolve_month(w, Decider({("kingdom:a", "envoy"): ["b"]}, default="first"), DiceBox(1), ledger(), hooks=hooks)
+    assert arrivals == ["a", "b"] and len(joined) == 2 and sent == [("a", "b", 720)]
+
+
+@pytest.mark.rule("KM-GEN-02", "KM-REL-08", "RES-KM-39")
+def test_a_policy_kingdoms_special_edict_is_resolved_and_a_treaty_asks_the_target_its_balance() -> None:
+    """A policy kingdom choosing a treaty with b (a policy kingdom too): b is asked the balance it would choose
+    (KM-REL-08) and the edict is resolved (its 1d4 and checks in the ledger)."""
+    w, a, b = pair()
+    w.km.relation("a", "b").embassy = True
+    decider = ScriptedDecider({("kingdom:a", "special"): [DiplomaticEdict("b", "treaty")],
+                               ("kingdom:b", "balance"): ["unbalanced"]}, default="first")
+    led = ledger()
+    E.resolve_month(w, decider, DiceBox(1), led)
+    assert ("kingdom:b", "balance") in decider.asked
+    assert [e.data["target"] for e in led.of_kind("DiplomaticEdictIssued")] == ["b"]
+    assert led.of_kind("DiplomacyCheckRolled") and a.special_turn == 1
