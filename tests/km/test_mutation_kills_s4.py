@@ -1827,3 +1827,21 @@ def test_a_policy_kingdoms_special_edict_is_resolved_and_a_treaty_asks_the_targe
     assert ("kingdom:b", "balance") in decider.asked
     assert [e.data["target"] for e in led.of_kind("DiplomaticEdictIssued")] == ["b"]
     assert led.of_kind("DiplomacyCheckRolled") and a.special_turn == 1
+
+
+@pytest.mark.rule("KM-TRADE-16", "KM-TRADE-19", "RES-KM-24")
+def test_a_food_route_needs_both_a_granary_and_a_stockyard_and_raw_materials_count_quarries_and_sawmills() -> None:
+    """KM-TRADE-16: a Food route needs a Granary and a Stockyard in the settlement — a Granary alone is refused.
+    KM-TRADE-19: the Raw materials bonus is +1 per full 10 Mines, Quarries and Sawmills: 5 Quarries and 5 Sawmills
+    make 10: +1."""
+    from sim.rules.km.trade import route_prerequisites
+
+    w, a, b = pair()
+    a.settlements[0].buildings = {"granary": 1}
+    with pytest.raises(IllegalOrderError, match="KM-TRADE-16.*Granary and a Stockyard"):
+        route_prerequisites(w, a, "Acity", "food")
+    a.settlements[0].buildings = {"stockyard": 1}
+    with pytest.raises(IllegalOrderError, match="KM-TRADE-16.*Granary and a Stockyard"):
+        route_prerequisites(w, a, "Acity", "food")
+    a.improvements = {h: ["quarry"] for h in range(5)} | {h: ["sawmill"] for h in range(5, 10)}
+    assert E.type_bonus(w, a, "Acity", "raw_materials") == 1
