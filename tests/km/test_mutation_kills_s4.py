@@ -1845,3 +1845,23 @@ def test_a_food_route_needs_both_a_granary_and_a_stockyard_and_raw_materials_cou
         route_prerequisites(w, a, "Acity", "food")
     a.improvements = {h: ["quarry"] for h in range(5)} | {h: ["sawmill"] for h in range(5, 10)}
     assert E.type_bonus(w, a, "Acity", "raw_materials") == 1
+
+
+@pytest.mark.rule("SC-KM-29", "RES-KM-38")
+def test_every_government_s_settlement_modifiers() -> None:
+    """SC-KM-29, every row, read through a settlement with no building (all six modifiers)."""
+    rows = {
+        "autocracy": {},
+        "magocracy": {"lore": 2, "productivity": -1, "society": -1},
+        "oligarchy": {"corruption": 1, "law": -1, "lore": -1, "society": 1},
+        "overlord": {"corruption": 1, "crime": -1, "law": 1, "society": -1},
+        "republic": {"crime": -1, "law": -1, "productivity": 1, "society": 1},
+        "secret_syndicate": {"corruption": 1, "crime": 1, "law": -3, "productivity": 1},
+        "theocracy": {"corruption": -1, "law": 1, "lore": 1, "society": -1},
+    }
+    w, a, b = pair()
+    got = {}
+    for gov in rows:
+        a.government = gov
+        got[gov] = {m: v for m, v in E.settlement_mods(w, a, a.settlements[0]).items() if v}
+    assert got == rows
