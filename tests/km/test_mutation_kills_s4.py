@@ -1865,3 +1865,28 @@ def test_every_government_s_settlement_modifiers() -> None:
         a.government = gov
         got[gov] = {m: v for m, v in E.settlement_mods(w, a, a.settlements[0]).items() if v}
     assert got == rows
+
+
+@pytest.mark.rule("SC-KM-07", "SC-KM-13", "KM-REL-08", "RES-KM-39")
+def test_every_slot_at_once_in_anarchy_and_bare_values_checked_by_their_slot() -> None:
+    """In anarchy (SC-KM-07) only a treaty's balance and the hex to lose are left: every slot at once is exactly
+    those, each bare value named with its slot — the balance either way, the hex [1, 0] (not the capital's while
+    another is left). A bare value outside its slot's list is refused naming the slot's clause; out of anarchy an
+    unexplored hex is no legal claim (SC-KM-13)."""
+    from sim.errors import InvalidOrderError
+    from sim.state.km import SlotChoice
+
+    w, a, b = pair()
+    a.anarchy = True
+    assert E.legal_orders(w, "a", slot=None) == [SlotChoice("balance", "balanced"), SlotChoice("balance", "unbalanced"),
+                                                 SlotChoice("lose_hex", 1)]
+    with pytest.raises(IllegalOrderError, match="SC-KM-07.*not a legal lose_hex order"):
+        E.check(w, "a", SlotChoice("lose_hex", 0))
+    with pytest.raises(IllegalOrderError, match="SC-KM-07.*anarchy"):
+        E.check(w, "a", SlotChoice("claim", 2))
+    E.check(w, "a", SlotChoice("balance", "unbalanced"))
+    a.anarchy = False
+    with pytest.raises(IllegalOrderError, match="SC-KM-13.*not a legal claim order"):
+        E.check(w, "a", 2, slot="claim")
+    with pytest.raises(InvalidOrderError, match="not a kingdom order"):
+        E.check(w, "a", 2, slot="nap")
