@@ -705,8 +705,9 @@ def test_a_kingdom_sheet_in_full_every_part_of_every_number() -> None:
         "consumption": [(mansion, 1), ("Holiday edict (1)", 1), ("Promotion edict (token)", 1), ("Size", 10), ("Farms", -5),
                         ("Fisheries", -1)],
     }
-    # the route's bonuses end at its expiry turn (RES-KM-23); the sheet without audit has no parts
-    w.km.turn = 12
+    # the route's bonuses end at its expiry turn (RES-KM-23: the turn's start marks it expired); the sheet
+    # without audit has no parts
+    E.start_turn(w, 12, ledger())
     st = E.stats(w, a)
     assert (st.economy, st.parts) == (27, {})
 
