@@ -491,11 +491,12 @@ def test_ex_km_03_and_04_every_event_of_the_encounter_in_full() -> None:
 # ---- EX-KM-06/07: every event of the trade edicts, every field ---------------------------------------------------
 
 
-def _trade_checks(route: int, dc_terms: list[list[object]], rolls: list[tuple[str, int, int, int, str]]) -> list[tuple]:
-    dc = sum(int(v) for _, v in dc_terms)  # type: ignore[call-overload]
+def _trade_checks(route: int, dc: int, dc_terms: list[list[object]],
+                  rolls: list[tuple[str, int, int, list[list[object]], str]]) -> list[tuple[object, ...]]:
+    """The three TradeCheckRolled events of one arrival (KM-TRADE-08): one DC, each attribute's roll."""
     return [("TradeCheckRolled", "kingdom:a", dc, mods, [[20, d]], total, outcome,
              {"route": route, "attribute": attr, "dc_terms": dc_terms})
-            for attr, d, total, mods, outcome in rolls]  # type: ignore[misc]
+            for attr, d, total, mods, outcome in rolls]
 
 
 @pytest.mark.rule("KM-TRADE-03", "KM-TRADE-04", "KM-TRADE-05", "KM-TRADE-06", "KM-TRADE-08", "KM-TRADE-10", "RES-KM-18",
@@ -513,7 +514,7 @@ def test_ex_km_06_every_event_in_full() -> None:
          {"investment_asked": 10, "route": rid, "partner": "b", "origin": "Origin", "destination": "Dest",
           "path": [[c, 0] for c in range(1, 12)], "categories": ["road"] * 4 + ["water"] * 2 + ["highway"] * 2 + ["plains"] * 3,
           "trl": "12", "rm": 1, "lm": 18, "days": "19/2", "arrival_turn": 0, "k": 2, "treasury_after": 30, "convoy": None}),
-        *_trade_checks(rid, terms, [("economy", 12, 70, [["Economy", 60], ["Unrest", -2]], "success"),
+        *_trade_checks(rid, 68, terms, [("economy", 12, 70, [["Economy", 60], ["Unrest", -2]], "success"),
                                     ("loyalty", 19, 67, [["Loyalty", 50], ["Unrest", -2]], "failure"),
                                     ("stability", 14, 67, [["Stability", 55], ["Unrest", -2]], "failure")]),
         ("TradeGoodsSoldElsewhere", "kingdom:a", None, [], [[4, 3], [4, 1]], 4, "+4 BP", {"route": rid, "treasury_after": 34}),
@@ -548,7 +549,7 @@ def test_ex_km_07_every_event_in_full() -> None:
          {"investment_asked": 5, "route": r.id, "partner": "b", "origin": "Origin", "destination": "Dest",
           "path": [[c, 0] for c in range(1, 9)], "categories": ["road"] * 2 + ["plains"] * 6, "trl": "14", "rm": 1,
           "lm": 0, "days": "8", "arrival_turn": 0, "k": 1, "treasury_after": 10, "convoy": None}),
-        *_trade_checks(r.id, terms, [("economy", 8, 33, [["Economy", 25]], "success"),
+        *_trade_checks(r.id, 25, terms, [("economy", 8, 33, [["Economy", 25]], "success"),
                                      ("loyalty", 3, 23, [["Loyalty", 20]], "failure"),
                                      ("stability", 5, 27, [["Stability", 22]], "success")]),
         ("TradeRouteEstablished", "kingdom:a", None, [], [[4, 3], [4, 2]], 6, "established",
@@ -1204,8 +1205,9 @@ def test_a_threat_every_field(d20: int, ok: bool) -> None:
 def test_a_trade_expedition_arriving_next_turn_and_lost_every_event_in_full() -> None:
     """35 plains hexes from Acity [0, 0] to Bcity [35, 0]: TRL 70, RM 7, LM max(0, 2 − 70) = 0; 35 days at one a
     day: arrival turn 0 + ceil(35 / 30) − 1 = 1, so nothing happens in turn 0. At the start of turn 1's Edict
-    phase the three checks against 23 + 7 = 30: 5 + 12, 5 + 7, 5 + 9, all fail: the expedition is lost, Fame −1
-    (already 0: stays 0), Unrest +1; the Goods type is free again (RES-KM-24)."""
+    phase the three checks against 23 + RM 7 − the Guildhall's Productivity 2 = 28: 5 + 12, 5 + 7, 5 + 9, all
+    fail: the expedition is lost, Fame −1 (already 0: stays 0), Unrest +1; the Goods type is free again
+    (RES-KM-24)."""
     hm = plains(40, 1)
     a = kingdom("a", [0, 1], treasury=30)
     b = kingdom("b", [35, 36])
@@ -1228,7 +1230,7 @@ def test_a_trade_expedition_arriving_next_turn_and_lost_every_event_in_full() ->
     E.trade_arrivals(w, "a", ScriptedDice(["d20=5", "d20=5", "d20=5"]), led)
     terms = [["Control DC", 23], ["Acity Corruption", 0], ["RM", 7], ["LM", 0], ["Acity Productivity", -2]]
     assert [_fields(e) for e in led.events] == [
-        *_trade_checks(r.id, terms, [("economy", 5, 17, [["Economy", 12]], "failure"), ("loyalty", 5, 12, [["Loyalty", 7]], "failure"),
+        *_trade_checks(r.id, 28, terms, [("economy", 5, 17, [["Economy", 12]], "failure"), ("loyalty", 5, 12, [["Loyalty", 7]], "failure"),
                                      ("stability", 5, 14, [["Stability", 9]], "failure")]),
         ("TradeExpeditionLost", "kingdom:a", None, [], [], None, "lost",
          {"route": r.id, "reason": "zero successes", "fame": -1, "unrest_after": 1}),
