@@ -4,7 +4,6 @@ Infamy, attitudes; the kingdom check (*test de royaume*, SC-KM-03).
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -188,11 +187,16 @@ def count_improvements(k: Kingdom, kind: str) -> int:
 
 def improvement_counts(k: Kingdom) -> dict[str, int]:
     """``count_improvements`` of every kind at once: how many hexes hold each improvement."""
-    held = k.improvements.values()
-    out = Counter([imps[0] for imps in held if len(imps) == 1])  # most hexes hold one improvement
-    for imps in [imps for imps in held if len(imps) > 1]:
-        out.update(set(imps))
-    return dict(out)
+    out: dict[str, int] = {}
+    get = out.get
+    for imps in k.improvements.values():
+        if len(imps) == 1:  # most hexes hold one improvement
+            kind = imps[0]
+            out[kind] = get(kind, 0) + 1
+        else:
+            for kind in dict.fromkeys(imps):  # a hex counts once for each kind it holds
+                out[kind] = get(kind, 0) + 1
+    return out
 
 
 # resolution: ENG-KM-07
@@ -327,8 +331,8 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     # trade routes (KM-TRADE-11/12/16…19, RES-KM-23/25)
     turn = km.turn
     kid = k.id
-    for r in [r for r in km.routes if r.kingdom == kid]:
-        if r.status == "established" and r.arrival_turn <= turn < r.expiry_turn:
+    for r in km.routes:
+        if r.kingdom == kid and r.status == "established" and r.arrival_turn <= turn < r.expiry_turn:
             add("economy", f"{r.type} trade route", r.economy_bonus)
             if r.type != "food" or k_surplus(k, turn):
                 add("economy", f"{r.type} route type bonus", r.type_bonus)

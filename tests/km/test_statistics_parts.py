@@ -1,0 +1,74 @@
+"""The parts of a kingdom's sheet read from its terrain improvements and its trade routes (SC-KM-32,
+RES-KM-32, KM-TRADE-11/16, RES-KM-23), worked by hand on small kingdoms: ``stats`` reads them in one
+pass over the improvements and the routes (issue 26), and every count here is written out."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.rules import km as K
+from sim.state.km import TradeRoute
+from tests.km.helpers import kingdom, plains, world
+
+
+def _route(rid: int, kid: str, *, status: str, arrival: int, expiry: int, eco: int, bonus: int, type_: str = "goods") -> TradeRoute:
+    return TradeRoute(id=rid, kingdom=kid, partner="b", origin="X", destination="Y", type=type_, path=[], trl_halves=2,
+                      rm=0, lm=0, investment=5, k=1, issue_turn=0, arrival_turn=arrival, days="1", status=status,
+                      economy_bonus=eco, type_bonus=bonus, expiry_turn=expiry)
+
+
+@pytest.mark.rule("SC-KM-32", "RES-KM-32")
+def test_improvements_count_once_per_hex_and_kind() -> None:
+    """Six hexes: a Farm; a Farm and a Mine; a Mine; a Quarry and a Sawmill; a Fishery; a Mine listed
+    twice in one hex (counted once: a hex holds a kind or not). Counts: farm 2, mine 3, quarry 1,
+    sawmill 1, fishery 1."""
+    a = kingdom("a", [0, 1, 2, 3, 4, 5], improvements={
+        0: ["farm"], 1: ["farm", "mine"], 2: ["mine"], 3: ["quarry", "sawmill"], 4: ["fishery"], 5: ["mine", "mine"]})
+    assert K.improvement_counts(a) == {"farm": 2, "mine": 3, "quarry": 1, "sawmill": 1, "fishery": 1}
+    assert [K.count_improvements(a, x) for x in ("farm", "mine", "quarry", "sawmill", "fishery")] == [2, 3, 1, 1, 1]
+    assert K.improvement_counts(kingdom("b", [0])) == {}
+
+
+@pytest.mark.rule("SC-KM-32", "RES-KM-32", "SC-KM-14", "SC-KM-15", "SC-KM-16")
+def test_the_sheet_reads_each_improvement() -> None:
+    """The kingdom above, every leader in place, base 10/10/10, edicts at their defaults (Holiday none:
+    Loyalty −1, Promotion none: Stability −1, Taxation normal: Economy +2, Loyalty −2), no settlement,
+    no road. Economy 10 + 3 Mines + 2 = 15; Loyalty 10 − 1 − 2 = 7; Stability 10 + 1 Quarry + 1 Sawmill
+    − 1 = 11. Consumption: Size 6, two Farms −2 each (no Stockyard), one Fishery −1: 6 − 4 − 1 = 1."""
+    a = kingdom("a", [0, 1, 2, 3, 4, 5], improvements={
+        0: ["farm"], 1: ["farm", "mine"], 2: ["mine"], 3: ["quarry", "sawmill"], 4: ["fishery"], 5: ["mine", "mine"]})
+    w = world(plains(6, 1), [a])
+    st = K.stats(w, a)
+    assert (st.economy, st.loyalty, st.stability) == (15, 7, 11)
+    assert (st.raw_consumption, st.consumption) == (1, 1)
+    audit = K.stats(w, a, audit=True)
+    assert ("Mines", 3) in audit.parts["economy"] and ("Quarries and Sawmills", 2) in audit.parts["stability"]
+    assert ("Farms", -4) in audit.parts["consumption"] and ("Fisheries", -1) in audit.parts["consumption"]
+
+
+@pytest.mark.rule("KM-TRADE-11", "KM-TRADE-16", "RES-KM-23", "RES-KM-25")
+def test_only_the_kingdoms_established_routes_in_their_months_count() -> None:
+    """Turn 5. Kingdom a's routes: established from turn 2 to 8 (Economy +1, type bonus +2: counts, +3);
+    established but expired at turn 5 (RES-KM-23: turn 5 is its first turn without the bonus: 0);
+    established from turn 6 (not yet: 0); travelling (0); lost (0); a Food route established from
+    turn 1 to 9 with bonus +1 and type bonus +1, whose type bonus needs this turn's surplus (RES-KM-25:
+    none, so +1). Kingdom b's established route (+1, +1) is not a's. Economy: base 10 + Taxation normal 2
+    + 3 + 1 = 16; b: 10 + 2 + 2 = 14."""
+    a = kingdom("a", [0])
+    b = kingdom("b", [1])
+    w = world(plains(2, 1), [a, b], turn=5)
+    km = w.km
+    assert km is not None
+    km.routes = [
+        _route(1, "a", status="established", arrival=2, expiry=8, eco=1, bonus=2),
+        _route(2, "a", status="established", arrival=1, expiry=5, eco=1, bonus=1),
+        _route(3, "a", status="established", arrival=6, expiry=9, eco=1, bonus=1),
+        _route(4, "a", status="travelling", arrival=4, expiry=9, eco=1, bonus=1),
+        _route(5, "a", status="lost", arrival=2, expiry=9, eco=1, bonus=1),
+        _route(6, "a", status="established", arrival=1, expiry=9, eco=1, bonus=1, type_="food"),
+        _route(7, "b", status="established", arrival=1, expiry=9, eco=1, bonus=1),
+    ]
+    assert K.stats(w, a).economy == 10 + 2 + 3 + 1
+    a.surplus_turn = 5  # this turn's Upkeep found a surplus: the Food route's type bonus counts too
+    assert K.stats(w, a).economy == 10 + 2 + 3 + 2
+    assert K.stats(w, b).economy == 10 + 2 + 2
