@@ -6,9 +6,9 @@
     .venv/bin/python tools/digests.py --seeds 1..5 realm --out r.json
     .venv/bin/python tools/digests.py --policy random --out random.json   # every faction random
 
-``--policy random`` plays every faction of every scenario with the ``random`` policy;
-``--policy scripted`` plays every kingdom ``scripted`` (with no orders: it is asked nothing) and every
-other faction ``random`` (no other kind has a scripted policy). The default is each scenario as
+``--policy NAME`` plays every faction of every scenario with policy NAME (``random``, ``heuristic``,
+``lookahead``); ``--policy scripted`` plays every kingdom ``scripted`` (with no orders: it is asked
+nothing) and every other faction ``random`` (no other kind has a scripted policy). The default is each scenario as
 shipped. A ledger format change that touches only explained decisions leaves these digests as they were.
 
 A change meant to keep behaviour (a refactor, a speed-up) must leave every digest as it was; a rules
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-POLICIES = ("random", "scripted")
+POLICIES = ("random", "scripted", "heuristic", "lookahead")
 
 
 def scenario_for(name: str, policy: str | None) -> Any:
@@ -41,7 +41,7 @@ def scenario_for(name: str, policy: str | None) -> Any:
     from agents.variants import variant
     from scenarios.loader import load_scenario
 
-    loaded = variant(load_scenario(name), policy="random")
+    loaded = variant(load_scenario(name), policy="random" if policy == "scripted" else policy)
     if policy == "scripted":
         kingdoms = [str(k.id) for k in loaded.scenario.kingdoms]
         loaded = variant(loaded, seats={f"kingdom:{k}": "scripted" for k in kingdoms})

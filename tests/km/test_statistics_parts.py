@@ -1,14 +1,16 @@
 """The parts of a kingdom's sheet read from its terrain improvements and its trade routes (SC-KM-32,
 RES-KM-32, KM-TRADE-11/16, RES-KM-23), worked by hand on small kingdoms: ``stats`` reads them in one
-pass over the improvements and the routes (issue 26), and every count here is written out."""
+pass over the improvements and the routes, and keeps settlement modifiers by the values they are
+made of (issue 26); every count here is written out."""
 
 from __future__ import annotations
 
 import pytest
 
+from sim.config import Config, KmConfig
 from sim.rules import km as K
 from sim.state.km import TradeRoute
-from tests.km.helpers import kingdom, plains, world
+from tests.km.helpers import kingdom, plains, settle, world
 
 
 def _route(rid: int, kid: str, *, status: str, arrival: int, expiry: int, eco: int, bonus: int, type_: str = "goods") -> TradeRoute:
@@ -72,3 +74,50 @@ def test_only_the_kingdoms_established_routes_in_their_months_count() -> None:
     a.surplus_turn = 5  # this turn's Upkeep found a surplus: the Food route's type bonus counts too
     assert K.stats(w, a).economy == 10 + 2 + 3 + 2
     assert K.stats(w, b).economy == 10 + 2 + 2
+
+
+@pytest.mark.rule("SC-KM-28", "RES-KM-38", "SC-KM-29", "SC-KM-30")
+def test_settlement_modifiers_follow_every_change_of_what_they_are_made_of() -> None:
+    """``settlement_mods`` keeps its answers by the values it reads; each change below must show at
+    once (a stale answer would be a rules bug). Modifiers in the order corruption, crime, law, lore,
+    productivity, society:
+
+    - a Guildhall (Law +1, Productivity +2), Autocracy (none): 0, 0, 1, 0, 2, 0;
+    - a Tavern added (Corruption +1): 1, 0, 1, 0, 2, 0;
+    - a second Tavern: 2, 0, 1, 0, 2, 0;
+    - a scenario extra Crime +3: 2, 3, 1, 0, 2, 0;
+    - Theocracy (Corruption −1, Law +1, Lore +1, Society −1): 1, 3, 2, 1, 2, −1;
+    - SC-KM-30's size modifiers on: Guildhall 2 lots + 2 Taverns 1 each = 4 lots, −2 on all six:
+      −1, 1, 0, −1, 0, −3;
+    - 44 lots (21 Guildhalls: 21 × 2 = 42, + 2 Taverns; 41–100 lots: +1 per district, one
+      district): Law +1 and Productivity +2 for each Guildhall: 21 Law + 1 Theocracy = 22;
+      Productivity 42; +1 on all six: 2, 4, 23, 2, 43, 0;
+    - a second district: +2 on all six instead: 3, 5, 24, 3, 44, 1.
+    """
+    order = ("corruption", "crime", "law", "lore", "productivity", "society")
+    a = kingdom("a", [0])
+    w = world(plains(1, 1), [a])
+    s = settle(w, "a", "Acity", 0, buildings={"guildhall": 1})
+
+    def mods() -> tuple[int, ...]:
+        m = K.settlement_mods(w, a, s)
+        return tuple(m[x] for x in order)
+
+    assert mods() == (0, 0, 1, 0, 2, 0)
+    s.buildings["tavern"] = 1
+    assert mods() == (1, 0, 1, 0, 2, 0)
+    s.buildings["tavern"] += 1
+    assert mods() == (2, 0, 1, 0, 2, 0)
+    s.mods = {"crime": 3}
+    assert mods() == (2, 3, 1, 0, 2, 0)
+    a.government = "theocracy"
+    assert mods() == (1, 3, 2, 1, 2, -1)
+    w.config = Config(km=KmConfig(settlement_size_modifiers=True))
+    assert mods() == (-1, 1, 0, -1, 0, -3)
+    s.buildings["guildhall"] = 21
+    assert mods() == (2, 4, 23, 2, 43, 0)
+    s.districts = 2
+    assert mods() == (3, 5, 24, 3, 44, 1)
+    got = K.settlement_mods(w, a, s)
+    got["law"] = 99  # each call has its own dict: changing it changes nothing kept
+    assert mods() == (3, 5, 24, 3, 44, 1)

@@ -125,8 +125,26 @@ def alignment_base(al: str) -> tuple[int, int, int]:
 
 
 def settlement_mods(world: World, k: Kingdom, s: Settlement) -> dict[str, int]:
-    """RES-KM-38: Σ buildings + government (+ scenario extras, + SC-KM-30 size modifiers when on)."""
+    """RES-KM-38: Σ buildings + government (+ scenario extras, + SC-KM-30 size modifiers when on).
+
+    A pure function of the settlement's buildings, extras and districts, the government and the
+    size-modifier option: kept by those values (the key is built from them at each call, so no
+    change of the settlement can leave a stale answer); each call gets its own dict."""
     # implements: SC-KM-29
+    key = (tuple(s.buildings.items()), tuple(s.mods.items()), s.districts, k.government, world.config.km.settlement_size_modifiers)
+    got = _SETTLEMENT_MODS.get(key)
+    if got is None:
+        if len(_SETTLEMENT_MODS) >= 4096:
+            _SETTLEMENT_MODS.clear()
+        got = _SETTLEMENT_MODS[key] = _settlement_mods(world, k, s)
+    return dict(got)
+
+
+# settlement_mods by the values it reads (bounded: a long-lived process clears it when full)
+_SETTLEMENT_MODS: dict[tuple[Any, ...], dict[str, int]] = {}
+
+
+def _settlement_mods(world: World, k: Kingdom, s: Settlement) -> dict[str, int]:
     out = dict.fromkeys(SETTLEMENT_MODS, 0)
     for kind, n in s.buildings.items():  # (whole numbers: the order of the sums does not matter)
         for m, v in BUILDINGS[kind].settlement.items():
