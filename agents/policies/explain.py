@@ -158,7 +158,7 @@ def explained_totals(
     tie = tie_words(len(ties), best, tie_how) if len(ties) > 1 else ""
     return Decision(
         legal[pick],
-        ScoredRows([str(labels[j]), round(float(totals[i]), 4)] for j, i in enumerate(top[:n_scored])),
+        ScoredRows([[str(labels[j]), round(float(totals[i]), 4)] for j, i in enumerate(top[:n_scored])]),
         reason,
         alternatives=alts,
         tie=tie,

@@ -121,3 +121,28 @@ def test_settlement_modifiers_follow_every_change_of_what_they_are_made_of() -> 
     got = K.settlement_mods(w, a, s)
     got["law"] = 99  # each call has its own dict: changing it changes nothing kept
     assert mods() == (3, 5, 24, 3, 44, 1)
+
+
+@pytest.mark.rule("SC-KM-31", "SC-KM-28")
+def test_building_lines_follow_every_building_added_or_lost() -> None:
+    """SC-KM-31's Kingdom lines, summed over a settlement's buildings and kept by their counts; each
+    change must show at once. (Economy, Loyalty, Stability, Fame): an Alchemist (Economy +1): 1, 0,
+    0, 0; a Black Market added (Economy +2, Stability +1): 3, 0, 1, 0; a second Black Market: 5, 0,
+    2, 0; a Noble Villa (+1 to all four): 6, 1, 3, 1; the Alchemist lost: 5, 1, 3, 1. The sheet adds
+    them to base 10/10/10 with the defaults' −1 Loyalty (Holiday none), −2 Loyalty and +2 Economy
+    (Taxation normal) and −1 Stability (Promotion none): Economy 17, Loyalty 8, Stability 12."""
+    b: dict[str, int] = {"alchemist": 1}
+    assert K.building_lines(b) == (1, 0, 0, 0)
+    b["black_market"] = 1
+    assert K.building_lines(b) == (3, 0, 1, 0)
+    b["black_market"] = 2
+    assert K.building_lines(b) == (5, 0, 2, 0)
+    b["noble_villa"] = 1
+    assert K.building_lines(b) == (6, 1, 3, 1)
+    del b["alchemist"]
+    assert K.building_lines(b) == (5, 1, 3, 1)
+    a = kingdom("a", [0])
+    w = world(plains(1, 1), [a])
+    settle(w, "a", "Acity", 0, buildings=b)
+    st = K.stats(w, a)
+    assert (st.economy, st.loyalty, st.stability) == (17, 8, 12)

@@ -125,7 +125,8 @@ def frontier_routes(world: World, kid: str, *, limit: int = 3, length: int = 4) 
     cap = capital_hex(k)
     if cap is None:
         return []
-    nb = world.map.neighbors
+    nb = world.map.neighbor_table().__getitem__
+    states = km.hexes  # (km.explored, read here without a call per hex: the search reads many)
     prev: dict[int, int] = {cap: -1}
     queue = [cap]
     targets: list[int] = []
@@ -137,7 +138,8 @@ def frontier_routes(world: World, kid: str, *, limit: int = 3, length: int = 4) 
             if b in prev:
                 continue
             prev[b] = a
-            if not km.explored(b):
+            hs = states.get(b)
+            if hs is None or not hs.explored:
                 targets.append(b)
                 if len(targets) >= limit:
                     break

@@ -35,6 +35,7 @@ __all__ = [
     "alignment_axes",
     "alignment_base",
     "alignment_steps",
+    "building_lines",
     "change_fame",
     "change_infamy",
     "control_dc",
@@ -261,6 +262,29 @@ def farm_reduction(world: World, k: Kingdom, h: int, reach: set[int] | None = No
 _LINES = {kind: (b.economy, b.loyalty, b.stability, b.fame) for kind, b in BUILDINGS.items()}
 
 
+def building_lines(buildings: dict[str, int]) -> tuple[int, int, int, int]:
+    """The kingdom lines of a settlement's buildings (kind → count), summed: Economy, Loyalty,
+    Stability, Fame (SC-KM-31). Kept by the buildings' counts (the key is built from them at each
+    call: a building added or lost gives a new key)."""
+    key = tuple(buildings.items())
+    got = _BUILDING_LINES.get(key)
+    if got is None:
+        be = bl = bs = bf = 0
+        for kind, n in key:
+            ec, lo, st_, f = _LINES[kind]
+            be += ec * n
+            bl += lo * n
+            bs += st_ * n
+            bf += f * n
+        if len(_BUILDING_LINES) >= 4096:
+            _BUILDING_LINES.clear()
+        got = _BUILDING_LINES[key] = (be, bl, bs, bf)
+    return got
+
+
+_BUILDING_LINES: dict[tuple[tuple[str, int], ...], tuple[int, int, int, int]] = {}
+
+
 def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     """Economy, Loyalty, Stability, Control DC, Consumption, Fame and Infamy as they stand now."""
     km = world.km
@@ -280,12 +304,11 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     # buildings (SC-KM-28/31, kingdom lines)
     be = bl = bs = bf = 0
     for s in k.settlements:
-        for kind, n in s.buildings.items():
-            ec, lo, st_, f = _LINES[kind]
-            be += ec * n
-            bl += lo * n
-            bs += st_ * n
-            bf += f * n
+        ec, lo, st_, f = building_lines(s.buildings)
+        be += ec
+        bl += lo
+        bs += st_
+        bf += f
     add("economy", "buildings", be)
     add("loyalty", "buildings", bl)
     add("stability", "buildings", bs)
