@@ -349,6 +349,9 @@ def _district_options(world: World, kid: str) -> list[str]:
     return out
 
 
+_BUILDING_KINDS = tuple(sorted(BUILDINGS))  # the order a building slot lists them in
+
+
 def _building_options(world: World, kid: str) -> list[BuildOrder | EmbassyBuildingOrder]:
     km = world.km_state()
     k = km.kingdoms[kid]
@@ -358,7 +361,7 @@ def _building_options(world: World, kid: str) -> list[BuildOrder | EmbassyBuildi
     out: list[BuildOrder | EmbassyBuildingOrder] = []
     for s in k.settlements:
         free_lots = 36 * s.districts - lots_used(s)
-        for kind in sorted(BUILDINGS):
+        for kind in _BUILDING_KINDS:
             b = BUILDINGS[kind]
             if b.bp > funds or b.lots > free_lots:
                 continue
