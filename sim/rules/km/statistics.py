@@ -5,6 +5,7 @@ Infamy, attitudes; the kingdom check (*test de royaume*, SC-KM-03).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from sim.events import CheckResult, Ledger, check
@@ -127,35 +128,27 @@ def alignment_base(al: str) -> tuple[int, int, int]:
 
 def settlement_mods(world: World, k: Kingdom, s: Settlement) -> dict[str, int]:
     """RES-KM-38: Σ buildings + government (+ scenario extras, + SC-KM-30 size modifiers when on).
-
-    A pure function of the settlement's buildings, extras and districts, the government and the
-    size-modifier option: kept by those values (the key is built from them at each call, so no
-    change of the settlement can leave a stale answer); each call gets its own dict."""
+    Each call gets its own dict."""
     # implements: SC-KM-29
-    key = (tuple(s.buildings.items()), tuple(s.mods.items()), s.districts, k.government, world.config.km.settlement_size_modifiers)
-    got = _SETTLEMENT_MODS.get(key)
-    if got is None:
-        if len(_SETTLEMENT_MODS) >= 4096:
-            _SETTLEMENT_MODS.clear()
-        got = _SETTLEMENT_MODS[key] = _settlement_mods(world, k, s)
-    return dict(got)
+    return dict(_settlement_mods(tuple(s.buildings.items()), tuple(s.mods.items()), s.districts, k.government,
+                                 world.config.km.settlement_size_modifiers))
 
 
-# settlement_mods by the values it reads (bounded: a long-lived process clears it when full)
-_SETTLEMENT_MODS: dict[tuple[Any, ...], dict[str, int]] = {}
-
-
-def _settlement_mods(world: World, k: Kingdom, s: Settlement) -> dict[str, int]:
+@lru_cache(maxsize=4096)
+def _settlement_mods(buildings: tuple[tuple[str, int], ...], extras: tuple[tuple[str, int], ...], districts: int,
+                     government: str, size_modifiers: bool) -> dict[str, int]:
+    """:func:`settlement_mods` from everything it reads, kept by those values: the key is built from
+    the settlement at each call, so no change of it can leave a stale answer (do not change the dict)."""
     out = dict.fromkeys(SETTLEMENT_MODS, 0)
-    for kind, n in s.buildings.items():  # (whole numbers: the order of the sums does not matter)
+    for kind, n in buildings:  # (whole numbers: the order of the sums does not matter)
         for m, v in BUILDINGS[kind].settlement.items():
             out[m] += v * n
-    for m, v in GOVERNMENT_MODS.get(k.government, {}).items():
+    for m, v in GOVERNMENT_MODS.get(government, {}).items():
         out[m] += v
-    for m, v in s.mods.items():
+    for m, v in extras:
         out[m] = out.get(m, 0) + v
-    if world.config.km.settlement_size_modifiers:
-        lots = sum(BUILDINGS[b].lots * n for b, n in s.buildings.items())
+    if size_modifiers:
+        lots = sum(BUILDINGS[b].lots * n for b, n in buildings)
         if lots <= 1:
             size_mod = -4
         elif lots <= 8:
@@ -165,7 +158,7 @@ def _settlement_mods(world: World, k: Kingdom, s: Settlement) -> dict[str, int]:
         elif lots <= 40:
             size_mod = 1
         else:
-            size_mod = s.districts
+            size_mod = districts
         for m in SETTLEMENT_MODS:
             out[m] += size_mod
     return out
@@ -264,25 +257,22 @@ _LINES = {kind: (b.economy, b.loyalty, b.stability, b.fame) for kind, b in BUILD
 
 def building_lines(buildings: dict[str, int]) -> tuple[int, int, int, int]:
     """The kingdom lines of a settlement's buildings (kind → count), summed: Economy, Loyalty,
-    Stability, Fame (SC-KM-31). Kept by the buildings' counts (the key is built from them at each
-    call: a building added or lost gives a new key)."""
-    key = tuple(buildings.items())
-    got = _BUILDING_LINES.get(key)
-    if got is None:
-        be = bl = bs = bf = 0
-        for kind, n in key:
-            ec, lo, st_, f = _LINES[kind]
-            be += ec * n
-            bl += lo * n
-            bs += st_ * n
-            bf += f * n
-        if len(_BUILDING_LINES) >= 4096:
-            _BUILDING_LINES.clear()
-        got = _BUILDING_LINES[key] = (be, bl, bs, bf)
-    return got
+    Stability, Fame (SC-KM-31)."""
+    return _building_lines(tuple(buildings.items()))
 
 
-_BUILDING_LINES: dict[tuple[tuple[str, int], ...], tuple[int, int, int, int]] = {}
+@lru_cache(maxsize=4096)
+def _building_lines(buildings: tuple[tuple[str, int], ...]) -> tuple[int, int, int, int]:
+    """:func:`building_lines` kept by the buildings' counts (the key is built at each call: a
+    building added or lost gives a new key)."""
+    be = bl = bs = bf = 0
+    for kind, n in buildings:
+        ec, lo, st_, f = _LINES[kind]
+        be += ec * n
+        bl += lo * n
+        bs += st_ * n
+        bf += f * n
+    return be, bl, bs, bf
 
 
 def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
@@ -372,8 +362,8 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     # trade routes (KM-TRADE-11/12/16…19, RES-KM-23/25)
     turn = km.turn
     kid = k.id
-    for r in km.routes:
-        if r.kingdom == kid and r.status == "established" and r.arrival_turn <= turn < r.expiry_turn:
+    for r in [r for r in km.routes if r.kingdom == kid]:
+        if r.status == "established" and r.arrival_turn <= turn < r.expiry_turn:
             add("economy", f"{r.type} trade route", r.economy_bonus)
             if r.type != "food" or k_surplus(k, turn):
                 add("economy", f"{r.type} route type bonus", r.type_bonus)
