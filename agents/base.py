@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import mesa
 
-from agents.policies import Decision, Term, make_policy
+from agents.policies import Decision, ScoredRows, make_policy
 from sim.system import RuleSystem
 
 if TYPE_CHECKING:
@@ -49,7 +49,8 @@ class RealmAgent(mesa.Agent):
         if d.alternatives:  # recorded only when the policy explains itself (ledgers without stay as they were)
             extra["alternatives"] = [
                 {"order": a.order, "score": round(float(a.score), 4),
-                 "terms": [_term_record(t) if t.value else _term_record.__wrapped__(t) for t in a.terms]}
+                 "terms": [_term_record(t.name, t.value, t.unit, t.en, t.fr) if t.value
+                           else _term_record.__wrapped__(t.name, t.value, t.unit, t.en, t.fr) for t in a.terms]}
                 for a in d.alternatives
             ]
         if d.tie:
@@ -64,7 +65,7 @@ class RealmAgent(mesa.Agent):
             outcome=label(d.chosen),
             policy=self.policy_name,
             legal=len(legal),
-            scored=[[str(a), round(float(sc), 4)] for a, sc in d.scored],
+            scored=d.scored if type(d.scored) is ScoredRows else [[str(a), round(float(sc), 4)] for a, sc in d.scored],
             reason=d.reason,
             **extra,
         )
@@ -100,11 +101,12 @@ class FactionAgent(RealmAgent):
 
 
 @lru_cache(maxsize=1 << 14)
-def _term_record(t: Term) -> dict[str, Any]:
-    """A score term as the ledger records it. The same terms recur from one decision to the next, so
-    each record is built once and shared by the events that carry it (events are never changed). Not
-    for a zero value: 0.0 and -0.0 are one key but two records."""
-    return {"name": t.name, "value": round(float(t.value), 4), "unit": t.unit, "en": t.en, "fr": t.fr}
+def _term_record(name: str, value: float, unit: str, en: str, fr: str) -> dict[str, Any]:
+    """A score term (a :class:`agents.policies.Term`'s fields) as the ledger records it. The same
+    terms recur from one decision to the next, so each record is built once and shared by the events
+    that carry it (events are never changed). Not for a zero value: 0.0 and -0.0 are one key but two
+    records."""
+    return {"name": name, "value": round(float(value), 4), "unit": unit, "en": en, "fr": fr}
 
 
 class AgentDecider:

@@ -4,6 +4,12 @@
     .venv/bin/python tools/digests.py --out before.json            # record seeds 1..20
     .venv/bin/python tools/digests.py --check before.json          # same digests now? (exit 1 if not)
     .venv/bin/python tools/digests.py --seeds 1..5 realm --out r.json
+    .venv/bin/python tools/digests.py --policy random --out random.json   # every faction random
+
+``--policy NAME`` plays every faction of every scenario with policy NAME (``random``, ``heuristic``,
+``lookahead``); ``--policy scripted`` plays every kingdom ``scripted`` (with no orders: it is asked
+nothing) and every other faction ``random`` (no other kind has a scripted policy). The default is each scenario as
+shipped. A ledger format change that touches only explained decisions leaves these digests as they were.
 
 A change meant to keep behaviour (a refactor, a speed-up) must leave every digest as it was; a rules
 change shows here first, then in the golden transcripts (tools/golden.py), which say what changed.
@@ -18,16 +24,35 @@ import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def _one(arg: tuple[str, int]) -> tuple[str, int, str, int]:
+POLICIES = ("random", "scripted", "heuristic", "lookahead")
+
+
+def scenario_for(name: str, policy: str | None) -> Any:
+    """The built-in scenario ``name``, as shipped (``policy`` None) or with every faction played by
+    ``policy`` (``scripted``: every kingdom scripted, every other faction random)."""
+    if policy is None:
+        return name
+    from agents.variants import variant
+    from scenarios.loader import load_scenario
+
+    loaded = variant(load_scenario(name), policy="random" if policy == "scripted" else policy)
+    if policy == "scripted":
+        kingdoms = [str(k.id) for k in loaded.scenario.kingdoms]
+        loaded = variant(loaded, seats={f"kingdom:{k}": "scripted" for k in kingdoms})
+    return loaded
+
+
+def _one(arg: tuple[str, int, str | None]) -> tuple[str, int, str, int]:
     from agents.campaign import run_campaign
 
-    name, seed = arg
-    res = run_campaign(name, seed, keep_ledger=False, collect=False)
+    name, seed, policy = arg
+    res = run_campaign(scenario_for(name, policy), seed, keep_ledger=False, collect=False)
     return name, seed, res.ledger_sha256, res.events
 
 
@@ -44,12 +69,13 @@ def main() -> int:
     ap.add_argument("--seeds", default="1..20")
     ap.add_argument("--out", help="write the digests to this JSON file")
     ap.add_argument("--check", help="compare with the digests of this JSON file")
+    ap.add_argument("--policy", choices=POLICIES, help="play every faction with this policy (see above)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
     from scenarios.loader import builtin_names
 
     names = args.names or builtin_names()
-    todo = [(n, s) for n in names for s in parse_seeds(args.seeds)]
+    todo = [(n, s, args.policy) for n in names for s in parse_seeds(args.seeds)]
     got: dict[str, dict[str, list[object]]] = {}
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as ex:
         for i, (name, seed, sha, events) in enumerate(ex.map(_one, todo), 1):

@@ -59,10 +59,18 @@ class Alternative:
     terms: list[Term] = field(default_factory=list)
 
 
+class ScoredRows(list[list[Any]]):
+    """``Decision.scored`` already as the ledger records it: ``[label, score]`` rows, the label a
+    ``str`` and the score a float rounded to 4 places (:func:`agents.policies.explain.explained_totals`
+    writes them so; the agent records them as they are instead of converting every row again)."""
+
+    __slots__ = ()
+
+
 @dataclass
 class Decision:
     chosen: Any
-    scored: list[tuple[str, float]] = field(default_factory=list)  # (alternative, score), best first
+    scored: list[tuple[str, float]] | ScoredRows = field(default_factory=list)  # (alternative, score), best first
     reason: str = ""
     # the explanation (optional; a policy that fills it gets it recorded in the ledger):
     alternatives: list[Alternative] = field(default_factory=list)  # chosen first, then the best others

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from agents.policies import Alternative, Decision, Term
+from agents.policies import Alternative, Decision, ScoredRows, Term
 
 UNITS_FR = {"BP": "PC", "PO": "PO", "solars": "solars", "points": "points", "": ""}
 SHOWN = 6  # alternatives an explanation keeps: the chosen one and the five best others
@@ -158,7 +158,7 @@ def explained_totals(
     tie = tie_words(len(ties), best, tie_how) if len(ties) > 1 else ""
     return Decision(
         legal[pick],
-        [(labels[j], round(totals[i], 4)) for j, i in enumerate(top[:n_scored])],
+        ScoredRows([[str(labels[j]), round(float(totals[i]), 4)] for j, i in enumerate(top[:n_scored])]),
         reason,
         alternatives=alts,
         tie=tie,

@@ -32,6 +32,7 @@ from sim.state.km import (
     ExplorationEdict,
     ImprovementOrder,
     RelationOrder,
+    Settlement,
     TradeEdict,
     VassalageEdict,
 )
@@ -100,6 +101,8 @@ def _hx(c: _Ctx, h: int) -> str:
 
 def order_label(c: _Ctx, o: Any) -> str:
     """An alternative as a game master names it: the farm at Westwatch [4,6], not #451."""
+    if type(o) is BuildOrder:  # the most frequent by far (a building slot lists every kind in every settlement)
+        return label(o)
     if isinstance(o, ImprovementOrder):
         return f"{o.kind} at {_hx(c, o.hex)}"
     if isinstance(o, int) and not isinstance(o, bool) and c.slot in ("claim", "lose_hex"):
@@ -145,7 +148,7 @@ class KingdomHeuristic(Policy):
         why = "; ".join(x.en for x in sorted(terms[best].items, key=lambda x: -abs(x.value))[:2]) or "nothing to gain or lose"
         if c.emergency:
             why = f"emergency (Upkeep success {c.p_up:.0%}, Unrest {c.k.unrest}): " + why
-        return explained(legal, terms, best, label=lambda o: order_label(c, o), reason=why,
+        return explained(legal, terms, best, label=functools.partial(order_label, c), reason=why,
                          tie_how="the first listed wins (the rules' order of alternatives)")
 
     # ---- ordinary edicts (SC-KM-14/15/16) ---------------------------------------------------------
@@ -231,24 +234,14 @@ class KingdomHeuristic(Policy):
     def score_building(self, c: _Ctx, o: BuildOrder | EmbassyBuildingOrder | None, t: Terms) -> None:
         if o is None:
             return
-        b = K.BUILDINGS[o.kind]
         embassy = isinstance(o, EmbassyBuildingOrder)
-        # the terms of the kind alone are the same for every settlement: written once per decision
-        # keyed by the values the kind's terms are made of besides the kind (none of them is 0.0 when
-        # its term is written: Terms.add skips zeros, so -0.0 and 0.0 give the same terms)
-        key = (o.kind, embassy, c.stability_value(b.stability), c.loyalty_value(b.loyalty), c.cost_w, c.unrest_value)
-        shared = _KIND_TERMS.get(key)
-        if shared is None:
-            if len(_KIND_TERMS) >= 50_000:
-                _KIND_TERMS.clear()
-            shared = _KIND_TERMS[key] = self._building_kind_terms(c, b, embassy)
+        b, shared = c.kind_terms(self, o.kind, embassy)
         t.extend(shared)
         if embassy:
             self._affordable(c, b.bp, t, 10)
             return
         assert isinstance(o, BuildOrder)
-        s = K.settlement(c.k, o.settlement)
-        have = s.buildings if s is not None else {}
+        s, have, spread = c.settlement_info(o.settlement)
         want = c.wanted_route
         if want == "goods" and o.kind == "guildhall" and not have.get("guildhall"):
             t.add("route", 40.0, "toward a Goods trade route", "vers une route commerciale de Marchandises")
@@ -258,9 +251,24 @@ class KingdomHeuristic(Policy):
             t.add("route", 20.0, "toward a Food trade route", "vers une route commerciale de Nourriture")
         if o.kind in ("pier", "waterfront") and not have.get(o.kind):
             t.add("port", 10.0, "a first port building", "un premier bâtiment portuaire")
-        if s is not None and c.capital is not None and s.name != c.capital and sum(have.values()) < c.capital_buildings:
+        if spread:
+            assert s is not None
             t.add("spread", 6.0, f"builds up {s.name} beyond the capital", f"développe {s.name} au-delà de la capitale")
         self._affordable(c, b.bp, t, 10)
+
+    def building_kind_terms(self, c: _Ctx, kind: str, embassy: bool) -> tuple[Any, Terms]:
+        """A building kind and the terms of the kind alone, the same for every settlement: written
+        once per set of values they are made of besides the kind, keyed by those values (none of
+        them is 0.0 when its term is written: Terms.add skips zeros, so -0.0 and 0.0 give the same
+        terms). :meth:`_Ctx.kind_terms` keeps them for the decision."""
+        b = K.BUILDINGS[kind]
+        key = (kind, embassy, c.stability_value(b.stability), c.loyalty_value(b.loyalty), c.cost_w, c.unrest_value)
+        shared = _KIND_TERMS.get(key)
+        if shared is None:
+            if len(_KIND_TERMS) >= 50_000:
+                _KIND_TERMS.clear()
+            shared = _KIND_TERMS[key] = self._building_kind_terms(c, b, embassy)
+        return b, shared
 
     def _building_kind_terms(self, c: _Ctx, b: Any, embassy: bool) -> Terms:
         t = Terms("BP")
@@ -532,6 +540,8 @@ class _Ctx:
         self._dcs: dict[tuple[str, bool], int] = {}
         self._stab_values: dict[tuple[int, int], float] = {}
         self._loy_values: dict[int, float] = {}
+        self._kind_terms: dict[tuple[str, bool], tuple[Any, Terms]] = {}
+        self._settlements: dict[str, tuple[Settlement | None, dict[str, int], bool]] = {}
 
     @property
     def st(self) -> K.Stats:
@@ -597,6 +607,27 @@ class _Ctx:
         margin = -w * max(0.0, UPKEEP_TARGET - p) + w * max(0.0, UPKEEP_TARGET - self.p_up)
         t.add("upkeep_margin", margin, f"margin to a {UPKEEP_TARGET:.0%} Upkeep success" + (" (emergency)" if self.emergency else ""),
               f"de marge vers {UPKEEP_TARGET:.0%} de réussite d'entretien" + (" (urgence)" if self.emergency else ""))
+
+    def kind_terms(self, h: KingdomHeuristic, kind: str, embassy: bool) -> tuple[Any, Terms]:
+        """:meth:`KingdomHeuristic.building_kind_terms`, once per kind in a decision (the building
+        slot scores each kind in every settlement)."""
+        got = self._kind_terms.get((kind, embassy))
+        if got is None:
+            got = self._kind_terms[kind, embassy] = h.building_kind_terms(self, kind, embassy)
+        return got
+
+    def settlement_info(self, name: str) -> tuple[Settlement | None, dict[str, int], bool]:
+        """Settlement ``name`` of the kingdom, its buildings, and whether building there spreads the
+        realm beyond its capital (a settlement other than the capital with fewer buildings), once per
+        settlement in a decision."""
+        got = self._settlements.get(name)
+        if got is None:
+            s = K.settlement(self.k, name)
+            have = s.buildings if s is not None else {}
+            spread = (s is not None and self.capital is not None and s.name != self.capital
+                      and sum(have.values()) < self.capital_buildings)
+            got = self._settlements[name] = (s, have, spread)
+        return got
 
     def diplomatic_dc(self, target: str, threat: bool) -> int:
         """KM-DIP-04's DC against ``target`` before bribes, once per target in a decision: the

@@ -460,7 +460,7 @@ class Lookahead(Policy):
                   f"among the heuristic's {len(cands)} best")
         if why:
             reason = f"look-ahead over {span_words(until - now)} among {len(cands)} candidates: {label} — {why}"
-        return Decision(legal[cands[pick]], list(h.scored), reason, alts, tie, figures)
+        return Decision(legal[cands[pick]], [(str(lab), float(sc)) for lab, sc in h.scored], reason, alts, tie, figures)
 
 
     def _still_open(self, results: list[list[float | None]], rounds: int) -> list[int]:

@@ -125,7 +125,8 @@ def frontier_routes(world: World, kid: str, *, limit: int = 3, length: int = 4) 
     cap = capital_hex(k)
     if cap is None:
         return []
-    nb = world.map.neighbors
+    nb = world.map.neighbor_table().__getitem__
+    states = km.hexes  # (km.explored, read here without a call per hex: the search reads many)
     prev: dict[int, int] = {cap: -1}
     queue = [cap]
     targets: list[int] = []
@@ -137,7 +138,8 @@ def frontier_routes(world: World, kid: str, *, limit: int = 3, length: int = 4) 
             if b in prev:
                 continue
             prev[b] = a
-            if not km.explored(b):
+            hs = states.get(b)
+            if hs is None or not hs.explored:
                 targets.append(b)
                 if len(targets) >= limit:
                     break
@@ -347,6 +349,9 @@ def _district_options(world: World, kid: str) -> list[str]:
     return out
 
 
+_BUILDING_KINDS = tuple(sorted(BUILDINGS))  # the order a building slot lists them in
+
+
 def _building_options(world: World, kid: str) -> list[BuildOrder | EmbassyBuildingOrder]:
     km = world.km_state()
     k = km.kingdoms[kid]
@@ -356,7 +361,7 @@ def _building_options(world: World, kid: str) -> list[BuildOrder | EmbassyBuildi
     out: list[BuildOrder | EmbassyBuildingOrder] = []
     for s in k.settlements:
         free_lots = 36 * s.districts - lots_used(s)
-        for kind in sorted(BUILDINGS):
+        for kind in _BUILDING_KINDS:
             b = BUILDINGS[kind]
             if b.bp > funds or b.lots > free_lots:
                 continue

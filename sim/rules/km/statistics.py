@@ -4,8 +4,8 @@ Infamy, attitudes; the kingdom check (*test de royaume*, SC-KM-03).
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from sim.events import CheckResult, Ledger, check
@@ -36,6 +36,7 @@ __all__ = [
     "alignment_axes",
     "alignment_base",
     "alignment_steps",
+    "building_lines",
     "change_fame",
     "change_infamy",
     "control_dc",
@@ -126,18 +127,28 @@ def alignment_base(al: str) -> tuple[int, int, int]:
 
 
 def settlement_mods(world: World, k: Kingdom, s: Settlement) -> dict[str, int]:
-    """RES-KM-38: Σ buildings + government (+ scenario extras, + SC-KM-30 size modifiers when on)."""
+    """RES-KM-38: Σ buildings + government (+ scenario extras, + SC-KM-30 size modifiers when on).
+    Each call gets its own dict."""
     # implements: SC-KM-29
+    return dict(_settlement_mods(tuple(s.buildings.items()), tuple(s.mods.items()), s.districts, k.government,
+                                 world.config.km.settlement_size_modifiers))
+
+
+@lru_cache(maxsize=4096)
+def _settlement_mods(buildings: tuple[tuple[str, int], ...], extras: tuple[tuple[str, int], ...], districts: int,
+                     government: str, size_modifiers: bool) -> dict[str, int]:
+    """:func:`settlement_mods` from everything it reads, kept by those values: the key is built from
+    the settlement at each call, so no change of it can leave a stale answer (do not change the dict)."""
     out = dict.fromkeys(SETTLEMENT_MODS, 0)
-    for kind, n in s.buildings.items():  # (whole numbers: the order of the sums does not matter)
+    for kind, n in buildings:  # (whole numbers: the order of the sums does not matter)
         for m, v in BUILDINGS[kind].settlement.items():
             out[m] += v * n
-    for m, v in GOVERNMENT_MODS.get(k.government, {}).items():
+    for m, v in GOVERNMENT_MODS.get(government, {}).items():
         out[m] += v
-    for m, v in s.mods.items():
+    for m, v in extras:
         out[m] = out.get(m, 0) + v
-    if world.config.km.settlement_size_modifiers:
-        lots = sum(BUILDINGS[b].lots * n for b, n in s.buildings.items())
+    if size_modifiers:
+        lots = sum(BUILDINGS[b].lots * n for b, n in buildings)
         if lots <= 1:
             size_mod = -4
         elif lots <= 8:
@@ -147,7 +158,7 @@ def settlement_mods(world: World, k: Kingdom, s: Settlement) -> dict[str, int]:
         elif lots <= 40:
             size_mod = 1
         else:
-            size_mod = s.districts
+            size_mod = districts
         for m in SETTLEMENT_MODS:
             out[m] += size_mod
     return out
@@ -188,11 +199,16 @@ def count_improvements(k: Kingdom, kind: str) -> int:
 
 def improvement_counts(k: Kingdom) -> dict[str, int]:
     """``count_improvements`` of every kind at once: how many hexes hold each improvement."""
-    held = k.improvements.values()
-    out = Counter([imps[0] for imps in held if len(imps) == 1])  # most hexes hold one improvement
-    for imps in [imps for imps in held if len(imps) > 1]:
-        out.update(set(imps))
-    return dict(out)
+    out: dict[str, int] = {}
+    get = out.get
+    for imps in k.improvements.values():
+        if len(imps) == 1:  # most hexes hold one improvement
+            kind = imps[0]
+            out[kind] = get(kind, 0) + 1
+        else:
+            for kind in dict.fromkeys(imps):  # a hex counts once for each kind it holds
+                out[kind] = get(kind, 0) + 1
+    return out
 
 
 # resolution: ENG-KM-07
@@ -239,6 +255,26 @@ def farm_reduction(world: World, k: Kingdom, h: int, reach: set[int] | None = No
 _LINES = {kind: (b.economy, b.loyalty, b.stability, b.fame) for kind, b in BUILDINGS.items()}
 
 
+def building_lines(buildings: dict[str, int]) -> tuple[int, int, int, int]:
+    """The kingdom lines of a settlement's buildings (kind → count), summed: Economy, Loyalty,
+    Stability, Fame (SC-KM-31)."""
+    return _building_lines(tuple(buildings.items()))
+
+
+@lru_cache(maxsize=4096)
+def _building_lines(buildings: tuple[tuple[str, int], ...]) -> tuple[int, int, int, int]:
+    """:func:`building_lines` kept by the buildings' counts (the key is built at each call: a
+    building added or lost gives a new key)."""
+    be = bl = bs = bf = 0
+    for kind, n in buildings:
+        ec, lo, st_, f = _LINES[kind]
+        be += ec * n
+        bl += lo * n
+        bs += st_ * n
+        bf += f * n
+    return be, bl, bs, bf
+
+
 def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     """Economy, Loyalty, Stability, Control DC, Consumption, Fame and Infamy as they stand now."""
     km = world.km
@@ -258,12 +294,11 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     # buildings (SC-KM-28/31, kingdom lines)
     be = bl = bs = bf = 0
     for s in k.settlements:
-        for kind, n in s.buildings.items():
-            ec, lo, st_, f = _LINES[kind]
-            be += ec * n
-            bl += lo * n
-            bs += st_ * n
-            bf += f * n
+        ec, lo, st_, f = building_lines(s.buildings)
+        be += ec
+        bl += lo
+        bs += st_
+        bf += f
     add("economy", "buildings", be)
     add("loyalty", "buildings", bl)
     add("stability", "buildings", bs)

@@ -177,13 +177,13 @@ class ScriptedOrderError(ScenarioError):
 
 def label(o: Any) -> str:
     """A short readable name of an alternative (for the ledger's DecisionMade events)."""
+    named = _LABELS.get(type(o))
+    if named is not None:
+        return named(o)
     if o is None:
         return "nothing"
     if isinstance(o, str):
         return o
-    named = _LABELS.get(type(o))
-    if named is not None:
-        return named(o)
     if isinstance(o, tuple):
         return ":".join(str(x) for x in o)
     return str(o)

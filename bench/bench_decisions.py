@@ -1,0 +1,143 @@
+"""CPU per campaign job of the two kingdom-heavy built-in scenarios, ``realm`` and ``stolen-lands``,
+against the targets of issue 26 (a third of the CPU measured before it), and how much of a job its
+decisions take.
+
+    .venv/bin/python bench/bench_decisions.py [--seeds 3] [--scenarios realm,stolen-lands] [--profile] [--valgrind]
+
+Each job is a batch job run by the job function itself (``workers.job.run_job_dict``: no kept
+ledger, no data collection), one after another in this process, as ``bench/bench_realm.py`` runs
+them; the first job of a scenario pays its parse and validation. CPU time (``time.process_time``),
+not wall time: the machine may be shared. The process's start-up (imports) is not counted here: it
+is measured by the start-up benchmark of issue 26 and adds to every figure below.
+
+``--profile`` then profiles seed 1 of each scenario (cProfile) and prints the share of the job spent
+in the agents' decisions (``RealmAgent.decide``, cumulative: the policy, its explanation and the
+``DecisionMade`` event).
+
+``--valgrind`` (valgrind must be installed; a few minutes) counts the instructions of a short
+campaign (seed 1: ``realm`` one year, ``stolen-lands`` two years, ``VALGRIND_HOURS``) in a fresh
+process under ``valgrind --tool=cachegrind --cache-sim=no``, less the same process with a campaign
+one day long (imports, scenario, world), with the policies explaining themselves and with
+``Policy.explain`` off (the same decisions; the ``DecisionMade`` records lose their alternatives,
+terms and reasons: what issue 26's explanations on demand would save). Exact and repeatable where
+CPU time on a shared machine is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from workers.job import make_job, run_job_dict  # noqa: E402
+
+# CPU seconds per job at the start of issue 26 (main at da5de2e, seeds 1..3): realm by
+# bench/bench_realm.py on the quiet machine (07:20); stolen-lands by this script on main's code, the
+# best of three rounds per seed interleaved with the branch's (load average 1.5–4.5). The targets are
+# a third of them.
+BASELINE = {"realm": 5.52, "stolen-lands": 1.75}
+TARGET_FACTOR = 3.0
+
+
+def job_cpu(name: str, seed: int) -> tuple[dict[str, Any], float]:
+    job = make_job({"name": name}, seed)
+    c0 = time.process_time()
+    res = run_job_dict(job)
+    return res, time.process_time() - c0
+
+
+def decision_share(name: str, seed: int) -> tuple[float, float]:
+    """(cumulative seconds in ``RealmAgent.decide``, the job's total) under cProfile."""
+    prof = cProfile.Profile()
+    job = make_job({"name": name}, seed)
+    prof.enable()
+    run_job_dict(job)
+    prof.disable()
+    stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+    total = sum(v[2] for v in stats.values())
+    decide = sum(v[3] for (f, _, fn), v in stats.items() if f.replace("\\", "/").endswith("agents/base.py") and fn == "decide")
+    return decide, total
+
+
+VALGRIND_HOURS = {"realm": 8640, "stolen-lands": 17280}
+_CHILD = """
+import sys
+sys.path.insert(0, {root!r})
+from agents.campaign import run_campaign
+from agents.variants import variant
+from scenarios.loader import load_scenario
+if {quiet!r}:
+    import agents.policies
+    agents.policies.Policy.explain = False
+run_campaign(variant(load_scenario({name!r}), duration_hours={hours!r}), 1, keep_ledger=False, collect=False)
+"""
+
+
+def instructions(name: str, hours: int, quiet: bool) -> int:
+    """Instructions (valgrind's I refs) of a fresh process that plays ``name`` for ``hours``."""
+    code = _CHILD.format(root=str(Path(__file__).resolve().parent.parent), name=name, hours=hours, quiet=quiet)
+    out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                          sys.executable, "-c", code], capture_output=True, text=True, check=True).stderr
+    found = re.search(r"I\s+refs:\s+([\d,]+)", out)
+    if found is None:
+        raise RuntimeError(f"valgrind printed no instruction count: {out[-300:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def valgrind_figures(names: list[str]) -> None:
+    if shutil.which("valgrind") is None:
+        print("--valgrind: valgrind is not installed; no instruction counts")
+        return
+    for name in names:
+        hours = VALGRIND_HOURS.get(name, 8640)
+        setup = instructions(name, 24, False)
+        loud = instructions(name, hours, False) - setup
+        quiet = instructions(name, hours, True) - setup
+        print(f"{name} seed 1, {hours} h: {loud / 1e6:,.0f} M instructions of campaign (setup {setup / 1e6:,.0f} M); "
+              f"with Policy.explain off {quiet / 1e6:,.0f} M ({100 * (loud - quiet) / loud:.0f} % fewer)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--scenarios", default="realm,stolen-lands")
+    ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--valgrind", action="store_true", help="instruction counts (see above)")
+    args = ap.parse_args()
+    names = [n for n in args.scenarios.split(",") if n]
+    for name in names:
+        cpus = []
+        for seed in range(1, args.seeds + 1):
+            res, cpu = job_cpu(name, seed)
+            cpus.append(cpu)
+            print(f"{name} seed {seed}: {cpu:.2f} s CPU, {res['events']} events")
+        if not cpus:  # --seeds 0: only --profile or --valgrind
+            continue
+        mean = statistics.mean(cpus)
+        line = f"{name}: CPU per job mean {mean:.2f} s (min {min(cpus):.2f}, max {max(cpus):.2f}) over seeds 1..{args.seeds}"
+        base = BASELINE.get(name)
+        if base:
+            target = base / TARGET_FACTOR
+            verdict = "met" if mean <= target else "NOT met"
+            line += f"; before issue 26 {base:.2f} s: {base / mean:.2f}x less (target ≤ {target:.2f} s, {TARGET_FACTOR:g}x: {verdict}, start-up not counted)"
+        print(line)
+    if args.profile:
+        for name in names:
+            decide, total = decision_share(name, 1)
+            print(f"{name} seed 1 under cProfile: decisions {decide:.2f} s of {total:.2f} s ({100 * decide / total:.0f} %)")
+    if args.valgrind:
+        valgrind_figures(names)
+
+
+if __name__ == "__main__":
+    main()
