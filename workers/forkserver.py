@@ -30,6 +30,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,16 @@ def child_env() -> dict[str, str]:
     """The environment of a job process (and of the fork server): this one, the project on PYTHONPATH."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return env
+
+
+def one_thread_env[E: MutableMapping[str, str]](env: E) -> E:
+    """``env`` for a process that imports the engine and then forks: one thread at the fork, so that the
+    fork copies no lock another thread holds. NumPy's OpenBLAS starts a thread pool at import and
+    pyarrow's jemalloc (pandas imports pyarrow) a background thread; a job process computes on one core
+    anyway. A value the user has set is kept."""
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    env.setdefault("JE_ARROW_MALLOC_CONF", "background_thread:false")
     return env
 
 
@@ -84,12 +95,7 @@ class ForkServer:
     def __init__(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            env = child_env()
-            # one thread at the fork, so that the fork copies no lock another thread holds: NumPy's
-            # OpenBLAS starts a thread pool at import and pyarrow's jemalloc a background thread (a
-            # job process computes on one core anyway); a value set by the user is kept
-            env.setdefault("OPENBLAS_NUM_THREADS", "1")
-            env.setdefault("JE_ARROW_MALLOC_CONF", "background_thread:false")
+            env = one_thread_env(child_env())
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "workers.forkserver", str(theirs.fileno())],
                 pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env,
