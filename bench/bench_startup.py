@@ -26,6 +26,7 @@ CPU figures are medians (min–max) over ``--runs`` fresh processes.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import resource
@@ -107,9 +108,9 @@ def bench_ready(runs: int) -> None:
         print(f"  a pool process ({label}) to ready, CPU s: {spread([g[0] for g in got])}, wall s: "
               f"{spread([g[1] for g in got])}" + (f"; the fork server's own import, once a pool, CPU s: "
                                                  f"{spread([g[2] for g in got])}" if fork else ""))
-    try:
-        from workers import forkserver  # noqa: F401
-    except ImportError:
+    from workers.child import JobProcess
+
+    if "server" not in inspect.signature(JobProcess).parameters:
         print("  (no fork server in this tree: both lines are fresh interpreters)")
 
 
@@ -125,11 +126,11 @@ def pool_ready(fork: bool) -> tuple[float, float, float]:
 
     from workers.child import JobProcess
 
-    try:
+    server = None
+    if fork and "server" in inspect.signature(JobProcess).parameters:  # (not in a tree from before it)
         from workers import forkserver
-    except ImportError:  # (a tree from before the fork server: a fresh interpreter)
-        forkserver = None  # type: ignore[assignment]
-    server = forkserver.start() if fork and forkserver is not None else None
+
+        server = forkserver.start()
     t0 = time.perf_counter()
     c = JobProcess(server) if server is not None else JobProcess()
     with selectors.DefaultSelector() as sel:
