@@ -232,15 +232,16 @@ class JobRunner:
     every job not finished ``cancelled`` (the caller puts them back).
     """
 
-    def __init__(self, timeout: float | None = DEFAULT_JOB_TIMEOUT) -> None:
+    def __init__(self, timeout: float | None = DEFAULT_JOB_TIMEOUT, server: ForkServer | None = None) -> None:
         self.timeout = timeout
+        self.server = server  # its job processes forked by this fork server (else fresh interpreters)
         self.proc: JobProcess | None = None
         self.starts = 0
         self.report_starts = False  # also yield a "started" Reply as each job begins (for a debug log)
 
     def start(self) -> JobProcess:
         if self.proc is None:
-            self.proc = JobProcess()
+            self.proc = JobProcess(self.server)
             self.starts += 1
         self.proc.report_starts = self.report_starts
         return self.proc
