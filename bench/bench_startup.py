@@ -152,8 +152,7 @@ def pool_ready(fork: bool) -> tuple[float, float, float]:
 def bench_advise(runs: int) -> None:
     from bench_advise import CASES, one_run
 
-    exe = Path(sys.executable).with_name("realmsim")
-    base = [str(exe)] if exe.exists() else [sys.executable, "-m", "workers.cli"]
+    base = [sys.executable, "-m", "workers.cli"]  # (not the `realmsim` script: run from ROOT, it runs this tree's code)
     worst = 0.0
     for kind, state, faction in CASES:
         argv = [*base, "advise", state, "--faction", faction]

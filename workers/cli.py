@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -570,6 +571,10 @@ def _command_of(argv: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # NumPy (which Mesa imports) starts an OpenBLAS thread per core at import, and it spins for a while:
+    # 0.1-0.2 s of CPU on another core for every command, none of which does linear algebra; one thread,
+    # unless the user says otherwise (inherited by the job processes; docs/performance.md)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     parser = _parser(_command_of(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     if not args.cmd:
@@ -589,8 +594,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"realmsim {args.cmd}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader went away (realmsim run | head): stop quietly
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as e:

@@ -40,17 +40,19 @@ _ROOT = Path(__file__).resolve().parent.parent
 
 
 def child_env() -> dict[str, str]:
-    """The environment of a job process (and of the fork server): this one, the project on PYTHONPATH."""
+    """The environment of a job process (and of the fork server): this one, the project on PYTHONPATH,
+    one thread for NumPy's OpenBLAS and none for pyarrow's jemalloc (:func:`one_thread_env`)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    return env
+    return one_thread_env(env)
 
 
 def one_thread_env[E: MutableMapping[str, str]](env: E) -> E:
-    """``env`` for a process that imports the engine and then forks: one thread at the fork, so that the
-    fork copies no lock another thread holds. NumPy's OpenBLAS starts a thread pool at import and
-    pyarrow's jemalloc (pandas imports pyarrow) a background thread; a job process computes on one core
-    anyway. A value the user has set is kept."""
+    """``env`` for a process that imports the engine (and may then fork): one thread, so that a fork
+    copies no lock another thread holds, and no CPU spent by idle threads. NumPy's OpenBLAS starts a
+    thread pool at import, whose threads spin for a while (0.1-0.2 s of CPU a process), and pyarrow's
+    jemalloc (pandas imports pyarrow) a background thread; a job process computes on one core anyway.
+    A value the user has set is kept."""
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     env.setdefault("JE_ARROW_MALLOC_CONF", "background_thread:false")
     return env
@@ -95,7 +97,7 @@ class ForkServer:
     def __init__(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            env = one_thread_env(child_env())
+            env = child_env()
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "workers.forkserver", str(theirs.fileno())],
                 pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env,
