@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -74,10 +75,17 @@ def main() -> int:
     args = ap.parse_args()
     from scenarios.loader import builtin_names
 
+    # the engine imported once here, and each pool process a fork of this one (not an import of its own)
+    from workers.forkserver import one_thread_env
+
+    one_thread_env(os.environ)  # (before NumPy's import: one thread at the fork)
+    from workers.job import preload
+
+    preload()
     names = args.names or builtin_names()
     todo = [(n, s, args.policy) for n in names for s in parse_seeds(args.seeds)]
     got: dict[str, dict[str, list[object]]] = {}
-    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs), mp_context=multiprocessing.get_context("fork")) as ex:
         for i, (name, seed, sha, events) in enumerate(ex.map(_one, todo), 1):
             got.setdefault(name, {})[str(seed)] = [sha, events]
             print(f"\r{i}/{len(todo)} campaigns", end="", file=sys.stderr, flush=True)

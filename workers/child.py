@@ -25,12 +25,12 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, Any
 
 import msgpack
 
-_ROOT = Path(__file__).resolve().parent.parent
+from workers.forkserver import Forked, ForkServer, child_env
+
 DEFAULT_JOB_TIMEOUT: float | None = None  # None: each job's own limit, from its length
 PREPARE_S = 60.0  # the limit of a job (by default) until its process has said the job's own
 JOB_TIMEOUT_HELP = ("kill a job that runs longer than S seconds (default: each job's own limit from its length, "
@@ -52,18 +52,31 @@ class Reply:
 
 
 class JobProcess:
-    """One child process and the jobs handed to it (in order)."""
+    """One child process and the jobs handed to it (in order): forked by ``server`` (a
+    :class:`workers.forkserver.ForkServer`, which has imported the engine) when one is given and can,
+    else a fresh interpreter."""
 
-    def __init__(self) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "workers.local_child"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True,
-        )
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.stdin: IO[bytes] = self.proc.stdin
-        self.stdout: IO[bytes] = self.proc.stdout
+    def __init__(self, server: ForkServer | None = None) -> None:
+        self.proc: subprocess.Popen[bytes] | Forked
+        forked = None
+        if server is not None:
+            try:
+                forked = server.spawn()
+            except OSError:
+                forked = None  # (the server is gone: a fresh interpreter, as without one)
+        if forked is not None:
+            self.proc = forked[0]
+            self.stdin: IO[bytes] = os.fdopen(forked[1], "wb")
+            self.stdout: IO[bytes] = os.fdopen(forked[2], "rb")
+        else:
+            popen = subprocess.Popen(
+                [sys.executable, "-m", "workers.local_child"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=child_env(), start_new_session=True,
+            )
+            assert popen.stdin is not None and popen.stdout is not None
+            self.proc = popen
+            self.stdin = popen.stdin
+            self.stdout = popen.stdout
         os.set_blocking(self.stdout.fileno(), False)
         self.unpacker = msgpack.Unpacker(raw=False, use_list=True, max_buffer_size=1 << 30)
         self.ready = False
@@ -219,15 +232,16 @@ class JobRunner:
     every job not finished ``cancelled`` (the caller puts them back).
     """
 
-    def __init__(self, timeout: float | None = DEFAULT_JOB_TIMEOUT) -> None:
+    def __init__(self, timeout: float | None = DEFAULT_JOB_TIMEOUT, server: ForkServer | None = None) -> None:
         self.timeout = timeout
+        self.server = server  # its job processes forked by this fork server (else fresh interpreters)
         self.proc: JobProcess | None = None
         self.starts = 0
         self.report_starts = False  # also yield a "started" Reply as each job begins (for a debug log)
 
     def start(self) -> JobProcess:
         if self.proc is None:
-            self.proc = JobProcess()
+            self.proc = JobProcess(self.server)
             self.starts += 1
         self.proc.report_starts = self.report_starts
         return self.proc

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -438,22 +439,25 @@ def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) 
     import threading
     import time
 
+    from workers import forkserver
     from workers.child import DEFAULT_JOB_TIMEOUT, JobRunner
 
-    # the job processes start first: they import the engine while this process imports the Redis client,
-    # connects and submits (the fixed cost of every batch --redis, issue 12)
+    # the fork server starts first: it imports the engine (once for all the job processes, each a fork of
+    # it) while this process imports the Redis client, connects and submits (the fixed cost of every
+    # batch --redis, issue 12)
     timeout = args.job_timeout or DEFAULT_JOB_TIMEOUT
-    runners = [JobRunner(timeout) for _ in range(args.workers or 0)]
+    server = forkserver.start() if args.workers else None
+    runners = [JobRunner(timeout, server) for _ in range(args.workers or 0)]
     workers: list[Any] = []
     threads: list[threading.Thread] = []
     try:
-        for r in runners:
-            r.start()
         from workers.queue import RedisQueue, incomplete_message, redact, wait_batch
         from workers.worker import Worker
 
         q = RedisQueue(args.redis, prefix=args.queue, ca=args.redis_ca, max_job_bytes=args.max_job_bytes)
         q.check_size(plan)
+        if server is not None and len(plan):
+            server.warm(next(plan.jobs())[2])  # its scenario read once, before the forks
         for i, r in enumerate(runners):
             kw: dict[str, Any] = {} if args.max_deaths is None else {"max_deaths": args.max_deaths}
             workers.append(Worker(args.redis, prefix=args.queue, name=f"{plan.id}-w{i}", min_idle=args.min_idle,
@@ -481,6 +485,8 @@ def _batch_redis(args: argparse.Namespace, plan: Any, out: Path, progress: Any) 
                 t.join(timeout=5.0)
         for r in runners[len(workers):]:  # made but never handed to a worker (Redis refused us)
             r.close(grace=0)
+        if server is not None:
+            server.close()
     progress.close()
     return _finish(args, out, list(st.results.values()), st.complete,
                    incomplete_message(st, timeout=args.timeout))
@@ -565,6 +571,10 @@ def _command_of(argv: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # NumPy (which Mesa imports) starts an OpenBLAS thread per core at import, and it spins for a while:
+    # 0.1-0.2 s of CPU on another core for every command, none of which does linear algebra; one thread,
+    # unless the user says otherwise (inherited by the job processes; docs/performance.md)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     parser = _parser(_command_of(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     if not args.cmd:
@@ -584,8 +594,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"realmsim {args.cmd}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader went away (realmsim run | head): stop quietly
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as e:

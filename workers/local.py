@@ -1,7 +1,8 @@
 """The embedded default: run a batch on a local process pool, no server needed.
 
-Each pool process is a :class:`workers.child.JobProcess` (:mod:`workers.local_child`, a fresh
-interpreter) that runs :func:`workers.job.run_job` on msgpack bytes, exactly as behind a Redis worker,
+Each pool process is a :class:`workers.child.JobProcess` (:mod:`workers.local_child`) forked by a
+fork server that has imported the engine once (:mod:`workers.forkserver`; a fresh interpreter each
+where none can start), and runs :func:`workers.job.run_job` on msgpack bytes, exactly as behind a Redis worker,
 so a seed gives the same ``ledger_sha256`` on either path. Jobs and results travel over the children's
 stdin/stdout as msgpack — no pickle, not even for the framing that :mod:`multiprocessing` would add.
 A job that raises does not stop the batch: it is reported as dead with its error text and traceback;
@@ -19,6 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from workers import forkserver
 from workers.batch import BatchPlan
 from workers.child import DEFAULT_JOB_TIMEOUT, JobProcess
 from workers.job import decode
@@ -37,8 +39,9 @@ class Outcome:
 
 
 def run_local(plan: BatchPlan, workers: int | None = None, *, on_progress: Callable[[int, int], None] | None = None,
-              job_timeout: float | None = DEFAULT_JOB_TIMEOUT) -> Iterator[Outcome]:
-    """Run every job of ``plan`` on a pool of ``workers`` processes; yields outcomes as they finish."""
+              job_timeout: float | None = DEFAULT_JOB_TIMEOUT, fork_server: bool = True) -> Iterator[Outcome]:
+    """Run every job of ``plan`` on a pool of ``workers`` processes; yields outcomes as they finish.
+    The processes are forks of one fork server (``fork_server=False``: each a fresh interpreter)."""
     n = workers or default_workers()
     total = len(plan)
     if total == 0:
@@ -49,9 +52,10 @@ def run_local(plan: BatchPlan, workers: int | None = None, *, on_progress: Calla
     sel = selectors.DefaultSelector()
     children: list[JobProcess] = []
     early_deaths = 0
+    server = forkserver.start() if fork_server else None  # imports the engine once; each pool process is a fork of it
 
     def start() -> JobProcess:
-        c = JobProcess()
+        c = JobProcess(server)
         children.append(c)
         sel.register(c.fileno(), selectors.EVENT_READ, c)
         return c
@@ -71,6 +75,8 @@ def run_local(plan: BatchPlan, workers: int | None = None, *, on_progress: Calla
         c.close()
 
     try:
+        if server is not None:
+            server.warm(todo[0][2])  # its scenario read once, before the forks
         for _ in range(min(n, total)):
             feed(start())
         while done + dead < total:
@@ -136,3 +142,5 @@ def run_local(plan: BatchPlan, workers: int | None = None, *, on_progress: Calla
         for c in children:
             c.close()
         sel.close()
+        if server is not None:
+            server.close()

@@ -28,7 +28,7 @@ from typing import Any
 import msgpack
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """Linux: be killed when the process that started us dies (a worker killed by SIGKILL leaves no job
     running behind it)."""
     try:
@@ -47,7 +47,7 @@ HOLD_S = 0.1  # how long a job's answer may wait for the next ones' (never while
 
 def main() -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    _die_with_parent()
+    die_with_parent()
     from workers.job import decode, preload, run_job, time_limit
 
     version, error = preload()

@@ -118,12 +118,11 @@ def test_local_pool_runs_every_seed_and_reports_bad_jobs_without_stopping() -> N
     assert all("Traceback" in o.traceback for o in outs)
 
 
-def job_processes(parent: int | None = None) -> list[int]:
-    """Pids of the job processes (``workers.local_child``) of ``parent`` (default: this process)."""
+def _children(parent: int) -> list[tuple[int, bytes]]:
+    """(pid, command line) of the processes whose parent is ``parent``."""
     import os
 
-    me = str(parent or os.getpid())
-    pids = []
+    out = []
     for d in os.listdir("/proc"):
         if not d.isdigit():
             continue
@@ -134,8 +133,26 @@ def job_processes(parent: int | None = None) -> list[int]:
                 cmd = f.read()
         except OSError:
             continue
-        if ppid == me and b"workers.local_child" in cmd:
-            pids.append(int(d))
+        if ppid == str(parent):
+            out.append((int(d), cmd))
+    return out
+
+
+def fork_servers(parent: int | None = None) -> list[int]:
+    """Pids of the fork servers (``workers.forkserver``) of ``parent`` (default: this process)."""
+    import os
+
+    return sorted(pid for pid, cmd in _children(parent or os.getpid()) if b"workers.forkserver" in cmd)
+
+
+def job_processes(parent: int | None = None) -> list[int]:
+    """Pids of the job processes of ``parent`` (default: this process): its ``workers.local_child``
+    children, and the processes its fork servers forked."""
+    import os
+
+    me = parent or os.getpid()
+    pids = [pid for pid, cmd in _children(me) if b"workers.local_child" in cmd]
+    pids += [pid for server in fork_servers(me) for pid, _ in _children(server)]
     return sorted(pids)
 
 
@@ -159,7 +176,7 @@ def test_pool_processes_killed_mid_job_lose_only_their_jobs() -> None:
     assert 1 <= len(died) <= 2
     assert all(o.error == "pool process died (killed by SIGKILL) running this job" for o in died)
     assert len([o for o in outs if o.result is not None]) == 10 - len(died)  # replacements did the rest
-    assert job_processes() == []  # the pool cleans up after itself
+    assert job_processes() == [] and fork_servers() == []  # the pool cleans up after itself
 
 
 @pytest.mark.slow  # over 0.5 s: left out of make test-fast
@@ -172,4 +189,4 @@ def test_a_pool_job_past_its_time_limit_is_killed_and_the_others_finish() -> Non
     assert sorted((o.seed, o.error) for o in outs if o.result is None) == [
         (s, "timed out after 1 s (killed)") for s in (1, 2, 3)]
     assert {o.seed: o.result["ledger_sha256"] for o in outs if o.result} == {s: spin_digest(s, 100) for s in (4, 5)}
-    assert job_processes() == []
+    assert job_processes() == [] and fork_servers() == []
