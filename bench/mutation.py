@@ -26,7 +26,6 @@ current source (its statement has changed since), or one the tests now kill, is 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -125,27 +124,15 @@ def read_verdicts(path: Path, sample: list[mutate.Mutant]) -> tuple[list[mutate.
     by_id = {m.id: m for m in sample}
     got: dict[str, mutate.Verdict] = {}
     problems: list[str] = []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise SystemExit(f"--report: cannot read {path} ({e.strerror})") from None
-    for n, line in enumerate(text.splitlines(), 1):
-        try:
-            d = json.loads(line)
-            mid, status = d["mutant"]["id"], d["status"]
-            tests, seconds, killer = int(d["tests"]), float(d["seconds"]), str(d.get("killer", ""))
-        except (ValueError, KeyError, TypeError) as e:
-            raise SystemExit(f"{path}:{n}: expected a verdict line of an --out file (mutant, status, tests, seconds), "
-                             f"found {line[:80]!r} ({type(e).__name__})") from None
-        if status not in ("killed", "timeout", "survived", "uncovered"):
-            raise SystemExit(f"{path}:{n}: status {status!r}: expected killed, timeout, survived or uncovered")
+    for _, record, fields in mutate.read_verdict_lines(path, "--report"):
+        mid = record["id"]
         m = by_id.get(mid)
         if m is None:
             problems.append(f"{path}: {mid} is not a mutant of this sample")
             continue
-        if asdict(m) != d["mutant"]:
+        if asdict(m) != record:
             problems.append(f"{path}: {mid} was judged on another version of its statement's file (moved since?)")
-        got[mid] = mutate.Verdict(m, status, tests, seconds, killer)
+        got[mid] = mutate.Verdict(m, *fields)
     missing = [m.id for m in sample if m.id not in got]
     if missing:
         problems.append(f"{path}: {len(missing)} mutant(s) of the sample have no verdict: {', '.join(missing[:8])}"

@@ -51,6 +51,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -615,25 +616,41 @@ def verdict_line(v: Verdict) -> str:
     return json.dumps({**asdict(v), "mutant": asdict(v.mutant)}) + "\n"
 
 
+STATUSES = ("killed", "timeout", "survived", "uncovered")
+VerdictFields = tuple[str, int, float, str]  # status, tests, seconds, killer: a Verdict but its mutant
+
+
+def read_verdict_lines(path: Path, option: str) -> Iterator[tuple[int, dict[str, Any], VerdictFields]]:
+    """The lines of an ``--out`` file, checked: each as its line number, its mutant's record (``d["mutant"]``,
+    for the caller to match with a mutant of the current source) and the verdict's other fields (status,
+    tests, seconds, killer). ``option`` names the command-line option that gave the file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise SystemExit(f"{option} {path}: cannot read it ({e.strerror})") from None
+    for n, line in enumerate(text.splitlines(), 1):
+        try:
+            d = json.loads(line)
+            record, status = d["mutant"], d["status"]
+            str(record["id"])
+            fields = (status, int(d["tests"]), float(d["seconds"]), str(d.get("killer", "")))
+        except (ValueError, KeyError, TypeError) as e:
+            raise SystemExit(f"{path}:{n}: expected a verdict line of an --out file (mutant, status, tests, seconds), "
+                             f"found {line[:80]!r} ({type(e).__name__})") from None
+        if status not in STATUSES:
+            raise SystemExit(f"{path}:{n}: status {status!r}: expected killed, timeout, survived or uncovered")
+        yield n, record, fields
+
+
 def known_kills(path: Path, mutants: list[Mutant]) -> dict[str, Verdict]:
     """The kills recorded in an earlier ``--out`` file, for the same mutants of the same source: a kill
     stays a kill (tests are only added); a survivor is judged again, by the tests written since."""
     by_id = {m.id: m for m in mutants}
     known: dict[str, Verdict] = {}
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise SystemExit(f"--resume {path}: cannot read it ({e.strerror})") from None
-    for n, line in enumerate(text.splitlines(), 1):
-        try:
-            d = json.loads(line)
-            mid, status = d["mutant"]["id"], d["status"]
-            m = by_id.get(mid)
-            if m is not None and asdict(m) == d["mutant"] and status in ("killed", "timeout"):
-                known[m.id] = Verdict(m, status, int(d["tests"]), float(d["seconds"]), str(d.get("killer", "")))
-        except (ValueError, KeyError, TypeError) as e:
-            raise SystemExit(f"--resume {path}:{n}: expected a verdict line of an --out file "
-                             f"(mutant, status, tests, seconds), found {line[:80]!r} ({type(e).__name__})") from None
+    for _, record, fields in read_verdict_lines(path, "--resume"):
+        m = by_id.get(record["id"])
+        if m is not None and asdict(m) == record and fields[0] in ("killed", "timeout"):
+            known[m.id] = Verdict(m, *fields)
     return known
 
 

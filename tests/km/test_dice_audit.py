@@ -19,8 +19,8 @@ from agents.campaign import CampaignResult, run_campaign
 from agents.variants import variant
 from scenarios.loader import load_scenario
 from sim.calendar import HOURS_PER_DAY
-from sim.dice import SeededDice
 from sim.rules.km import broken_invariants
+from tests.dice_record import rules_dice_drawn
 
 pytestmark = pytest.mark.slow  # two campaigns of a year: `make test-fast` leaves them out
 
@@ -29,24 +29,12 @@ pytestmark = pytest.mark.slow  # two campaigns of a year: `make test-fast` leave
 def campaign(request: pytest.FixtureRequest) -> Iterator[tuple[CampaignResult, list[tuple[int, int]]]]:
     """A year (seed 3) of the stolen-lands scenario with its own policies, or of the realm's kingdoms alone with
     random policies, and the rules' dice as they were drawn."""
-    drawn: list[tuple[int, int]] = []
-    roll = SeededDice.roll
-
-    def recorded(self: SeededDice, sides: int, count: int = 1) -> list[int]:
-        faces = roll(self, sides, count)
-        if not self.name.startswith("policy/"):
-            drawn.extend((sides, f) for f in faces)
-        return faces
-
-    SeededDice.roll = recorded  # type: ignore[method-assign]
-    try:
+    with rules_dice_drawn() as drawn:
         if request.param == "stolen-lands":
             sc = variant(load_scenario("stolen-lands"), duration_hours=360 * HOURS_PER_DAY)
         else:
             sc = variant(load_scenario("realm"), systems=["km"], policy="random", duration_hours=360 * HOURS_PER_DAY)
         yield run_campaign(sc, 3, collect=False), drawn
-    finally:
-        SeededDice.roll = roll  # type: ignore[method-assign]
 
 
 @pytest.mark.rule("GEN-01", "SC-KM-03", "SC-KM-07", "SC-KM-25", "KM-TRADE-14", "KM-REL-07")

@@ -20,8 +20,8 @@ from agents.campaign import CampaignResult, run_campaign
 from agents.variants import variant
 from scenarios.loader import load_scenario
 from sim.calendar import HOURS_PER_DAY
-from sim.dice import SeededDice
 from sim.rules import mn as dip
+from tests.dice_record import rules_dice_drawn
 
 pytestmark = pytest.mark.slow  # two campaigns of four years: `make test-fast` leaves them out
 
@@ -30,22 +30,10 @@ pytestmark = pytest.mark.slow  # two campaigns of four years: `make test-fast` l
 def campaign(request: pytest.FixtureRequest) -> Iterator[tuple[CampaignResult, list[tuple[int, int]]]]:
     """The mare-nostrum scenario for four years (seed 3), with its own policies or random ones, and the
     rules' dice as they were drawn."""
-    drawn: list[tuple[int, int]] = []
-    roll = SeededDice.roll
-
-    def recorded(self: SeededDice, sides: int, count: int = 1) -> list[int]:
-        faces = roll(self, sides, count)
-        if not self.name.startswith("policy/"):
-            drawn.extend((sides, f) for f in faces)
-        return faces
-
-    SeededDice.roll = recorded  # type: ignore[method-assign]
-    try:
+    with rules_dice_drawn() as drawn:
         sc = variant(load_scenario("mare-nostrum"), duration_hours=4 * 360 * HOURS_PER_DAY,
                      **({} if request.param == "scenario" else {"policy": "random"}))
         yield run_campaign(sc, 3, collect=False), drawn
-    finally:
-        SeededDice.roll = roll  # type: ignore[method-assign]
 
 
 @pytest.mark.rule("GEN-01", "RES-MN-17", "MN-TRE-06", "MN-TEST-02", "MN-INT-01", "RES-MN-07")
