@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import mesa
 
-from agents.policies import Decision, ScoredRows, make_policy
+from agents.policies import Decision, ScoredRows, compact, make_policy
 from sim.system import RuleSystem
 
 if TYPE_CHECKING:
@@ -31,6 +31,7 @@ class RealmAgent(mesa.Agent):
         self.key = key
         self.policy_name = policy
         self.policy = make_policy(self.kind, policy)
+        self.policy.explain = model.explain  # only what the campaign records is worked out (Policy.explain)
         self.policy_rng = model.dice.stream("policy", key)
         bind = getattr(self.policy, "bind", None)
         if bind is not None:  # a policy that needs its agent (lookahead: the model it forks)
@@ -41,11 +42,24 @@ class RealmAgent(mesa.Agent):
         return self.model  # type: ignore[return-value]
 
     def decide(self, obs: Any, legal: Sequence[Any], *, clauses: Sequence[str] = (), label: Any = str) -> Decision:
-        """Ask the policy, then record the decision and the alternatives it scored in the ledger."""
+        """Ask the policy, then record the decision in the ledger: compactly (the order, its score and
+        the runner-up) unless the campaign explains its decisions (``RealmModel.explain``: ``run
+        --explain``, ``advise``), when the alternatives it scored, their terms and reasons go with it."""
         d = self.policy.decide(obs, legal, self.policy_rng.rng)
-        if not self.realm.record_decisions:
+        realm = self.realm
+        if not realm.record_decisions:
             return d
+        if not realm.explain:
+            d = compact(d)
         extra: dict[str, Any] = {}
+        if d.score is not None:  # compact: what the choice scored and what came next
+            extra["score"] = d.score
+            if d.runner_up is not None:
+                extra["runner_up"] = list(d.runner_up)
+        else:  # a policy without scores (random, scripted), or an explained decision: as it gave them
+            extra["scored"] = (d.scored if type(d.scored) is ScoredRows
+                               else [[str(a), round(float(sc), 4)] for a, sc in d.scored])
+            extra["reason"] = d.reason
         if d.alternatives:  # recorded only when the policy explains itself (ledgers without stay as they were)
             extra["alternatives"] = [
                 {"order": a.order, "score": round(float(a.score), 4),
@@ -57,7 +71,7 @@ class RealmAgent(mesa.Agent):
             extra["tie"] = d.tie
         if d.rollouts is not None:
             extra["rollouts"] = d.rollouts
-        self.realm.ledger.emit(
+        realm.ledger.emit(
             self.system,
             "DecisionMade",
             self.key,
@@ -65,8 +79,6 @@ class RealmAgent(mesa.Agent):
             outcome=label(d.chosen),
             policy=self.policy_name,
             legal=len(legal),
-            scored=d.scored if type(d.scored) is ScoredRows else [[str(a), round(float(sc), 4)] for a, sc in d.scored],
-            reason=d.reason,
             **extra,
         )
         return d

@@ -55,9 +55,12 @@ def prepare_campaign(
     keep_ledger: bool = True,
     collect: bool = True,
     listeners: Iterable[Callable[[Event], None]] = (),
+    explain: bool = False,
 ) -> RealmModel:
+    """The campaign ready to run; ``explain`` records every decision with its alternatives, their
+    named terms and reasons (``run --explain``, ``advise``) instead of compactly (``RealmModel``)."""
     world, ledger = build_campaign(scenario, seed, overrides=overrides, keep_ledger=keep_ledger, listeners=listeners)
-    return RealmModel(world, dice=DiceBox(world.seed), ledger=ledger, collect=collect)
+    return RealmModel(world, dice=DiceBox(world.seed), ledger=ledger, collect=collect, explain=explain)
 
 
 def run_campaign(
@@ -69,9 +72,11 @@ def run_campaign(
     collect: bool = True,
     until: int | None = None,
     listeners: Iterable[Callable[[Event], None]] = (),
+    explain: bool = False,
 ) -> CampaignResult:
     model = prepare_campaign(
-        scenario, seed, overrides=overrides, keep_ledger=keep_ledger, collect=collect, listeners=listeners
+        scenario, seed, overrides=overrides, keep_ledger=keep_ledger, collect=collect, listeners=listeners,
+        explain=explain,
     )
     model.run(until)
     return finish(model)

@@ -107,6 +107,7 @@ class RealmModel(mesa.Model):
         overrides: dict[str, Any] | None = None,
         keep_ledger: bool = True,
         listeners: Any = (),
+        explain: bool = False,
         **kwargs: Any,
     ) -> None:
         if scenario is not None:  # Mesa's way: the parameters in a scenario
@@ -149,6 +150,9 @@ class RealmModel(mesa.Model):
         self.check_invariants = check_invariants
         # False in a look-ahead rollout: its ledger is never read, so decisions are not recorded
         self.record_decisions = True
+        # True: every decision is recorded with its alternatives, their named terms and reasons (run
+        # --explain, advise); False: compactly, the order, its score and the runner-up (issue 26)
+        self.explain = explain
         for d in self.drivers:
             d.setup(self)
         self.env.process(self._season_snapshots())

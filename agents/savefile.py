@@ -156,7 +156,7 @@ def world_problems(loaded: LoadedScenario, world: World, seed: int, overrides: d
     return out
 
 
-def restore(path: Path, *, collect: bool = True) -> tuple[RealmModel, dict[str, Any]]:
+def restore(path: Path, *, collect: bool = True, explain: bool = False) -> tuple[RealmModel, dict[str, Any]]:
     """A model ready to continue the saved campaign, and the save's metadata. The save is validated
     first (module docstring); SaveFileError with the reason if it cannot be resumed."""
     data = load(path)
@@ -181,7 +181,7 @@ def restore(path: Path, *, collect: bool = True) -> tuple[RealmModel, dict[str, 
         dice.setstate(data["dice"])
         ledger = Ledger(keep=True)
         ledger.restore(events)
-        model = RealmModel(world, dice=dice, ledger=ledger, collect=collect)
+        model = RealmModel(world, dice=dice, ledger=ledger, collect=collect, explain=explain)
         broken = model.invariant_violations()
     except Exception as e:  # noqa: BLE001 - an inconsistent world fails in any way: said, not raised
         raise SaveFileError(f"{path}: the saved campaign cannot be resumed ({type(e).__name__}: {str(e)[:300]})") from None

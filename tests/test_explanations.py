@@ -11,13 +11,12 @@ from typing import Any
 
 import pytest
 
+from agents.campaign import run_campaign
 from agents.policies import Decision
 from agents.policies.convoy import HeuristicConvoyPolicy
 from agents.policies.explain import Terms, explained, fmt_value, term
 from agents.variants import variant
-from sim.events import decode_events
 from sim.state.cv import RouteChoice
-from workers.job import make_job, run_job_dict
 
 SCENARIOS = {"convoy": ("caravan-crossing", None), "kingdom": ("stolen-lands", 720 * 4),
              "nation": ("mare-nostrum", 720 * 12), "guild": ("guild-war", 720 * 12)}
@@ -28,8 +27,8 @@ UNITS = {"convoy": ("points", "points"), "kingdom": ("BP", "PC"), "nation": ("PO
 def decisions(kind: str) -> list[Any]:
     name, hours = SCENARIOS[kind]
     v = variant(name, policy="heuristic", duration_hours=hours)
-    res = run_job_dict(make_job({"label": v.label, "text": v.text}, 1, want_ledger=True))
-    return [e for e in decode_events(res["ledger"]) if e.kind == "DecisionMade" and e.actor.startswith(kind + ":")]
+    res = run_campaign(v, 1, collect=False, explain=True)  # explained decisions: run --explain, advise (issue 26)
+    return [e for e in res.ledger.events if e.kind == "DecisionMade" and e.actor.startswith(kind + ":")]
 
 
 @pytest.mark.parametrize("kind", sorted(SCENARIOS))

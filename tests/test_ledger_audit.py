@@ -47,8 +47,11 @@ def test_every_event_of_a_campaign_can_be_audited(name: str) -> None:
             problems.append(f"{where}: total {e.total} is not the dice {e.dice} and no modifier is named")
         if e.kind == "DecisionMade":
             decisions += 1
-            if "scored" not in e.data or "policy" not in e.data:
-                problems.append(f"{where}: a decision without its policy and scored alternatives")
+            # explained (scored alternatives) or compact (issue 26: the chosen order's score, the runner-up)
+            if "policy" not in e.data or ("scored" not in e.data and "score" not in e.data):
+                problems.append(f"{where}: a decision without its policy and its score or scored alternatives")
+            elif "score" in e.data and int(e.data.get("legal", 0)) > 1 and "runner_up" not in e.data:
+                problems.append(f"{where}: a compact decision among {e.data['legal']} orders without its runner-up")
         if any(isinstance(v, float) and v != v for v in e.data.values()):
             problems.append(f"{where}: NaN in data")
     assert decisions > 0

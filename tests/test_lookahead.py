@@ -33,7 +33,7 @@ CASES = {  # a short single-system campaign per kind, with one seat played by lo
 
 def lookahead_run(kind: str, seed: int = 3, policy: str = "lookahead") -> Any:
     name, seat, hours = CASES[kind]
-    return run_campaign(variant(name, duration_hours=hours, seats={seat: policy}), seed, collect=False)
+    return run_campaign(variant(name, duration_hours=hours, seats={seat: policy}), seed, collect=False, explain=True)
 
 
 def looked_ahead(res: Any, seat: str) -> list[Any]:
@@ -54,7 +54,7 @@ def test_a_lookahead_campaign_is_the_same_twice_and_in_another_process(kind: str
     name, seat, hours = CASES[kind]
     code = (
         "import json; from agents.campaign import run_campaign; from agents.variants import variant; "
-        f"r = run_campaign(variant({name!r}, duration_hours={hours}, seats={{{seat!r}: 'lookahead'}}), 3, collect=False); "
+        f"r = run_campaign(variant({name!r}, duration_hours={hours}, seats={{{seat!r}: 'lookahead'}}), 3, collect=False, explain=True); "
         "print(json.dumps(r.ledger_sha256))"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
@@ -126,7 +126,7 @@ def test_lookahead_overturns_a_clearly_worse_choice(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(policies._REGISTRY, ("convoy", "rest-first-lookahead"), RestFirstLookahead)
     name, seat, _ = CASES["convoy"]
     res = run_campaign(variant(name, duration_hours=4 * HOURS_PER_DAY, seats={seat: "rest-first-lookahead"}),
-                       3, collect=False)
+                       3, collect=False, explain=True)
     first = looked_ahead(res, seat)[0]
     ro = first.data["rollouts"]
     orders = [c["order"] for c in ro["candidates"]]

@@ -42,11 +42,14 @@ def test_a_quiet_heuristic_chooses_what_the_explaining_one_chooses(kind: str, mo
         assert quiet.chosen is loud.chosen, f"{kind}: quiet chose {quiet.chosen!r}, explaining chose {loud.chosen!r}"
         assert rng_twin.getstate() == rng.getstate(), f"{kind}: the quiet policy drew differently from its stream"
         assert quiet.alternatives == [] and quiet.scored == [] and loud.scored
+        # the compact record (issue 26): the chosen order's score and the runner-up, as the explained list has them
+        assert quiet.score == loud.scored[0][1], f"{kind}: quiet score {quiet.score} vs {loud.scored[0]}"
+        assert quiet.runner_up == (tuple(loud.scored[1]) if len(loud.scored) > 1 else None)
         seen.append((kind, str(loud.chosen), len(legal), len(loud.alternatives)))
         return loud
 
     monkeypatch.setattr(cls, "decide", both)
     name, hours = CASES[kind]
-    run_campaign(variant(name, duration_hours=hours), 2, collect=False, keep_ledger=False)
+    run_campaign(variant(name, duration_hours=hours), 2, collect=False, keep_ledger=False, explain=True)
     assert len(seen) >= 20, f"{kind}: only {len(seen)} decisions compared"
     assert any(n > 2 for _, _, n, _ in seen), f"{kind}: no decision with a real choice was compared"

@@ -9,7 +9,11 @@
 ``--policy NAME`` plays every faction of every scenario with policy NAME (``random``, ``heuristic``,
 ``lookahead``); ``--policy scripted`` plays every kingdom ``scripted`` (with no orders: it is asked
 nothing) and every other faction ``random`` (no other kind has a scripted policy). The default is each scenario as
-shipped. A ledger format change that touches only explained decisions leaves these digests as they were.
+shipped. ``--explain`` records every decision with its alternatives and reasons, as ``run --explain``
+and ``advise`` do (issue 26: a campaign otherwise records each decision compactly — the order, its
+score and the runner-up; the decisions and every other event are the same either way, so the
+explained digests of today are those of every ledger written before compact records). A ledger format
+change that touches only scored decisions leaves the random and scripted digests as they were.
 
 A change meant to keep behaviour (a refactor, a speed-up) must leave every digest as it was; a rules
 change shows here first, then in the golden transcripts (tools/golden.py), which say what changed.
@@ -49,11 +53,11 @@ def scenario_for(name: str, policy: str | None) -> Any:
     return loaded
 
 
-def _one(arg: tuple[str, int, str | None]) -> tuple[str, int, str, int]:
+def _one(arg: tuple[str, int, str | None, bool]) -> tuple[str, int, str, int]:
     from agents.campaign import run_campaign
 
-    name, seed, policy = arg
-    res = run_campaign(scenario_for(name, policy), seed, keep_ledger=False, collect=False)
+    name, seed, policy, explain = arg
+    res = run_campaign(scenario_for(name, policy), seed, keep_ledger=False, collect=False, explain=explain)
     return name, seed, res.ledger_sha256, res.events
 
 
@@ -71,6 +75,8 @@ def main() -> int:
     ap.add_argument("--out", help="write the digests to this JSON file")
     ap.add_argument("--check", help="compare with the digests of this JSON file")
     ap.add_argument("--policy", choices=POLICIES, help="play every faction with this policy (see above)")
+    ap.add_argument("--explain", action="store_true",
+                    help="record every decision explained (as run --explain does) instead of compactly")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
     from scenarios.loader import builtin_names
@@ -83,7 +89,7 @@ def main() -> int:
 
     preload()
     names = args.names or builtin_names()
-    todo = [(n, s, args.policy) for n in names for s in parse_seeds(args.seeds)]
+    todo = [(n, s, args.policy, args.explain) for n in names for s in parse_seeds(args.seeds)]
     got: dict[str, dict[str, list[object]]] = {}
     with ProcessPoolExecutor(max_workers=max(1, args.jobs), mp_context=multiprocessing.get_context("fork")) as ex:
         for i, (name, seed, sha, events) in enumerate(ex.map(_one, todo), 1):

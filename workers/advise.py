@@ -335,7 +335,7 @@ def next_decisions(loaded: LoadedScenario, key: str, seed: int, asked: list[Aske
     each decision of the faction was about, and the names then, in order)."""
     from agents.campaign import prepare_campaign
 
-    model = prepare_campaign(loaded, loaded.scenario.scenario.seed, collect=False)
+    model = prepare_campaign(loaded, loaded.scenario.scenario.seed, collect=False, explain=True)
     _reseed_policy(model, key, seed)
     if asked is not None:
         _watch_slots(model, key, asked, lang)

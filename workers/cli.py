@@ -51,6 +51,8 @@ def _parser(cmd: str | None = "*") -> argparse.ArgumentParser:
     rs.add_argument("--lang", choices=["en", "fr"], default=None, help="chronicle language (default: the scenario's)")
     rs.add_argument("--until", metavar="WHEN", default=None, help="stop again at WHEN (as for run) instead of the end")
     rs.add_argument("--save", metavar="FILE", default=None, help="save again where it stops")
+    rs.add_argument("--explain", nargs="?", const="*", default=None, metavar="FACTION",
+                    help="under each decision from here on, the order chosen, its alternatives and their score terms (as for run)")
 
     rp = sub.add_parser("report", help="tables and plots of a run (ledger or save file) or of a batch (.csv/.parquet)")
     rp.add_argument("input", metavar="RUN_OR_BATCH", nargs="+",
@@ -281,6 +283,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         overrides=overrides,
         keep_ledger=bool(args.ledger or args.save),
         listeners=[w for w in (writer, explainer) if w],
+        explain=explainer is not None,  # decisions are explained only when asked (issue 26)
     )
     if writer:
         writer.attach(model)
@@ -293,9 +296,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_resume(args: argparse.Namespace) -> int:
     from agents.chronicle import ChronicleWriter
     from agents.savefile import restore
+    from workers.explain import explain_writer
 
     parse_until(args.until)
-    model, meta = restore(Path(args.file))
+    model, meta = restore(Path(args.file), explain=args.explain is not None)
     loaded = meta["scenario"]
     lang = args.lang or loaded.scenario.scenario.lang
     writer = None
@@ -303,6 +307,10 @@ def cmd_resume(args: argparse.Namespace) -> int:
         writer = ChronicleWriter(sys.stdout, lang)
         writer.attach(model)
         model.ledger.subscribe(writer)
+    explainer = explain_writer(args.explain, sys.stdout, lang)
+    if explainer:
+        explainer.attach(model)
+        model.ledger.subscribe(explainer)
     return _narrate(args, model, lang, save_label=loaded.label, save_text=loaded.text, overrides=meta["overrides"],
                    save_files=loaded.files)
 

@@ -7,7 +7,8 @@ would ("Westwatch [4,6]", "the hills at [7,2]", not ``#451``).
 
 It reads only the event's fields (agents/base.py): ``alternatives`` (``[{order, score, terms:[{name,
 value, unit, en, fr}]}]``), ``tie`` and ``rollouts`` when the policy explains itself, otherwise
-``scored`` (``[[order, score], …]``, best first) and ``reason``. It is a ledger listener, so its lines
+``scored`` (``[[order, score], …]``, best first) and ``reason``, or a compact record's ``score`` and
+``runner_up`` (a campaign without ``--explain`` records no more: issue 26). It is a ledger listener, so its lines
 come right after the chronicle line of the same moment.
 """
 
@@ -109,6 +110,7 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
     head = f"{who} {w['chose']}{c} {order(ev.outcome)}  ({w['policy']} {policy}, {d.get('legal', '?')} {w['legal']})"
     out = [head]
     alts = d.get("alternatives") or []
+    scored_rows = d.get("scored") or _compact_rows(ev)
     if alts:
         for k, a in enumerate(alts[: SHOWN + 1]):
             mark = "*" if k == 0 else "-"
@@ -117,8 +119,7 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
                 text = t.get(lang) or t.get("en") or f"{t.get('name', '?')} {_num(t.get('value'))} {unit_word(t.get('unit', ''), lang)}".rstrip()
                 out.append(f"        {term_words(text, lang if t.get(lang) else 'en', nms)}")
     else:
-        scored = d.get("scored") or []
-        for k, row in enumerate(scored[: SHOWN + 1]):
+        for k, row in enumerate(scored_rows[: SHOWN + 1]):
             label, sc = (row[0], row[1]) if isinstance(row, list | tuple) and len(row) >= 2 else (row, None)
             mark = "*" if k == 0 and str(label) == str(ev.outcome) else "-"
             out.append(f"    {mark} {order(label)}{c} {w['score']} {_num(sc)}")
@@ -126,9 +127,9 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
         tie = str(d["tie"])
         out.append(f"    {w['tie']}{c} {tie_fr(tie) if lang == 'fr' else tie}")
     else:
-        tied = _tied(alts, d.get("scored") or [])
+        tied = _tied(alts, scored_rows)
         if tied > 1:
-            top = (alts[0].get("score") if alts else (d.get("scored") or [[None, None]])[0][1])
+            top = (alts[0].get("score") if alts else (scored_rows or [[None, None]])[0][1])
             out.append(f"    {w['tie']}{c} {w['untold'].format(n=tied, s=_num(top))}")
     ro = d.get("rollouts")
     if isinstance(ro, dict) and ro.get("candidates"):
@@ -141,13 +142,26 @@ def explain_decision(ev: Event, lang: str = "en", hexmap: HexMap | None = None, 
     return [fr_numbers(x) for x in out] if lang == "fr" else out
 
 
+def _compact_rows(ev: Event) -> list[list[Any]]:
+    """A compact decision's rows (issue 26: ``score`` and ``runner_up``, a campaign without
+    ``--explain``) as the two first rows of a ``scored`` list: the order chosen, then the runner-up."""
+    d = ev.data
+    if "score" not in d:
+        return []
+    rows: list[list[Any]] = [[ev.outcome, d.get("score")]]
+    ru = d.get("runner_up")
+    if isinstance(ru, list | tuple) and len(ru) >= 2:
+        rows.append([ru[0], ru[1]])
+    return rows
+
+
 def _slot_of(ev: Event) -> str:
     """What a kingdom's decision is about when its chosen order is a bare hex index: a claim or a hex
     given up, as its alternatives say (a holiday's ``12`` is not a hex)."""
     if ev.system != "km" or not str(ev.outcome).isdigit():
         return ""
     labels = [str(a.get("order", "")) for a in ev.data.get("alternatives") or []] + \
-             [str(r[0]) for r in ev.data.get("scored") or [] if isinstance(r, list | tuple) and r]
+             [str(r[0]) for r in ev.data.get("scored") or _compact_rows(ev) if isinstance(r, list | tuple) and r]
     if any(x.startswith("claim ") for x in labels):
         return "claim"
     if any(x.startswith("give up ") for x in labels):

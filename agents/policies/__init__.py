@@ -76,6 +76,30 @@ class Decision:
     alternatives: list[Alternative] = field(default_factory=list)  # chosen first, then the best others
     tie: str = ""  # how a tie for the best score was broken ("3 plans tied at 4.2; drawn by the policy's stream")
     rollouts: dict[str, Any] | None = None  # a look-ahead policy's figures (candidates, wins, mean scores)
+    # the compact record of a policy that does not explain itself (``explain`` False): the chosen
+    # order's score and the best other order as ``(label, score)``, both rounded to 4 places as
+    # ``scored`` would give them (None: the policy keeps no scores, as ``random``)
+    score: float | None = None
+    runner_up: tuple[str, float] | None = None
+
+
+def compact(d: Decision) -> Decision:
+    """``d`` as a policy that does not explain itself gives it: the choice, its score and the
+    runner-up, taken from the explanation (``alternatives``, the chosen one first) or else the scored
+    list (best first, the chosen one first as the built-in heuristics write it), and a look-ahead's
+    figures; ``d`` itself when it has no score to give (``random``, ``scripted``)."""
+    if d.score is not None:
+        return d
+    if d.alternatives:
+        a = d.alternatives
+        score, runner = a[0].score, ((a[1].order, a[1].score) if len(a) > 1 else None)
+    elif d.scored:
+        r = d.scored
+        score, runner = r[0][1], ((str(r[1][0]), r[1][1]) if len(r) > 1 else None)
+    else:
+        return d
+    return Decision(d.chosen, rollouts=d.rollouts, score=round(float(score), 4),
+                    runner_up=None if runner is None else (str(runner[0]), round(float(runner[1]), 4)))
 
 
 class Policy(abc.ABC):
@@ -86,9 +110,11 @@ class Policy(abc.ABC):
 
     name: str = ""
     kinds: tuple[str, ...] = ()
-    # False: only the choice is wanted (a look-ahead rollout, whose ledger nobody reads): the built-in
-    # heuristics then skip their explanation (alternatives, terms in words, reasons); the choice is
-    # the same either way
+    # False: only the choice is wanted, with its score and the runner-up (a campaign without
+    # ``--explain``; a look-ahead rollout, whose ledger nobody reads): the built-in heuristics then
+    # skip their explanation (alternatives, terms in words, reasons) and return a compact decision
+    # (``score``, ``runner_up``). The choice is the same either way. The agent sets it from its
+    # model (``RealmModel.explain``) when it is built.
     explain: bool = True
 
     @abc.abstractmethod

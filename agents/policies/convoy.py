@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from agents.policies import Decision, Policy, RandomPolicy, register
-from agents.policies.explain import Terms, explained, explained_totals
+from agents.policies.explain import Terms, compact_totals, explained, explained_totals
 from sim.state.cv import DayPlan, RouteChoice
 
 TOP_SCORED = 6
@@ -57,7 +57,7 @@ class HeuristicConvoyPolicy(Policy):
             totals = dt.totals(legal)
             pick = _pick_best(totals, rng)
             if not self.explain:
-                return Decision(legal[pick])
+                return compact_totals(legal, totals, pick, label=_label)
             return explained_totals(legal, totals, lambda i: dt.terms(legal[i]), pick, label=_label,
                                     reason=dt.reason(), tie_how="drawn by the policy's stream",
                                     scored_shown=TOP_SCORED)
@@ -65,7 +65,7 @@ class HeuristicConvoyPolicy(Policy):
         totals = [t.total for t in terms]
         pick = _pick_best(totals, rng)
         if not self.explain:
-            return Decision(legal[pick])
+            return compact_totals(legal, totals, pick, label=_label)
         return explained(legal, terms, pick, label=_label, reason=reason, tie_how="drawn by the policy's stream",
                          scored_shown=TOP_SCORED)
 

@@ -163,3 +163,14 @@ def explained_totals(
         alternatives=alts,
         tie=tie,
     )
+
+
+def compact_totals(legal: Sequence[Any], totals: Sequence[float], pick: int, *, label: Callable[[Any], str]) -> Decision:
+    """The compact :class:`Decision` for ``legal[pick]`` (a policy whose ``explain`` is off): its
+    score and the runner-up — the best other order, the first listed of equals, named by ``label`` —
+    exactly the first two rows :func:`explained_totals` would record, without naming any term."""
+    runner: tuple[str, float] | None = None
+    if len(legal) > 1:
+        j = max((i for i in range(len(legal)) if i != pick), key=lambda i: (totals[i], -i))
+        runner = (str(label(legal[j])), round(float(totals[j]), 4))
+    return Decision(legal[pick], score=round(float(totals[pick]), 4), runner_up=runner)

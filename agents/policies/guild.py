@@ -19,7 +19,7 @@ from typing import Any
 
 from agents.guild import END, GuildView, order_label
 from agents.policies import Decision, Policy, register
-from agents.policies.explain import Terms, explained_totals
+from agents.policies.explain import Terms, compact_totals, explained_totals
 from sim.rules import gw as wf
 from sim.state.gw import (
     Annex,
@@ -600,7 +600,7 @@ class GuildHeuristic(Policy):
         pick = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
         chosen = legal[pick]
         if not self.explain:
-            return Decision(chosen)
+            return compact_totals(legal, totals, pick, label=order_label)
         if chosen is END:
             reason = "nothing left worth ordering this season"
         else:

@@ -19,7 +19,7 @@ from typing import Any
 
 from agents.kingdom import KingdomObs
 from agents.policies import Decision, Policy, register
-from agents.policies.explain import Terms, explained
+from agents.policies.explain import Terms, compact_totals, explained
 from sim.rules import km as K
 from sim.rules import links
 from sim.rules.km import label
@@ -144,7 +144,7 @@ class KingdomHeuristic(Policy):
         totals = [t.total for t in terms]
         best = max(range(len(legal)), key=lambda i: (totals[i], -i))
         if not self.explain:
-            return Decision(legal[best])
+            return compact_totals(legal, totals, best, label=functools.partial(order_label, c))
         why = "; ".join(x.en for x in sorted(terms[best].items, key=lambda x: -abs(x.value))[:2]) or "nothing to gain or lose"
         if c.emergency:
             why = f"emergency (Upkeep success {c.p_up:.0%}, Unrest {c.k.unrest}): " + why

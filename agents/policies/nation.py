@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from agents.policies import Decision, Policy, RandomPolicy, register
-from agents.policies.explain import Terms, explained_totals
+from agents.policies.explain import Terms, compact_totals, explained_totals
 from sim.rules import mn as dip
 from sim.state.mn import MnWorld
 
@@ -177,7 +177,7 @@ class NationHeuristic(Policy):
         keys = [(x, rng.random() * 1e-9, -i) for i, x in enumerate(totals)]
         pick = -max(keys)[2]  # the keys are distinct (-i): the same pick as max(range(len(legal)), key=keys.__getitem__)
         if not self.explain:
-            return Decision(legal[pick])
+            return compact_totals(legal, totals, pick, label=lambda o: _label(obs, o))
         why = "; ".join(x.en for x in sorted(terms[pick].items, key=lambda x: -abs(x.value))[:2]) or "nothing worth its cost"
         return explained_totals(legal, totals, terms.__getitem__, pick, label=lambda o: _label(obs, o), reason=why,
                                 tie_how="drawn by the policy's stream", shown=6, scored_shown=SHOWN)

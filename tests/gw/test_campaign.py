@@ -57,7 +57,9 @@ def test_the_guild_war_world_round_trips_and_keeps_its_invariants(guild_war):
 def test_every_decision_records_its_alternatives(guild_war):
     decisions = guild_war.ledger.of_kind("DecisionMade")
     assert decisions and all(e.data["legal"] >= 1 and e.data["policy"] == "heuristic" for e in decisions)
-    assert all(e.data["scored"] for e in decisions)
+    # compact records (no --explain: issue 26): the order's score, and the best other order when there is one
+    assert all(isinstance(e.data["score"], float) and ("runner_up" in e.data) == (e.data["legal"] > 1) for e in decisions)
+    assert all(e.data["runner_up"][1] <= e.data["score"] for e in decisions if e.data["legal"] > 1)
     assert any(e.outcome == "end of orders" for e in decisions)
 
 

@@ -105,7 +105,7 @@ def test_rollout_figures_are_told() -> None:
 @pytest.mark.slow  # over 0.5 s: left out of make test-fast
 def test_a_lookahead_run_explains_its_rollouts() -> None:
     res = run_campaign(variant("caravan-crossing", duration_hours=8 * HOURS_PER_DAY, seats={"convoy:amber": "lookahead"}), 3,
-                       collect=False)
+                       collect=False, explain=True)
     ev = next(e for e in res.ledger.events if e.kind == "DecisionMade" and "rollouts" in e.data)
     text = "\n".join(explain_decision(ev, "en", res.world.map))
     ro = ev.data["rollouts"]

@@ -148,7 +148,7 @@ def apply_stage(model: Any, stage: dict[str, Any]) -> Any:
         _faction_row(world, str(faction)).policy = str(policy)
     from workers.server.gm_orders import GameMasterOrders
 
-    rebuilt = RealmModel(world, dice=model.dice, ledger=model.ledger, collect=False)
+    rebuilt = RealmModel(world, dice=model.dice, ledger=model.ledger, collect=False, explain=model.explain)
     # an earlier stage's orders whose hour is still to come go on with the rebuilt agents
     orders: list[GameMasterOrders] = [GameMasterOrders.install(rebuilt, gm.faction, gm.hour, gm.orders)
                                       for gm in getattr(model, "gm_orders", []) if not gm.reported and gm.hour >= world.now]
@@ -203,7 +203,7 @@ def run(recipe: dict[str, Any], out: IO[bytes]) -> None:
     lang = recipe.get("lang") or loaded.scenario.scenario.lang
     streamer = Streamer(out, lang)
     model = prepare_campaign(loaded, recipe.get("seed"), overrides=recipe.get("overrides") or None,
-                             keep_ledger=False, collect=False, listeners=[streamer])
+                             keep_ledger=False, collect=False, listeners=[streamer], explain=recipe.get("explain") is True)
     streamer.send(["map", static_map(model.world)])
     streamer.attach(model)
     streamer.flush()

@@ -118,7 +118,7 @@ async def create_campaign(request: Request[Any, Any, Any], payload: CampaignRequ
         seed = sc.seed if data.seed is None else data.seed
         lang = data.lang or sc.lang
         recipe = {"scenario": scenario_ref(loaded, data.scenario), "seed": seed, "overrides": overrides,
-                  "until": until, "lang": lang, "stages": []}
+                  "until": until, "lang": lang, "stages": [], "explain": data.explain}
         rec = {"id": new_id(), "created": time.time(), "status": "queued", "scenario": sc.name, "title": sc.title,
                "seed": seed, "lang": lang, "end_hour": end, "until_hour": until, "owner": owner(request.scope)}
         return recipe, rec

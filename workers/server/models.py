@@ -58,7 +58,9 @@ class CampaignRequest(Struct, forbid_unknown_fields=True):
     """``scenario`` (a built-in name) or ``text`` (TOML; only registered policies, no files); ``seed``
     (default: the scenario's); ``overrides`` of rules defaults (``{"cv.fatigued_penalty": 3}``, RULES.md
     §6); ``until``: stop at the start of season N (an integer) or after a count (``45d``, ``2m``, ``1y``);
-    ``lang`` of the chronicle (default: the scenario's)."""
+    ``lang`` of the chronicle (default: the scenario's); ``explain``: record every decision with the
+    alternatives it scored, their terms and reasons (as ``run --explain``; default: compactly, the
+    order, its score and the runner-up), for this campaign and its forks."""
 
     scenario: ScenarioName | None = None
     text: ScenarioText | None = None
@@ -66,6 +68,7 @@ class CampaignRequest(Struct, forbid_unknown_fields=True):
     overrides: Overrides = {}
     until: Until | None = None
     lang: Literal["en", "fr"] | None = None
+    explain: bool = False
 
 
 class GivenOrder(Struct, forbid_unknown_fields=True):
