@@ -17,10 +17,11 @@ in the agents' decisions (``RealmAgent.decide``, cumulative: the policy, its exp
 ``--valgrind`` (valgrind must be installed; a few minutes) counts the instructions of a short
 campaign (seed 1: ``realm`` one year, ``stolen-lands`` two years, ``VALGRIND_HOURS``) in a fresh
 process under ``valgrind --tool=cachegrind --cache-sim=no``, less the same process with a campaign
-one day long (imports, scenario, world), with the policies explaining themselves and with
-``Policy.explain`` off (the same decisions; the ``DecisionMade`` records lose their alternatives,
-terms and reasons: what issue 26's explanations on demand would save). Exact and repeatable where
-CPU time on a shared machine is not.
+one day long (imports, scenario, world), as a batch job records it (compact decisions since issue
+26 item 2) and explained (``run --explain``: the alternatives, their terms and reasons). ``--root
+DIR`` counts another source tree (a worktree of the code before a change; there, before compact
+records, "compact" means ``Policy.explain`` off: the same choices). Exact and repeatable where CPU
+time on a shared machine is not.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from workers.job import make_job, run_job_dict  # noqa: E402
 
@@ -71,21 +73,24 @@ def decision_share(name: str, seed: int) -> tuple[float, float]:
 
 VALGRIND_HOURS = {"realm": 8640, "stolen-lands": 17280}
 _CHILD = """
-import sys
+import inspect, sys
 sys.path.insert(0, {root!r})
+import agents.policies
 from agents.campaign import run_campaign
 from agents.variants import variant
 from scenarios.loader import load_scenario
-if {quiet!r}:
-    import agents.policies
+kw = {{}}
+if "explain" in inspect.signature(run_campaign).parameters:  # since issue 26 item 2: compact unless asked
+    kw["explain"] = {loud!r}
+elif not {loud!r}:  # the code before it: every campaign explained; Policy.explain off gives the same choices
     agents.policies.Policy.explain = False
-run_campaign(variant(load_scenario({name!r}), duration_hours={hours!r}), 1, keep_ledger=False, collect=False)
+run_campaign(variant(load_scenario({name!r}), duration_hours={hours!r}), 1, keep_ledger=False, collect=False, **kw)
 """
 
 
-def instructions(name: str, hours: int, quiet: bool) -> int:
+def instructions(name: str, hours: int, loud: bool, root: Path = ROOT) -> int:
     """Instructions (valgrind's I refs) of a fresh process that plays ``name`` for ``hours``."""
-    code = _CHILD.format(root=str(Path(__file__).resolve().parent.parent), name=name, hours=hours, quiet=quiet)
+    code = _CHILD.format(root=str(root), name=name, hours=hours, loud=loud)
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                           sys.executable, "-c", code], capture_output=True, text=True, check=True).stderr
     found = re.search(r"I\s+refs:\s+([\d,]+)", out)
@@ -94,17 +99,18 @@ def instructions(name: str, hours: int, quiet: bool) -> int:
     return int(found.group(1).replace(",", ""))
 
 
-def valgrind_figures(names: list[str]) -> None:
+def valgrind_figures(names: list[str], root: Path = ROOT) -> None:
     if shutil.which("valgrind") is None:
         print("--valgrind: valgrind is not installed; no instruction counts")
         return
     for name in names:
         hours = VALGRIND_HOURS.get(name, 8640)
-        setup = instructions(name, 24, False)
-        loud = instructions(name, hours, False) - setup
-        quiet = instructions(name, hours, True) - setup
-        print(f"{name} seed 1, {hours} h: {loud / 1e6:,.0f} M instructions of campaign (setup {setup / 1e6:,.0f} M); "
-              f"with Policy.explain off {quiet / 1e6:,.0f} M ({100 * (loud - quiet) / loud:.0f} % fewer)")
+        setup = instructions(name, 24, False, root)
+        quiet = instructions(name, hours, False, root) - setup
+        loud = instructions(name, hours, True, root) - setup
+        print(f"{name} seed 1, {hours} h ({root}): {quiet / 1e6:,.0f} M instructions of campaign as a batch job records "
+              f"it (setup {setup / 1e6:,.0f} M); explained (run --explain) {loud / 1e6:,.0f} M "
+              f"({100 * (loud - quiet) / loud:.0f} % more than compact)")
 
 
 def main() -> None:
@@ -113,6 +119,8 @@ def main() -> None:
     ap.add_argument("--scenarios", default="realm,stolen-lands")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--valgrind", action="store_true", help="instruction counts (see above)")
+    ap.add_argument("--root", type=Path, default=ROOT,
+                    help="with --valgrind: the source tree to count (a worktree of older code, to compare)")
     args = ap.parse_args()
     names = [n for n in args.scenarios.split(",") if n]
     for name in names:
@@ -136,7 +144,7 @@ def main() -> None:
             decide, total = decision_share(name, 1)
             print(f"{name} seed 1 under cProfile: decisions {decide:.2f} s of {total:.2f} s ({100 * decide / total:.0f} %)")
     if args.valgrind:
-        valgrind_figures(names)
+        valgrind_figures(names, args.root)
 
 
 if __name__ == "__main__":
