@@ -102,5 +102,7 @@ def test_a_compact_record_names_the_runner_up_by_the_rules_of_the_explained_list
     assert (d.chosen, d.score, d.runner_up) == ("d", 3.1235, ("B", 3.1235))
     d = compact_totals(legal, [5.0, 1.0, 2.0, 2.0], 0, label=str.upper)
     assert (d.chosen, d.score, d.runner_up) == ("a", 5.0, ("C", 2.0))
+    d = compact_totals(legal, [float("-inf")] * 4, 0, label=str.upper)
+    assert (d.score, d.runner_up) == (float("-inf"), ("B", float("-inf")))
     d = compact_totals(["only"], [0.5], 0, label=str.upper)
     assert (d.score, d.runner_up) == (0.5, None)

@@ -12,6 +12,7 @@ solars, points (1 point = 1% of a convoy's journey).
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -171,6 +172,10 @@ def compact_totals(legal: Sequence[Any], totals: Sequence[float], pick: int, *, 
     exactly the first two rows :func:`explained_totals` would record, without naming any term."""
     runner: tuple[str, float] | None = None
     if len(legal) > 1:
-        j = max((i for i in range(len(legal)) if i != pick), key=lambda i: (totals[i], -i))
+        others = list(totals)
+        others[pick] = -math.inf
+        j = others.index(max(others))  # the best but the chosen one, the first listed of equals
+        if j == pick:  # every other order scores -inf too: the first of them
+            j = 1 if pick == 0 else 0
         runner = (str(label(legal[j])), round(float(totals[j]), 4))
     return Decision(legal[pick], score=round(float(totals[pick]), 4), runner_up=runner)
