@@ -282,6 +282,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         args.seed,
         overrides=overrides,
         keep_ledger=bool(args.ledger or args.save),
+        collect=False,  # Mesa's tables are for the Python API; what run prints and saves is the ledger's
         listeners=[w for w in (writer, explainer) if w],
         explain=explainer is not None,  # decisions are explained only when asked (issue 26)
     )
@@ -299,7 +300,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from workers.explain import explain_writer
 
     parse_until(args.until)
-    model, meta = restore(Path(args.file), explain=args.explain is not None)
+    model, meta = restore(Path(args.file), collect=False, explain=args.explain is not None)
     loaded = meta["scenario"]
     lang = args.lang or loaded.scenario.scenario.lang
     writer = None

@@ -220,3 +220,29 @@ def test_a_guilds_and_a_nations_orders_read_in_french() -> None:
     assert mn_fr(order_label(RenewTreaty(3, 40))) == "renouveler l'ambassade #3 (cadeau 40 PO)"
     assert mn_fr(order_label(HostChoice(5, "imprison", 20))) == "emprisonner l'envoyé de la mission #5 (rançon 20 PO)"
     assert mn_fr(order_label(DeclareWar("nation:carthage"))) == "déclarer la guerre à nation:carthage"
+
+
+def test_a_compact_decision_is_told_with_its_score_and_runner_up() -> None:
+    """A campaign without --explain records the order, its score and the runner-up (issue 26): told
+    as the chosen order and the best other one, with the tie they make."""
+    ev = Event(1, 0, "km", "DecisionMade", "kingdom:restov", ("SC-KM-32",), None, (), (), None, "farm on #3",
+               {"policy": "heuristic", "legal": 3, "score": 4.5, "runner_up": ["road on #3", 4.5]})
+    en = explain_decision(ev, "en")
+    assert en[1:3] == ["    * farm at #3: score +4.5", "    - road at #3: score +4.5"]
+    assert en[3] == "    tie: 2 orders tied at score +4.5 (the policy did not say how it chose)"
+    assert len(en) == 4
+
+
+@pytest.mark.slow  # two short campaigns through the command line
+def test_resume_explain_tells_the_decisions_from_the_save_on(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # noqa: ANN001
+    save = str(tmp_path / "s.save")
+    code, out, _ = run(capsys, "run", "stolen-lands", "--until", "1m", "--save", save, "--lang", "en")
+    assert code == 0 and " chose: " not in out
+    code, out, _ = run(capsys, "resume", save, "--until", "2m", "--explain", "kingdom:restov", "--lang", "en")
+    assert code == 0
+    heads = [x for x in out.splitlines() if " chose: " in x]
+    assert heads and all("(kingdom:restov) chose: " in x for x in heads)
+    assert all(x.startswith("Y1 spring M2") for x in heads)  # the decisions after the save, not before
+    assert re.search(r"^        [+−]\d", out, re.M)  # the chosen orders' named terms, as run --explain gives them
+    code, out, _ = run(capsys, "resume", save, "--until", "2m", "--lang", "en")
+    assert code == 0 and " chose: " not in out
