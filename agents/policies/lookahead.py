@@ -183,10 +183,53 @@ class Checkpointer:
             m = self.model
             self.current = Checkpoint(now, encode_world(m.world), m.dice.getstate())
             self.taken += 1
+            for agent in m.by_key.values():  # (a faction brought into the world since: a vassal, an envoy)
+                pol = getattr(agent, "policy", None)
+                if isinstance(agent, RealmAgent) and isinstance(pol, Policy) and type(pol) is not _Logged and pol.name == "heuristic":
+                    agent.policy = _Logged(pol, agent.key, self)
 
     def at(self, now: int) -> Checkpoint | None:
         cp = self.current
         return cp if cp is not None and cp.hour == now else None
+
+
+class _Logged(Policy):
+    """A heuristic faction's policy while a campaign has a lookahead faction: the heuristic's choice,
+    logged (its index among the legal orders) in the hour's checkpoint, so that a rollout replays the
+    hour up to the decision from the log instead of asking the heuristic again (the rules still
+    resolve every order; only the choosing is skipped). Nothing else changes: the same choice, the
+    same policy stream, the same record."""
+
+    def __init__(self, inner: Policy, key: str, cps: Checkpointer) -> None:
+        self.inner = inner
+        self.key = key
+        self.cps = cps
+
+    @property  # type: ignore[override]
+    def name(self) -> str:
+        return self.inner.name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self.inner.name = value
+
+    @property  # type: ignore[override]
+    def explain(self) -> bool:
+        return self.inner.explain
+
+    @explain.setter
+    def explain(self, value: bool) -> None:
+        self.inner.explain = value
+
+    def __getattr__(self, attr: str) -> Any:  # anything else the agent or a tool reads of its policy
+        return getattr(self.inner, attr)
+
+    def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
+        d = self.inner.decide(obs, legal, rng)
+        cp = self.cps.current
+        if cp is not None and cp.hour == int(self.cps.model.env.now):
+            cp.logs.setdefault(self.key, []).append(index_of(legal, d.chosen))
+        return d
 
 
 CHECKPOINTER = "lookahead.checkpointer"  # model.caches: the model's Checkpointer
@@ -323,6 +366,7 @@ class Lookahead(Policy):
 
     def __init__(self) -> None:
         self.heuristic: Policy = make_policy(self.kind, "heuristic")
+        self.heuristic.explain = True  # its scores name the candidates, even where explanations are off
         self.agent: Any = None
         self.budget: Budget | None = None
         self.cps: Checkpointer | None = None
@@ -356,6 +400,8 @@ class Lookahead(Policy):
             d = self._look_ahead(cp, h, legal, cands, now)
         if cp is not None:
             cp.logs.setdefault(self.agent.key, []).append(index_of(legal, d.chosen))
+        if not self.explain:  # only the choice is wanted (and a look-ahead's figures, which are small)
+            return Decision(d.chosen, rollouts=d.rollouts)
         return d
 
     def _candidates(self, h: Decision, legal: Sequence[Any], chosen: int, obs: Any = None) -> list[int]:
@@ -419,7 +465,8 @@ class Lookahead(Policy):
         for r in results:
             ok = [x for x in r if x is not None]
             means.append(round(sum(ok) / len(ok) - base, 2) if ok else None)
-        valid = [ci for ci, m in enumerate(means) if m is not None]
+        # a candidate dropped on the way (behind the heuristic's choice) is not compared on fewer dice
+        valid = [ci for ci, m in enumerate(means) if m is not None and len(results[ci]) == n]
         if not valid:
             return h
         top_mean = max(means[ci] for ci in valid)  # type: ignore[type-var]
@@ -464,9 +511,12 @@ class Lookahead(Policy):
 
 
     def _still_open(self, results: list[list[float | None]], rounds: int) -> list[int]:
-        """The candidates still worth playing after a round (candidate 0, the heuristic's choice,
-        always is): every one, unless a kind's rule says otherwise."""
-        return list(range(len(results)))
+        """The candidates still worth playing after a round: candidate 0, the heuristic's choice,
+        always; another only while it is ahead of it on the same dice (:func:`ahead`: its score
+        summed over the rollouts so far more than the heuristic choice's). Where no candidate is
+        ahead after the first rollout, the heuristic's choice stands without a second one."""
+        n = len(results[0])
+        return [0, *(ci for ci in range(1, len(results)) if len(results[ci]) == n and ahead(results, ci) > 0)]
 
     def _choose(self, best_mean: int, means: list[float | None], results: list[list[float | None]],
                 rounds: int) -> tuple[int, str]:
@@ -504,6 +554,13 @@ class NationLookahead(Lookahead):
 class GuildLookahead(Lookahead):
     kind = "guild"
     kinds = ("guild",)
+
+
+def ahead(results: list[list[float | None]], ci: int) -> float:
+    """How far candidate ``ci`` is ahead of candidate 0 (the heuristic's choice): the sum, over the
+    rollouts both played on the same dice, of its score less candidate 0's (a diverged rollout, None,
+    counts for neither)."""
+    return sum(x - y for x, y in zip(results[ci], results[0], strict=False) if x is not None and y is not None)
 
 
 def plan_kind(p: Any) -> tuple[Any, ...]:
@@ -585,7 +642,7 @@ class ConvoyLookahead(Lookahead):
         for ci in range(1, len(results)):
             if len(results[ci]) == len(results[0]):  # (not dropped already)
                 won, lost = paired(results, ci)
-                if won - lost + left >= need:
+                if won > lost and won - lost + left >= need:  # ahead so far, and can still get there
                     out.append(ci)
         return out
 
