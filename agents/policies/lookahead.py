@@ -4,21 +4,29 @@ docs/scoring.md).
 
 At a decision it asks the kind's ``heuristic`` for its scores. When the heuristic's best ``K``
 alternatives (``candidates``) lie within ``gap`` score points of its best, each of them is played
-forward ``rollouts`` times over ``horizon`` hours (three months for a kingdom, a year for a nation
-or a guild) and the one with the best mean score of the deciding faction at the horizon
-(:mod:`sim.scoring`) is chosen; otherwise the heuristic's choice stands. A convoy
-(:class:`ConvoyLookahead`) plays candidates of different kinds of day ten days ahead, and one of them
-replaces the heuristic's choice only when it scores more on most of the same dice (docs/policies.md).
+forward over ``horizon`` hours (three months for a kingdom, a year for a nation or a guild), up to
+``rollouts`` times, and the one with the best mean score of the deciding faction at the horizon
+(:mod:`sim.scoring`) is chosen; otherwise the heuristic's choice stands. The rollouts go round by
+round (every candidate still in play once per round, on the same dice): after each round a candidate
+plays on only while it is ahead of the heuristic's choice on the dice so far (:func:`ahead`), so
+where no candidate is ahead after the first rollout the heuristic's choice stands at once (issue 26
+item 4: most look-aheads end there). A convoy (:class:`ConvoyLookahead`) plays candidates of different
+kinds of day ten days ahead, and one of them replaces the heuristic's choice only when it scores
+more on most of the same dice (docs/policies.md).
 
 How a rollout forks the world exactly at the decision: processes of the engine can restart from the
 world alone at any hour before anything of that hour has run (``agents.systems``). So while a
 campaign has a lookahead faction, its model keeps a *checkpoint* at the first wake-up of every hour
 (the encoded world and every dice stream's state) and, during that hour, the index of every order its
-lookahead factions chose. A rollout decodes the checkpoint into a new model (its own dice box, its own
-ledger that is never kept), replays the hour up to the decision — the same dice, the same orders —
-plays the candidate, then switches every rules stream to the rollout's own seed and lets the
-heuristic play every faction up to the horizon (a convoy's rollout in a world of convoys alone plays
-that convoy alone: :func:`solo_convoy`). Nothing of a rollout reaches the real world, ledger or dice.
+lookahead and heuristic factions chose (:class:`_Logged` logs a heuristic's choices; it changes
+nothing else). A rollout decodes the checkpoint into a new model (its own dice box, its own ledger
+that is never kept), replays the hour up to the decision — the same dice, the same orders, taken from
+the log instead of asking the heuristics again — plays the candidate, then switches every rules
+stream to the rollout's own seed and lets the heuristic play every faction up to the horizon (a
+convoy's rollout in a world of convoys alone plays that convoy alone: :func:`solo_convoy`). Nothing
+of a rollout reaches the real world, ledger or dice. (A fork in the middle of an hour is not
+possible: the engine's processes are generators, which cannot be copied; the replay from the log is
+what is left of the hour's cost.)
 
 Common random numbers: rollout ``j`` of every candidate uses the same seed, derived from one 63-bit
 number drawn from the agent's policy stream (never the rules' dice); a rollout is a pure function of
@@ -26,6 +34,10 @@ the checkpoint, the candidate and that seed, so the choice is the same in any pr
 scenario and seed. ``max_ms`` (off by default) is the one exception: it stops a decision's rollouts
 after the first whole round that ends past it, and the ledger says so (``cut``); a cut decision may
 differ between machines (docs/scenario-format.md).
+
+Explanations: the policy's own heuristic always explains itself (its scores name the candidates);
+where ``explain`` is off for the look-ahead (``Policy.explain``), its decisions record the choice and
+the look-ahead's figures only (``Decision.rollouts``), the choice being the same either way.
 """
 
 from __future__ import annotations
@@ -334,6 +346,19 @@ def solo_convoy(world: World, decider: str) -> None:
         cv.convoys = [c for c in cv.convoys if c.id == ident]
 
 
+def solo_checkpoint(cp: Checkpoint, decider: str) -> Checkpoint:
+    """The checkpoint a convoy's rollouts start from where they play it alone (:func:`solo_convoy`):
+    its world without the other convoys, encoded once per decision rather than decoded whole by every
+    rollout (the same world as decoding the whole one and leaving the others out). Otherwise ``cp``."""
+    if not decider.startswith("convoy:"):
+        return cp
+    world = decode_world(cp.world)
+    if list(world.systems) != ["cv"]:
+        return cp
+    solo_convoy(world, decider)
+    return Checkpoint(cp.hour, encode_world(world), cp.dice, cp.logs, cp.looked)
+
+
 def play(cp: Checkpoint, decider: str, legal: list[Any], forced: int, seed: int, until: int) -> float | None:
     """One rollout: the deciding faction's score at ``until``, or None if the replay did not reach
     the decision (it always does unless a restart from the world is not exact: a bug, counted)."""
@@ -438,6 +463,7 @@ class Lookahead(Policy):
         t0 = time.perf_counter()
         cut = False
         legal_l = list(legal)
+        cp = solo_checkpoint(cp, key)
         alive = list(range(len(cands)))
         for j, seed in enumerate(seeds):
             for ci in alive:
@@ -601,7 +627,8 @@ class ConvoyLookahead(Lookahead):
     heuristic's choice only when, on the same dice, it scores more in at least :func:`net_needed`
     more rollouts than it scores less (a paired sign test: a one-off disaster in one rollout does not
     carry the decision, and a tie keeps the heuristic's choice); a candidate that can no longer get
-    there is not played further."""
+    there, or has not won more rollouts than it lost so far (a tie or a loss in the first drops it),
+    is not played further."""
 
     kind = "convoy"
     kinds = ("convoy",)
