@@ -21,7 +21,9 @@ campaign has a lookahead faction, its model keeps a *checkpoint* at the first wa
 lookahead and heuristic factions chose (:class:`_Logged` logs a heuristic's choices; it changes
 nothing else). A rollout decodes the checkpoint into a new model (its own dice box, its own ledger
 that is never kept), replays the hour up to the decision — the same dice, the same orders, taken from
-the log instead of asking the heuristics again — plays the candidate, then switches every rules
+the log instead of asking the heuristics again (so their tie-breaking draws on their policy streams
+are not repeated either: after the candidate those streams go on from the checkpoint's state, the
+same for every candidate) — plays the candidate, then switches every rules
 stream to the rollout's own seed and lets the heuristic play every faction up to the horizon (a
 convoy's rollout in a world of convoys alone plays that convoy alone: :func:`solo_convoy`). Nothing
 of a rollout reaches the real world, ledger or dice. (A fork in the middle of an hour is not
@@ -234,6 +236,8 @@ class _Logged(Policy):
         self.inner.explain = value
 
     def __getattr__(self, attr: str) -> Any:  # anything else the agent or a tool reads of its policy
+        if attr == "inner":  # (not set yet: a copy being built)
+            raise AttributeError(attr)
         return getattr(self.inner, attr)
 
     def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
