@@ -57,15 +57,20 @@ HOURS_PER_MONTH = 720
 
 # ---- one job, in a pool process: msgpack bytes in, msgpack bytes out -----------------------------
 
-def run_one(payload: bytes) -> bytes:
+def run_one(payload: bytes, explain: bool = True) -> bytes:
     """Run a campaign job (``workers.job``); when it kept its ledger, replace the ledger by what this
-    bench reads from it (acts, anarchy endings), so that only small results come back."""
+    bench reads from it (acts, anarchy endings), so that only small results come back. ``explain``
+    False: every policy of the campaign records its choice only (``Policy.explain``, class-wide in
+    this pool process; the choices are the same either way)."""
+    from agents.policies import Policy
     from sim.events import decode_events
 
+    Policy.explain = explain
     job = decode(payload)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     res = run_job_dict(job)
     res["seconds"] = time.perf_counter() - t0
+    res["cpu_seconds"] = time.process_time() - c0
     if "ledger" in res:
         events = decode_events(res.pop("ledger"))
         res["idle_hours"] = {k: a.longest_idle for k, a in activity(events).items()}
@@ -149,8 +154,9 @@ def pairs_of(runs: list[Run], kind: str, a: str, b: str, background: str, design
 
 # ---- running -------------------------------------------------------------------------------------
 
-def execute(runs: list[Run], workers: int, progress: Callable[[int, int, float], None]) -> list[str]:
+def execute(runs: list[Run], workers: int, progress: Callable[[int, int, float], None], explain: bool = True) -> list[str]:
     """Run every job on a pool of ``workers`` processes; returns the errors (one line each)."""
+    job_fn = run_one if explain else functools.partial(run_one, explain=False)
     errors: list[str] = []
     t0 = time.perf_counter()
     # fork: the pool processes start with the engine imported and with any policy registered here
@@ -163,7 +169,7 @@ def execute(runs: list[Run], workers: int, progress: Callable[[int, int, float],
             while todo and len(pending) < 2 * workers:
                 r = todo.pop()
                 job = make_job({"label": r.label, "text": r.text}, r.seed, want_ledger=r.ledger)
-                pending[pool.submit(run_one, encode(job))] = r
+                pending[pool.submit(job_fn, encode(job))] = r
 
         top_up()
         while pending:
@@ -314,7 +320,8 @@ def figure_d(runs: list[Run]) -> dict[str, Any]:
 
 
 def figure_e(runs: list[Run], kinds: list[str], lookahead: dict[str, str], skipped: bool = False) -> dict[str, Any]:
-    print("\n(e) lookahead beats heuristic: share of pairs, Wilson 95% CI; target >= 0.60, lower bound > 0.50, <= 20x the time")
+    print("\n(e) lookahead beats heuristic: share of pairs, Wilson 95% CI; target >= 0.60, lower bound > 0.50, <= 20x the time"
+          "\n    (time: a lookahead seat's campaign over the all-heuristic campaign, mean wall seconds; CPU: the same in CPU seconds)")
     out: dict[str, Any] = {}
     if skipped:
         print("  not run (--no-lookahead)")
@@ -326,23 +333,30 @@ def figure_e(runs: list[Run], kinds: list[str], lookahead: dict[str, str], skipp
         base_t = [r.result["seconds"] for r in runs if r.tag == ("time", kind) and r.result]
         look_t = [r.result["seconds"] for r in runs if r.tag[:2] == ("pair", kind) and r.tag[-1] == spec and r.result]
         ratio = (sum(look_t) / len(look_t)) / (sum(base_t) / len(base_t)) if base_t and look_t else math.nan
+        base_c = [r.result["cpu_seconds"] for r in runs if r.tag == ("time", kind) and r.result]
+        look_c = [r.result["cpu_seconds"] for r in runs if r.tag[:2] == ("pair", kind) and r.tag[-1] == spec and r.result]
+        cpu_ratio = (sum(look_c) / len(look_c)) / (sum(base_c) / len(base_c)) if base_c and look_c else math.nan
         ok = f["share"] >= 0.6 and f["ci"][0] > 0.5 and ratio <= 20
+        seats = ", ".join(f"{k.split(':', 1)[1]} {v:.2f}" for k, v in f["per_seat"].items())
         print(f"  {kind:8} {SCENARIOS[kind]:17} {f['pairs']:4} pairs  share {fmt(f['share'])}  CI [{fmt(f['ci'][0])}, "
-              f"{fmt(f['ci'][1])}]  time {fmt(ratio, 1)}x the all-heuristic campaign  {'PASS' if ok else 'FAIL'}")
-        out[kind] = {**f, "time_ratio": ratio}
+              f"{fmt(f['ci'][1])}]  time {fmt(ratio, 1)}x the all-heuristic campaign (CPU {fmt(cpu_ratio, 1)}x)  "
+              f"{'PASS' if ok else 'FAIL'}")
+        print(f"           per seat: {seats}")
+        out[kind] = {**f, "time_ratio": ratio, "cpu_ratio": cpu_ratio}
     return out
 
 
 def plan(kinds: list[str], seeds: list[int], realm_seeds: list[int], background: str, design: str,
-         lookahead: dict[str, str]) -> list[Run]:
-    """Every campaign of the study, each once, the longest first."""
+         lookahead: dict[str, str], only_lookahead: bool = False) -> list[Run]:
+    """Every campaign of the study, each once, the longest first (``only_lookahead``: figure (e)'s alone)."""
     from agents.variants import variant
 
     runs: list[Run] = []
-    for kind in kinds:
-        runs += plan_pairs(kind, seeds, "heuristic", "random", background, design, ledger=True)
-    realm = variant(REALM)  # as shipped: the same text a job can carry
-    runs += [Run(("realm",), realm.label, realm.text, s, ledger=True) for s in realm_seeds]
+    if not only_lookahead:
+        for kind in kinds:
+            runs += plan_pairs(kind, seeds, "heuristic", "random", background, design, ledger=True)
+        realm = variant(REALM)  # as shipped: the same text a job can carry
+        runs += [Run(("realm",), realm.label, realm.text, s, ledger=True) for s in realm_seeds]
     for kind, spec in lookahead.items():
         runs += plan_pairs(kind, seeds, spec, "heuristic", "heuristic", "seat", ledger=False)
         label, text = variant_text(SCENARIOS[kind], "heuristic")  # the all-heuristic time, without a ledger to encode
@@ -369,6 +383,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", dest="json_out", default=None, help="also write every figure to this JSON file")
     ap.add_argument("--no-lookahead", action="store_true",
                     help="skip figure (e) and its look-ahead campaigns (the costly part: 10-20x a heuristic campaign each)")
+    ap.add_argument("--only-lookahead", action="store_true",
+                    help="figure (e) alone: skip the campaigns of figures (a) to (d) (random pairs, realm)")
+    ap.add_argument("--no-explain", action="store_true",
+                    help="every policy records its choice only (Policy.explain False, in every campaign: both arms of (e))")
     args = ap.parse_args(argv)
     try:
         seeds = seed_list(args.seeds)
@@ -383,27 +401,35 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     lookahead = {} if args.no_lookahead else lookahead_policies(kinds)
-    runs = plan(kinds, seeds, realm_seeds, args.background, args.design, lookahead)
+    if args.only_lookahead and args.no_lookahead:
+        print("ai_quality: --only-lookahead and --no-lookahead leave nothing to run", file=sys.stderr)
+        return 2
+    if args.only_lookahead:
+        realm_seeds = []
+    runs = plan(kinds, seeds, realm_seeds, args.background, args.design, lookahead, args.only_lookahead)
     print(f"ai_quality: {len(runs)} campaigns ({len(seeds)} seeds per kind, {len(realm_seeds)} realm seeds, "
           f"design {args.design}, background {args.background}) on {args.workers} processes", file=sys.stderr)
     t0 = time.perf_counter()
     from workers.progress import Progress
 
     progress = Progress(len(runs), label="ai_quality campaigns")
-    errors = execute(runs, args.workers, lambda done, _total, _elapsed: progress.update(done))
+    errors = execute(runs, args.workers, lambda done, _total, _elapsed: progress.update(done), explain=not args.no_explain)
     progress.close()
     wall = time.perf_counter() - t0
     for e in errors:
         print(f"  failed: {e}", file=sys.stderr)
 
-    print(f"\nai_quality — {len(seeds)} seeds per kind (design {args.design}, background {args.background}), "
+    print(f"\nai_quality — {len(seeds)} seeds per kind (design {args.design}, background {args.background}"
+          f"{", explanations off" if args.no_explain else ""}), "
           f"{len(realm_seeds)} realm seeds; {len(runs)} campaigns in {wall:.0f} s on {args.workers} processes")
     figures: dict[str, Any] = {"seeds": seeds, "realm_seeds": realm_seeds, "design": args.design,
-                               "background": args.background, "wall_seconds": round(wall, 1), "failed": errors}
-    figures["a"] = figure_a(runs, kinds, args.background, args.design)
-    figures["b"] = figure_b(runs)
-    figures["c"] = figure_c(runs)
-    figures["d"] = figure_d(runs)
+                               "background": args.background, "wall_seconds": round(wall, 1), "failed": errors,
+                               "explain": not args.no_explain}
+    if not args.only_lookahead:
+        figures["a"] = figure_a(runs, kinds, args.background, args.design)
+        figures["b"] = figure_b(runs)
+        figures["c"] = figure_c(runs)
+        figures["d"] = figure_d(runs)
     figures["e"] = figure_e(runs, kinds, lookahead, skipped=args.no_lookahead)
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(figures, indent=1, default=str) + "\n", encoding="utf-8")

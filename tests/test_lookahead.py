@@ -214,6 +214,148 @@ def test_max_ms_cuts_a_decision_after_a_whole_round_and_says_so(monkeypatch: pyt
     monkeypatch.setattr(L.time, "perf_counter", lambda: float(next(ticks)))
     text = with_options("lookahead", {"rollouts": 6, "max_ms": 1000, "gap": 50.0})
     res = run_campaign(load_scenario_text(text, "opts.toml"), 3, until=4 * HOURS_PER_DAY, collect=False)
-    ro = looked_ahead(res, "convoy:amber")[0].data["rollouts"]
-    assert ro["cut"] is True and ro["n"] == 1  # one whole round: every candidate played once
-    assert all(c["n"] == 1 for c in ro["candidates"])
+    looks = [e.data["rollouts"] for e in looked_ahead(res, "convoy:amber")]
+    # a decision whose candidates all fell behind the heuristic's choice stops after one round anyway;
+    # one with a candidate still ahead is cut there, and says so
+    cut = [ro for ro in looks if ro.get("cut")]
+    assert cut, "no decision had a candidate ahead after one round: the test would prove nothing"
+    for ro in cut:
+        assert ro["cut"] is True and ro["n"] == 1  # one whole round: every candidate played once
+        assert all(c["n"] == 1 for c in ro["candidates"])
+
+
+# ---- a cheaper look-ahead (issue 26 item 4): candidates dropped once behind, the hour replayed from a log --
+
+def test_a_candidate_is_played_further_only_while_it_is_ahead_of_the_heuristics_choice() -> None:
+    from agents.policies.lookahead import GuildLookahead, ahead
+
+    results: list[list[float | None]] = [[100.0], [100.0], [90.0], [101.0]]
+    assert [ahead(results, ci) for ci in range(4)] == [0.0, 0.0, -10.0, 1.0]
+    la = GuildLookahead()
+    # level (1) and behind (2) are dropped; ahead (3) plays on; the heuristic's choice (0) always does
+    assert la._still_open(results, 2) == [0, 3]
+    assert la._still_open([[5.0], [4.0], [5.0]], 2) == [0]  # nothing ahead: no second rollout
+    # over two rollouts the sum counts: +30 then -20 is still ahead; a diverged rollout counts for neither
+    two: list[list[float | None]] = [[100.0, 100.0], [130.0, 80.0], [None, 150.0], [120.0, 70.0]]
+    assert [ahead(two, ci) for ci in (1, 2, 3)] == [10.0, 50.0, -10.0]
+    assert la._still_open(two, 3) == [0, 1, 2]
+    # a candidate dropped earlier (fewer rollouts than the heuristic's choice) stays dropped
+    assert la._still_open([[1.0, 1.0], [5.0], [2.0, 2.0]], 3) == [0, 2]
+
+
+def test_a_convoy_candidate_that_does_not_win_its_first_rollout_is_not_played_further() -> None:
+    la = ConvoyLookahead()
+    # first rollout: candidate 1 tied, 2 lost, 3 won (4 rollouts: 2 more wins than losses needed)
+    assert la._still_open([[10.0], [10.0], [9.0], [11.0]], 4) == [0, 3]
+    # then won, lost: level again, dropped; won twice: on
+    assert la._still_open([[10.0, 10.0], [11.0, 9.0], [11.0, 12.0]], 4) == [0, 2]
+
+
+def test_the_mean_is_compared_on_the_rollouts_every_candidate_kept_played() -> None:
+    """A candidate dropped after one rollout is not chosen for a lucky first rollout that the others'
+    second rollout brought down (its mean would be over fewer dice)."""
+    from agents.policies.lookahead import KingdomLookahead
+
+    seen: list[tuple[int, int]] = []
+
+    def fake_play(cp: Any, key: str, legal: list[Any], forced: int, seed: int, until: int) -> float:
+        j = sum(1 for c, _s in seen if c == forced)
+        seen.append((forced, seed))
+        # candidate 0 (order 0): 100 then 40; order 1: 100 (level: dropped), then would have been 200;
+        # order 2: 110 then 45 (ahead after one: kept; mean 77.5 > 70)
+        return {0: [100.0, 40.0], 1: [100.0, 200.0], 2: [110.0, 45.0]}[forced][j]
+
+    la = _bound(KingdomLookahead())
+    import agents.policies.lookahead as L
+
+    orig = L.play
+    L.play = fake_play  # type: ignore[assignment]
+    try:
+        d = la._look_ahead(_cp(), Decision("a", [("a", 3.0), ("b", 2.0), ("c", 1.0)]), ["a", "b", "c"], [0, 1, 2], 0)
+    finally:
+        L.play = orig  # type: ignore[assignment]
+    assert [c for c, _ in seen] == [0, 1, 2, 0, 2]  # order 1 played once only
+    assert d.chosen == "c"
+    ro = d.rollouts
+    assert ro is not None and ro["n"] == 2
+    assert {c["order"]: c["n"] for c in ro["candidates"]} == {"c": 2, "a": 2, "b": 1}
+
+
+def _cp() -> Any:
+    from agents.policies.lookahead import Checkpoint
+
+    return Checkpoint(0, b"", {})
+
+
+def _bound(la: Any) -> Any:
+    """A lookahead policy bound to a stand-in agent: its policy stream, a model whose world ends late."""
+    from types import SimpleNamespace
+
+    from agents.policies.lookahead import Budget
+
+    stream = SimpleNamespace(rng=random.Random(5))
+    world = SimpleNamespace(end=10**6)
+    la.agent = SimpleNamespace(key="kingdom:x", policy_rng=stream, model=SimpleNamespace(world=world))
+    la.budget = Budget(candidates=3, rollouts=2, gap=100.0, horizon=100)
+    return la
+
+
+@pytest.mark.slow
+def test_rollouts_replay_the_hour_from_the_log_and_reach_every_decision() -> None:
+    from agents.policies.lookahead import Lookahead, _Logged
+
+    res = lookahead_run("kingdom")
+    seat = CASES["kingdom"][1]
+    la = res.model.by_key[seat].policy
+    assert isinstance(la, Lookahead) and la.stats["looked_ahead"] > 0 and la.stats["rollouts"] > 0
+    assert la.stats["diverged"] == 0  # every rollout replayed the hour up to the decision exactly
+    others = [a for k, a in res.model.by_key.items() if k.startswith("kingdom:") and k != seat]
+    assert others and all(type(a.policy) is _Logged and a.policy.name == "heuristic" for a in others)
+    # the real campaign's record still names each faction's policy as the scenario does
+    made = [e for e in res.ledger.events if e.kind == "DecisionMade" and e.actor != seat]
+    assert made and {e.data["policy"] for e in made} == {"heuristic"}
+
+
+def test_a_logged_heuristic_chooses_as_the_heuristic_and_logs_the_index() -> None:
+    from types import SimpleNamespace
+
+    from agents.policies import Policy
+    from agents.policies.lookahead import Checkpoint, _Logged
+
+    class Second(Policy):
+        name = "heuristic"
+
+        def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
+            return Decision(legal[1], [(str(a), 0.0) for a in legal], "the second")
+
+    cps = SimpleNamespace(current=Checkpoint(7, b"", {}), model=SimpleNamespace(env=SimpleNamespace(now=7)))
+    inner = Second()
+    p = _Logged(inner, "guild:a", cps)  # type: ignore[arg-type]
+    d = p.decide(None, ["x", "y", "z"], random.Random(1))
+    assert d.chosen == "y" and d.reason == "the second"
+    assert cps.current.logs == {"guild:a": [1]}
+    p.explain = False
+    assert inner.explain is False and p.name == "heuristic"
+    cps.current = Checkpoint(6, b"", {})  # a checkpoint of another hour: nothing logged there
+    cps.model.env.now = 8
+    p.decide(None, ["x", "y"], random.Random(1))
+    assert cps.current.logs == {}
+
+
+@pytest.mark.slow
+def test_with_explanations_off_it_still_looks_ahead_and_chooses_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents.policies import Policy
+
+    on = lookahead_run("convoy")
+    monkeypatch.setattr(Policy, "explain", False)  # every policy, class-wide (bench/ai_quality.py --no-explain)
+    off = lookahead_run("convoy")
+    seat = CASES["convoy"][1]
+
+    def made(res: Any) -> list[Any]:
+        return [e for e in res.ledger.events if e.kind == "DecisionMade"]
+
+    assert looked_ahead(off, seat), "no look-ahead without explanations: the heuristic's scores were lost"
+    assert [(e.actor, e.outcome) for e in made(off)] == [(e.actor, e.outcome) for e in made(on)]
+    assert [e.data["rollouts"] for e in looked_ahead(off, seat)] == [e.data["rollouts"] for e in looked_ahead(on, seat)]
+    assert not any("alternatives" in e.data for e in made(off) if e.actor == seat)
+    assert any("alternatives" in e.data for e in made(on) if e.actor == seat)

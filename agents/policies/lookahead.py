@@ -4,21 +4,31 @@ docs/scoring.md).
 
 At a decision it asks the kind's ``heuristic`` for its scores. When the heuristic's best ``K``
 alternatives (``candidates``) lie within ``gap`` score points of its best, each of them is played
-forward ``rollouts`` times over ``horizon`` hours (three months for a kingdom, a year for a nation
-or a guild) and the one with the best mean score of the deciding faction at the horizon
-(:mod:`sim.scoring`) is chosen; otherwise the heuristic's choice stands. A convoy
-(:class:`ConvoyLookahead`) plays candidates of different kinds of day ten days ahead, and one of them
-replaces the heuristic's choice only when it scores more on most of the same dice (docs/policies.md).
+forward over ``horizon`` hours (three months for a kingdom, a year for a nation or a guild), up to
+``rollouts`` times, and the one with the best mean score of the deciding faction at the horizon
+(:mod:`sim.scoring`) is chosen; otherwise the heuristic's choice stands. The rollouts go round by
+round (every candidate still in play once per round, on the same dice): after each round a candidate
+plays on only while it is ahead of the heuristic's choice on the dice so far (:func:`ahead`), so
+where no candidate is ahead after the first rollout the heuristic's choice stands at once (issue 26
+item 4: most look-aheads end there). A convoy (:class:`ConvoyLookahead`) plays candidates of different
+kinds of day ten days ahead, and one of them replaces the heuristic's choice only when it scores
+more on most of the same dice (docs/policies.md).
 
 How a rollout forks the world exactly at the decision: processes of the engine can restart from the
 world alone at any hour before anything of that hour has run (``agents.systems``). So while a
 campaign has a lookahead faction, its model keeps a *checkpoint* at the first wake-up of every hour
 (the encoded world and every dice stream's state) and, during that hour, the index of every order its
-lookahead factions chose. A rollout decodes the checkpoint into a new model (its own dice box, its own
-ledger that is never kept), replays the hour up to the decision — the same dice, the same orders —
-plays the candidate, then switches every rules stream to the rollout's own seed and lets the
-heuristic play every faction up to the horizon (a convoy's rollout in a world of convoys alone plays
-that convoy alone: :func:`solo_convoy`). Nothing of a rollout reaches the real world, ledger or dice.
+lookahead and heuristic factions chose (:class:`_Logged` logs a heuristic's choices; it changes
+nothing else). A rollout decodes the checkpoint into a new model (its own dice box, its own ledger
+that is never kept), replays the hour up to the decision — the same dice, the same orders, taken from
+the log instead of asking the heuristics again (so their tie-breaking draws on their policy streams
+are not repeated either: after the candidate those streams go on from the checkpoint's state, the
+same for every candidate) — plays the candidate, then switches every rules
+stream to the rollout's own seed and lets the heuristic play every faction up to the horizon (a
+convoy's rollout in a world of convoys alone plays that convoy alone: :func:`solo_convoy`). Nothing
+of a rollout reaches the real world, ledger or dice. (A fork in the middle of an hour is not
+possible: the engine's processes are generators, which cannot be copied; the replay from the log is
+what is left of the hour's cost.)
 
 Common random numbers: rollout ``j`` of every candidate uses the same seed, derived from one 63-bit
 number drawn from the agent's policy stream (never the rules' dice); a rollout is a pure function of
@@ -26,6 +36,10 @@ the checkpoint, the candidate and that seed, so the choice is the same in any pr
 scenario and seed. ``max_ms`` (off by default) is the one exception: it stops a decision's rollouts
 after the first whole round that ends past it, and the ledger says so (``cut``); a cut decision may
 differ between machines (docs/scenario-format.md).
+
+Explanations: the policy's own heuristic always explains itself (its scores name the candidates);
+where ``explain`` is off for the look-ahead (``Policy.explain``), its decisions record the choice and
+the look-ahead's figures only (``Decision.rollouts``), the choice being the same either way.
 """
 
 from __future__ import annotations
@@ -183,10 +197,55 @@ class Checkpointer:
             m = self.model
             self.current = Checkpoint(now, encode_world(m.world), m.dice.getstate())
             self.taken += 1
+            for agent in m.by_key.values():  # (a faction brought into the world since: a vassal, an envoy)
+                pol = getattr(agent, "policy", None)
+                if isinstance(agent, RealmAgent) and isinstance(pol, Policy) and type(pol) is not _Logged and pol.name == "heuristic":
+                    agent.policy = _Logged(pol, agent.key, self)
 
     def at(self, now: int) -> Checkpoint | None:
         cp = self.current
         return cp if cp is not None and cp.hour == now else None
+
+
+class _Logged(Policy):
+    """A heuristic faction's policy while a campaign has a lookahead faction: the heuristic's choice,
+    logged (its index among the legal orders) in the hour's checkpoint, so that a rollout replays the
+    hour up to the decision from the log instead of asking the heuristic again (the rules still
+    resolve every order; only the choosing is skipped). Nothing else changes: the same choice, the
+    same policy stream, the same record."""
+
+    def __init__(self, inner: Policy, key: str, cps: Checkpointer) -> None:
+        self.inner = inner
+        self.key = key
+        self.cps = cps
+
+    @property  # type: ignore[override]
+    def name(self) -> str:
+        return self.inner.name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self.inner.name = value
+
+    @property  # type: ignore[override]
+    def explain(self) -> bool:
+        return self.inner.explain
+
+    @explain.setter
+    def explain(self, value: bool) -> None:
+        self.inner.explain = value
+
+    def __getattr__(self, attr: str) -> Any:  # anything else the agent or a tool reads of its policy
+        if attr == "inner":  # (not set yet: a copy being built)
+            raise AttributeError(attr)
+        return getattr(self.inner, attr)
+
+    def decide(self, obs: Any, legal: Sequence[Any], rng: random.Random) -> Decision:
+        d = self.inner.decide(obs, legal, rng)
+        cp = self.cps.current
+        if cp is not None and cp.hour == int(self.cps.model.env.now):
+            cp.logs.setdefault(self.key, []).append(index_of(legal, d.chosen))
+        return d
 
 
 CHECKPOINTER = "lookahead.checkpointer"  # model.caches: the model's Checkpointer
@@ -291,6 +350,19 @@ def solo_convoy(world: World, decider: str) -> None:
         cv.convoys = [c for c in cv.convoys if c.id == ident]
 
 
+def solo_checkpoint(cp: Checkpoint, decider: str) -> Checkpoint:
+    """The checkpoint a convoy's rollouts start from where they play it alone (:func:`solo_convoy`):
+    its world without the other convoys, encoded once per decision rather than decoded whole by every
+    rollout (the same world as decoding the whole one and leaving the others out). Otherwise ``cp``."""
+    if not decider.startswith("convoy:"):
+        return cp
+    world = decode_world(cp.world)
+    if list(world.systems) != ["cv"]:
+        return cp
+    solo_convoy(world, decider)
+    return Checkpoint(cp.hour, encode_world(world), cp.dice, cp.logs, cp.looked)
+
+
 def play(cp: Checkpoint, decider: str, legal: list[Any], forced: int, seed: int, until: int) -> float | None:
     """One rollout: the deciding faction's score at ``until``, or None if the replay did not reach
     the decision (it always does unless a restart from the world is not exact: a bug, counted)."""
@@ -323,6 +395,7 @@ class Lookahead(Policy):
 
     def __init__(self) -> None:
         self.heuristic: Policy = make_policy(self.kind, "heuristic")
+        self.heuristic.explain = True  # its scores name the candidates, even where explanations are off
         self.agent: Any = None
         self.budget: Budget | None = None
         self.cps: Checkpointer | None = None
@@ -356,6 +429,8 @@ class Lookahead(Policy):
             d = self._look_ahead(cp, h, legal, cands, now)
         if cp is not None:
             cp.logs.setdefault(self.agent.key, []).append(index_of(legal, d.chosen))
+        if not self.explain:  # only the choice is wanted (and a look-ahead's figures, which are small)
+            return Decision(d.chosen, rollouts=d.rollouts)
         return d
 
     def _candidates(self, h: Decision, legal: Sequence[Any], chosen: int, obs: Any = None) -> list[int]:
@@ -392,6 +467,7 @@ class Lookahead(Policy):
         t0 = time.perf_counter()
         cut = False
         legal_l = list(legal)
+        cp = solo_checkpoint(cp, key)
         alive = list(range(len(cands)))
         for j, seed in enumerate(seeds):
             for ci in alive:
@@ -419,7 +495,8 @@ class Lookahead(Policy):
         for r in results:
             ok = [x for x in r if x is not None]
             means.append(round(sum(ok) / len(ok) - base, 2) if ok else None)
-        valid = [ci for ci, m in enumerate(means) if m is not None]
+        # a candidate dropped on the way (behind the heuristic's choice) is not compared on fewer dice
+        valid = [ci for ci, m in enumerate(means) if m is not None and len(results[ci]) == n]
         if not valid:
             return h
         top_mean = max(means[ci] for ci in valid)  # type: ignore[type-var]
@@ -464,9 +541,12 @@ class Lookahead(Policy):
 
 
     def _still_open(self, results: list[list[float | None]], rounds: int) -> list[int]:
-        """The candidates still worth playing after a round (candidate 0, the heuristic's choice,
-        always is): every one, unless a kind's rule says otherwise."""
-        return list(range(len(results)))
+        """The candidates still worth playing after a round: candidate 0, the heuristic's choice,
+        always; another only while it is ahead of it on the same dice (:func:`ahead`: its score
+        summed over the rollouts so far more than the heuristic choice's). Where no candidate is
+        ahead after the first rollout, the heuristic's choice stands without a second one."""
+        n = len(results[0])
+        return [0, *(ci for ci in range(1, len(results)) if len(results[ci]) == n and ahead(results, ci) > 0)]
 
     def _choose(self, best_mean: int, means: list[float | None], results: list[list[float | None]],
                 rounds: int) -> tuple[int, str]:
@@ -504,6 +584,13 @@ class NationLookahead(Lookahead):
 class GuildLookahead(Lookahead):
     kind = "guild"
     kinds = ("guild",)
+
+
+def ahead(results: list[list[float | None]], ci: int) -> float:
+    """How far candidate ``ci`` is ahead of candidate 0 (the heuristic's choice): the sum, over the
+    rollouts both played on the same dice, of its score less candidate 0's (a diverged rollout, None,
+    counts for neither)."""
+    return sum(x - y for x, y in zip(results[ci], results[0], strict=False) if x is not None and y is not None)
 
 
 def plan_kind(p: Any) -> tuple[Any, ...]:
@@ -544,7 +631,8 @@ class ConvoyLookahead(Lookahead):
     heuristic's choice only when, on the same dice, it scores more in at least :func:`net_needed`
     more rollouts than it scores less (a paired sign test: a one-off disaster in one rollout does not
     carry the decision, and a tie keeps the heuristic's choice); a candidate that can no longer get
-    there is not played further."""
+    there, or has not won more rollouts than it lost so far (a tie or a loss in the first drops it),
+    is not played further."""
 
     kind = "convoy"
     kinds = ("convoy",)
@@ -585,7 +673,7 @@ class ConvoyLookahead(Lookahead):
         for ci in range(1, len(results)):
             if len(results[ci]) == len(results[0]):  # (not dropped already)
                 won, lost = paired(results, ci)
-                if won - lost + left >= need:
+                if won > lost and won - lost + left >= need:  # ahead so far, and can still get there
                     out.append(ci)
         return out
 
