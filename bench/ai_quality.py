@@ -57,16 +57,16 @@ HOURS_PER_MONTH = 720
 
 # ---- one job, in a pool process: msgpack bytes in, msgpack bytes out -----------------------------
 
-def run_one(payload: bytes, explain: bool = True) -> bytes:
+def run_one(payload: bytes, explain: bool = False) -> bytes:
     """Run a campaign job (``workers.job``); when it kept its ledger, replace the ledger by what this
-    bench reads from it (acts, anarchy endings), so that only small results come back. ``explain``
-    False: every policy of the campaign records its choice only (``Policy.explain``, class-wide in
-    this pool process; the choices are the same either way)."""
-    from agents.policies import Policy
+    bench reads from it (acts, anarchy endings), so that only small results come back. ``explain``:
+    the campaign records every decision explained (the job's ``explain``, as ``run --explain``; by
+    default compactly, as every batch job since issue 26 item 2; the choices are the same either way)."""
     from sim.events import decode_events
 
-    Policy.explain = explain
     job = decode(payload)
+    if explain:
+        job["explain"] = True
     t0, c0 = time.perf_counter(), time.process_time()
     res = run_job_dict(job)
     res["seconds"] = time.perf_counter() - t0
@@ -154,9 +154,9 @@ def pairs_of(runs: list[Run], kind: str, a: str, b: str, background: str, design
 
 # ---- running -------------------------------------------------------------------------------------
 
-def execute(runs: list[Run], workers: int, progress: Callable[[int, int, float], None], explain: bool = True) -> list[str]:
+def execute(runs: list[Run], workers: int, progress: Callable[[int, int, float], None], explain: bool = False) -> list[str]:
     """Run every job on a pool of ``workers`` processes; returns the errors (one line each)."""
-    job_fn = run_one if explain else functools.partial(run_one, explain=False)
+    job_fn = functools.partial(run_one, explain=True) if explain else run_one
     errors: list[str] = []
     t0 = time.perf_counter()
     # fork: the pool processes start with the engine imported and with any policy registered here
@@ -385,8 +385,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip figure (e) and its look-ahead campaigns (the costly part: 10-20x a heuristic campaign each)")
     ap.add_argument("--only-lookahead", action="store_true",
                     help="figure (e) alone: skip the campaigns of figures (a) to (d) (random pairs, realm)")
-    ap.add_argument("--no-explain", action="store_true",
-                    help="every policy records its choice only (Policy.explain False, in every campaign: both arms of (e))")
+    ap.add_argument("--explain", action="store_true",
+                    help="every campaign records its decisions explained (as run --explain; by default compactly, as "
+                         "batch jobs do since issue 26 item 2: both arms of (e))")
     args = ap.parse_args(argv)
     try:
         seeds = seed_list(args.seeds)
@@ -413,18 +414,18 @@ def main(argv: list[str] | None = None) -> int:
     from workers.progress import Progress
 
     progress = Progress(len(runs), label="ai_quality campaigns")
-    errors = execute(runs, args.workers, lambda done, _total, _elapsed: progress.update(done), explain=not args.no_explain)
+    errors = execute(runs, args.workers, lambda done, _total, _elapsed: progress.update(done), explain=args.explain)
     progress.close()
     wall = time.perf_counter() - t0
     for e in errors:
         print(f"  failed: {e}", file=sys.stderr)
 
     print(f"\nai_quality — {len(seeds)} seeds per kind (design {args.design}, background {args.background}"
-          f"{", explanations off" if args.no_explain else ""}), "
+          f"{", decisions explained" if args.explain else ""}), "
           f"{len(realm_seeds)} realm seeds; {len(runs)} campaigns in {wall:.0f} s on {args.workers} processes")
     figures: dict[str, Any] = {"seeds": seeds, "realm_seeds": realm_seeds, "design": args.design,
                                "background": args.background, "wall_seconds": round(wall, 1), "failed": errors,
-                               "explain": not args.no_explain}
+                               "explain": args.explain}
     if not args.only_lookahead:
         figures["a"] = figure_a(runs, kinds, args.background, args.design)
         figures["b"] = figure_b(runs)

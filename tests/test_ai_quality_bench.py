@@ -65,39 +65,37 @@ def test_no_lookahead_skips_figure_e_and_its_campaigns(bench, capsys: pytest.Cap
     assert "7 campaigns" in captured.err
 
 
-def test_only_lookahead_runs_figure_e_alone_and_no_explain_reaches_the_pool(bench, tmp_path: Path,  # noqa: ANN001
+def test_only_lookahead_runs_figure_e_alone_and_explain_reaches_the_pool(bench, tmp_path: Path,  # noqa: ANN001
                                                                            monkeypatch: pytest.MonkeyPatch,
                                                                            capsys: pytest.CaptureFixture[str]) -> None:
     import agents.policies.lookahead  # noqa: F401
 
     out = tmp_path / "f.json"
-    args = ["--seeds", "1", "--kinds", "convoy", "--workers", "1", "--only-lookahead", "--no-explain", "--json", str(out)]
+    args = ["--seeds", "1", "--kinds", "convoy", "--workers", "1", "--only-lookahead", "--explain", "--json", str(out)]
     assert bench.main(args) == 0
     captured = capsys.readouterr()
     # the all-heuristic base, its timing run and 6 seats x 1 lookahead seat-swap: no random pairs, no realm
     assert "8 campaigns" in captured.err and "0 realm seeds" in captured.err
-    assert "(a) heuristic beats random" not in captured.out and "explanations off" in captured.out
+    assert "(a) heuristic beats random" not in captured.out and "decisions explained" in captured.out
     line = next(x for x in captured.out.splitlines() if x.startswith("  convoy") and "x the all-heuristic campaign" in x)
     assert "6 pairs" in line and "(CPU " in line
     figures = json.loads(out.read_text(encoding="utf-8"))
-    assert figures["explain"] is False and "a" not in figures and figures["e"]["convoy"]["cpu_ratio"] > 0
-    # the job function sets Policy.explain in the pool process only; this process keeps its default
-    from agents.policies import Policy
-
-    assert Policy.explain is True
+    assert figures["explain"] is True and "a" not in figures and figures["e"]["convoy"]["cpu_ratio"] > 0
     assert bench.main(["--seeds", "1", "--kinds", "convoy", "--only-lookahead", "--no-lookahead"]) == 2
 
 
-def test_the_job_function_runs_with_explanations_off_when_asked(bench, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
-    from agents.policies import Policy
+def test_the_job_function_explains_the_decisions_when_asked(bench) -> None:  # noqa: ANN001
     from workers.job import decode, encode, make_job
 
-    monkeypatch.setattr(Policy, "explain", True)
     label, text = bench.variant_text("caravan-crossing", "heuristic")
     job = encode(make_job({"label": label, "text": text}, 1, want_ledger=True))
-    on = decode(bench.run_one(job))
-    off = decode(bench.run_one(job, explain=False))
-    assert Policy.explain is False  # (the pool process's setting; monkeypatch restores it here)
+    off = decode(bench.run_one(job))
+    on = decode(bench.run_one(job, explain=True))
     assert on["cpu_seconds"] > 0 and off["cpu_seconds"] > 0
     assert {k: f["score"] for k, f in on["factions"].items()} == {k: f["score"] for k, f in off["factions"].items()}
-    assert on["ledger_sha256"] != off["ledger_sha256"]  # the decisions' records lost their explanations
+    assert on["ledger_sha256"] != off["ledger_sha256"]  # the decisions' records carry their explanations
+    # an explained job's ledger is the explained campaign's, byte for byte
+    from agents.campaign import run_campaign
+    from scenarios.loader import load_scenario_text
+
+    assert on["ledger_sha256"] == run_campaign(load_scenario_text(text, label), 1, collect=False, explain=True).ledger_sha256

@@ -65,8 +65,11 @@ def make_job(
     overrides: dict[str, Any] | None = None,
     want_ledger: bool = False,
     kind: str = "campaign",
+    explain: bool = False,
 ) -> dict[str, Any]:
-    return {
+    """A job; ``explain``: its campaign records every decision explained (as ``run --explain``),
+    a key the job carries only when true (jobs without it are as they always were)."""
+    job = {
         "v": JOB_VERSION,
         "kind": kind,
         "scenario": dict(scenario),
@@ -75,6 +78,9 @@ def make_job(
         "code_version": code_version(),
         "want_ledger": bool(want_ledger),
     }
+    if explain:
+        job["explain"] = True
+    return job
 
 
 def scenario_identity(sc: Any) -> str:
@@ -145,7 +151,7 @@ def run_job_dict(job: dict[str, Any]) -> dict[str, Any]:
     loaded = job_scenario(job.get("scenario") or {})
     want = bool(job.get("want_ledger"))
     model = prepare_campaign(loaded, int(job["seed"]), overrides=job.get("overrides") or None, keep_ledger=want,
-                             collect=False)
+                             collect=False, explain=job.get("explain") is True)
     tally = Signals(model)  # reads the events as they come; the ledger is unchanged (workers/signals.py)
     model.ledger.subscribe(tally)
     model.run()

@@ -38,8 +38,10 @@ after the first whole round that ends past it, and the ledger says so (``cut``);
 differ between machines (docs/scenario-format.md).
 
 Explanations: the policy's own heuristic always explains itself (its scores name the candidates);
-where ``explain`` is off for the look-ahead (``Policy.explain``), its decisions record the choice and
-the look-ahead's figures only (``Decision.rollouts``), the choice being the same either way.
+where ``explain`` is off for the look-ahead (a campaign without ``--explain``), its decisions are
+compact (``agents.policies.compact``: the choice, its score — a looked-ahead candidate's mean score
+change — and the runner-up) with the look-ahead's figures (``Decision.rollouts``), the choice being
+the same either way.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents.base import RealmAgent
 from agents.model import RealmModel
-from agents.policies import Alternative, Decision, Policy, Term, make_policy, register
+from agents.policies import Alternative, Decision, Policy, Term, compact, make_policy, register
 from agents.policies.convoy import DayTerms, HeuristicConvoyPolicy
 from sim.calendar import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_YEAR, span_words
 from sim.dice import DiceBox, derive_seed
@@ -429,8 +431,8 @@ class Lookahead(Policy):
             d = self._look_ahead(cp, h, legal, cands, now)
         if cp is not None:
             cp.logs.setdefault(self.agent.key, []).append(index_of(legal, d.chosen))
-        if not self.explain:  # only the choice is wanted (and a look-ahead's figures, which are small)
-            return Decision(d.chosen, rollouts=d.rollouts)
+        if not self.explain:  # the compact record: the choice, its score and the runner-up, and a look-ahead's figures
+            return compact(d)
         return d
 
     def _candidates(self, h: Decision, legal: Sequence[Any], chosen: int, obs: Any = None) -> list[int]:
