@@ -383,3 +383,28 @@ def test_the_openapi_schema_and_reference(server: Server) -> None:
     assert "CampaignRequest" in schema["components"]["schemas"]
     page = server.get("/docs")
     assert page.status_code == 200 and "/v1/campaigns/{campaign_id}/events" in page.text
+
+
+# ---- explained decisions (issue 26) --------------------------------------------------------------
+def test_a_campaign_created_to_explain_records_explained_decisions_and_so_do_its_forks(
+        server: Server, finished: dict) -> None:
+    r = server.post("/v1/campaigns", {"scenario": "mare-nostrum", "seed": 3, "until": 4, "explain": True})
+    assert r.status_code == 201, r.text
+    loud = server.wait("campaigns", r.json()["id"])
+    assert loud["status"] in ("stopped", "finished"), loud
+
+    def rome(cid: str) -> list[dict]:
+        evs = server.get(f"/v1/campaigns/{cid}/events", actor="nation:rome", kind="DecisionMade", limit=1000).json()["events"]
+        return [e for e in evs if e["t"] < 4 * HOURS_PER_SEASON]
+
+    explained, compact = rome(loud["id"]), rome(finished["id"])
+    assert explained and all("scored" in e["data"] and "score" not in e["data"] for e in explained)
+    assert any(e["data"].get("alternatives") for e in explained)
+    # the default campaign of the same seed: compact records of the same decisions
+    assert [e["outcome"] for e in compact] == [e["outcome"] for e in explained]
+    assert all("score" in e["data"] and "alternatives" not in e["data"] for e in compact)
+    # a fork that changes nothing explains as its parent did: the same ledger
+    r = server.post(f"/v1/campaigns/{loud['id']}/fork", {"season": 2, "until": 4})
+    assert r.status_code == 201, r.text
+    fork = server.wait("campaigns", r.json()["id"])
+    assert fork["ledger_sha256"] == loud["ledger_sha256"]
