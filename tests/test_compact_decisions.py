@@ -106,3 +106,37 @@ def test_a_compact_record_names_the_runner_up_by_the_rules_of_the_explained_list
     assert (d.score, d.runner_up) == (float("-inf"), ("B", float("-inf")))
     d = compact_totals(["only"], [0.5], 0, label=str.upper)
     assert (d.score, d.runner_up) == (0.5, None)
+
+
+@pytest.mark.slow
+def test_building_totals_are_the_totals_of_the_written_terms_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The building slot's compact path (issue 26 item 1) sums each candidate's score without writing
+    its terms; every total must be the very float :meth:`score_building`'s terms give, or a tie could
+    break another way. Checked on every building decision of a year of ``realm``, which builds
+    with every kind of bonus (a trade route's building, a first port building, a settlement beyond the
+    capital) and short of its reserve."""
+    from agents.policies import kingdom as KP
+    from agents.policies.explain import Terms
+
+    fast = KP.KingdomHeuristic.building_totals
+    seen = {"decisions": 0, "candidates": 0, "route": 0, "port": 0, "spread": 0, "reserve": 0}
+
+    def checked(self: Any, c: Any, legal: Any) -> list[float]:
+        got = fast(self, c, legal)
+        want = []
+        for o in legal:
+            t = Terms("BP")
+            self.score_building(c, o, t)
+            want.append(t.total)
+            for name, *_ in t.raw:
+                if name in seen:
+                    seen[name] += 1
+        assert got == want
+        seen["decisions"] += 1
+        seen["candidates"] += len(legal)
+        return got
+
+    monkeypatch.setattr(KP.KingdomHeuristic, "building_totals", checked)
+    _campaign("realm", 12 * HOURS_PER_MONTH, 5, False)
+    assert seen["decisions"] >= 50 and seen["candidates"] >= 1000, seen
+    assert min(seen["route"], seen["port"], seen["spread"], seen["reserve"]) > 0, seen

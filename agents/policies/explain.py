@@ -94,6 +94,11 @@ class Terms:
         return self._raw
 
     @property
+    def values(self) -> list[float]:
+        """The terms' values, in the order they were added (``total`` is their sum; do not change it)."""
+        return self._values
+
+    @property
     def items(self) -> list[Term]:
         if self._items is None:
             self._items = [term(name, v, self.unit, en, fr) for name, v, en, fr in self._raw]

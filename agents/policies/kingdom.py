@@ -99,6 +99,46 @@ def _hx(c: _Ctx, h: int) -> str:
     return c.w.map.place(h)
 
 
+def _first_best(totals: Sequence[float]) -> int:
+    """The index of the best total, the first listed of equals (the rules' order of alternatives)."""
+    return max(range(len(totals)), key=lambda i: (totals[i], -i))
+
+
+def _reserve_value(c: _Ctx, cost: int, scale: float) -> float:
+    """The ``reserve`` term of spending ``cost`` BP now (0 while the reserve stays whole)."""
+    left = c.funds - cost
+    if left < c.reserve:
+        return scale * (-6.0 + left / max(1, c.reserve))
+    return 0.0
+
+
+_NO_BONUS = (0.0, 0.0, 0.0)
+_ROUTE_WORDS = {
+    "goods": ("toward a Goods trade route", "vers une route commerciale de Marchandises"),
+    "luxuries": ("toward a Luxuries trade route", "vers une route commerciale de Luxe"),
+    "food": ("toward a Food trade route", "vers une route commerciale de Nourriture"),
+}
+
+
+def _building_bonus(c: _Ctx, o: BuildOrder) -> tuple[float, float, float]:
+    """The terms of a building that depend on where it is built: toward the trade route the ruler
+    wants (40 BP a first Guildhall for Goods, 30 a first Luxury Store for Luxuries, 20 a first Granary
+    or Stockyard for Food), a first port building (10), building up a settlement beyond the capital (6);
+    0.0 where none applies."""
+    _s, have, spread = c.settlement_info(o.settlement)
+    want = c.wanted_route
+    kind = o.kind
+    route = 0.0
+    if want == "goods" and kind == "guildhall" and not have.get("guildhall"):
+        route = 40.0
+    elif want == "luxuries" and kind == "luxury_store" and not have.get("luxury_store"):
+        route = 30.0
+    elif want == "food" and kind in ("granary", "stockyard") and not have.get(kind):
+        route = 20.0
+    port = 10.0 if kind in ("pier", "waterfront") and not have.get(kind) else 0.0
+    return route, port, 6.0 if spread else 0.0
+
+
 def order_label(c: _Ctx, o: Any) -> str:
     """An alternative as a game master names it: the farm at Westwatch [4,6], not #451."""
     if type(o) is BuildOrder:  # the most frequent by far (a building slot lists every kind in every settlement)
@@ -140,9 +180,13 @@ class KingdomHeuristic(Policy):
         if not hasattr(self, f"score_{obs.slot}"):
             return Decision(legal[0], [], f"no heuristic for {obs.slot}: first alternative")
         c = _Ctx(obs)
+        if not self.explain and obs.slot == "building":
+            # the most frequent question by far (every kind in every settlement): totals without terms
+            totals = self.building_totals(c, legal)
+            return compact_totals(legal, totals, _first_best(totals), label=functools.partial(order_label, c))
         terms = rank(obs, legal, c)
         totals = [t.total for t in terms]
-        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+        best = _first_best(totals)
         if not self.explain:
             return compact_totals(legal, totals, best, label=functools.partial(order_label, c))
         why = "; ".join(x.en for x in sorted(terms[best].items, key=lambda x: -abs(x.value))[:2]) or "nothing to gain or lose"
@@ -179,10 +223,9 @@ class KingdomHeuristic(Policy):
 
     # ---- building the kingdom (SC-KM-13, 17, 28…33) -----------------------------------------------
     def _affordable(self, c: _Ctx, cost: int, t: Terms, scale: float = 1.0) -> None:
-        left = c.funds - cost
-        if left < c.reserve:
-            t.add("reserve", scale * (-6.0 + left / max(1, c.reserve)), f"leaves less than the reserve of {c.reserve} BP",
-                  f"laisse moins que la réserve de {c.reserve} PC")
+        v = _reserve_value(c, cost, scale)
+        if v:
+            t.add("reserve", v, f"leaves less than the reserve of {c.reserve} BP", f"laisse moins que la réserve de {c.reserve} PC")
 
     def score_claim(self, c: _Ctx, h: int | None, t: Terms) -> None:
         if h is None:
@@ -241,20 +284,41 @@ class KingdomHeuristic(Policy):
             self._affordable(c, b.bp, t, 10)
             return
         assert isinstance(o, BuildOrder)
-        s, have, spread = c.settlement_info(o.settlement)
-        want = c.wanted_route
-        if want == "goods" and o.kind == "guildhall" and not have.get("guildhall"):
-            t.add("route", 40.0, "toward a Goods trade route", "vers une route commerciale de Marchandises")
-        if want == "luxuries" and o.kind == "luxury_store" and not have.get("luxury_store"):
-            t.add("route", 30.0, "toward a Luxuries trade route", "vers une route commerciale de Luxe")
-        if want == "food" and o.kind in ("granary", "stockyard") and not have.get(o.kind):
-            t.add("route", 20.0, "toward a Food trade route", "vers une route commerciale de Nourriture")
-        if o.kind in ("pier", "waterfront") and not have.get(o.kind):
-            t.add("port", 10.0, "a first port building", "un premier bâtiment portuaire")
+        s, _have, _spread = c.settlement_info(o.settlement)
+        route, port, spread = _building_bonus(c, o)
+        if route:
+            t.add("route", route, *_ROUTE_WORDS[c.wanted_route])
+        if port:
+            t.add("port", port, "a first port building", "un premier bâtiment portuaire")
         if spread:
             assert s is not None
-            t.add("spread", 6.0, f"builds up {s.name} beyond the capital", f"développe {s.name} au-delà de la capitale")
+            t.add("spread", spread, f"builds up {s.name} beyond the capital", f"développe {s.name} au-delà de la capitale")
         self._affordable(c, b.bp, t, 10)
+
+    def building_totals(self, c: _Ctx, legal: Sequence[Any]) -> list[float]:
+        """Each building slot alternative's total, equal to the ``total`` of the terms
+        :meth:`score_building` writes (the same values summed in the same order), without writing
+        them: a candidate's score is its kind's shared terms, its settlement's bonuses and its
+        kind's reserve term, so it is summed once per kind and set of bonuses in a decision."""
+        memo: dict[tuple[str, bool, float, float, float], float] = {}
+        out: list[float] = []
+        for o in legal:
+            if o is None:
+                out.append(0.0)
+                continue
+            embassy = isinstance(o, EmbassyBuildingOrder)
+            bonus = _NO_BONUS if embassy else _building_bonus(c, o)
+            key = (o.kind, embassy, *bonus)
+            tot = memo.get(key)
+            if tot is None:
+                b, shared = c.kind_terms(self, o.kind, embassy)
+                values = [*shared.values, *(float(v) for v in bonus if v)]
+                reserve = _reserve_value(c, b.bp, 10)
+                if reserve:
+                    values.append(float(reserve))
+                tot = memo[key] = sum(values, 0.0)
+            out.append(tot)
+        return out
 
     def building_kind_terms(self, c: _Ctx, kind: str, embassy: bool) -> tuple[Any, Terms]:
         """A building kind and the terms of the kind alone, the same for every settlement: written
