@@ -112,7 +112,8 @@ def _reserve_value(c: _Ctx, cost: int, scale: float) -> float:
     return 0.0
 
 
-_NO_BONUS = (0.0, 0.0, 0.0)
+# the kinds whose score depends on the settlement's own buildings (a trade route's building, a port's)
+_PLACED_KINDS = frozenset(("guildhall", "luxury_store", "granary", "stockyard", "pier", "waterfront"))
 _ROUTE_WORDS = {
     "goods": ("toward a Goods trade route", "vers une route commerciale de Marchandises"),
     "luxuries": ("toward a Luxuries trade route", "vers une route commerciale de Luxe"),
@@ -299,40 +300,66 @@ class KingdomHeuristic(Policy):
         """Each building slot alternative's total, equal to the ``total`` of the terms
         :meth:`score_building` writes (the same values summed in the same order), without writing
         them: a candidate's score is its kind's shared terms, its settlement's bonuses and its
-        kind's reserve term, so it is summed once per kind and set of bonuses in a decision."""
-        memo: dict[tuple[str, bool, float, float, float], float] = {}
+        kind's reserve term, so it is summed once per kind and set of bonuses in a decision — and a
+        kind that no bonus names but ``spread`` once per kind and settlement spread or not."""
+        memo: dict[tuple[Any, ...], float] = {}
         out: list[float] = []
+        append = out.append
+        place = ""  # the settlement of the last BuildOrder (the menu lists a settlement's kinds together)
+        spread = False
         for o in legal:
             if o is None:
-                out.append(0.0)
+                append(0.0)
                 continue
-            embassy = isinstance(o, EmbassyBuildingOrder)
-            bonus = _NO_BONUS if embassy else _building_bonus(c, o)
-            key = (o.kind, embassy, *bonus)
+            if type(o) is BuildOrder:
+                if o.settlement != place:
+                    place = o.settlement
+                    spread = c.settlement_info(place)[2]
+                kind = o.kind
+                key: tuple[Any, ...] = (kind, *_building_bonus(c, o)) if kind in _PLACED_KINDS else (kind, spread)
+            elif type(o) is EmbassyBuildingOrder:
+                key = (o.kind, "embassy")
+            else:
+                append(self._building_total(c, o))
+                continue
             tot = memo.get(key)
             if tot is None:
-                b, shared = c.kind_terms(self, o.kind, embassy)
-                values = [*shared.values, *(float(v) for v in bonus if v)]
-                reserve = _reserve_value(c, b.bp, 10)
-                if reserve:
-                    values.append(float(reserve))
-                tot = memo[key] = sum(values, 0.0)
-            out.append(tot)
+                tot = memo[key] = self._building_total(c, o)
+            append(tot)
         return out
+
+    def _building_total(self, c: _Ctx, o: BuildOrder | EmbassyBuildingOrder) -> float:
+        """The total of :meth:`score_building`'s terms for ``o``: its kind's shared terms, then its
+        bonuses, then its reserve term, summed in that order (``Terms.total``). Kept by what it is
+        made of (the kind's terms' key, the bonuses, the reserve term), across decisions."""
+        embassy = isinstance(o, EmbassyBuildingOrder)
+        kind = o.kind
+        bonus = tuple([v for v in _building_bonus(c, o) if v]) if isinstance(o, BuildOrder) else ()
+        reserve = _reserve_value(c, K.BUILDINGS[kind].bp, 10)
+        key = (_kind_key(c, kind, embassy), bonus, reserve)
+        tot = _BUILD_TOTALS.get(key)
+        if tot is None:
+            _b, shared = c.kind_terms(self, kind, embassy)
+            values = [*shared.values, *bonus]
+            if reserve:
+                values.append(float(reserve))
+            if len(_BUILD_TOTALS) >= 50_000:
+                _BUILD_TOTALS.clear()
+            tot = _BUILD_TOTALS[key] = sum(values, 0.0)
+        return tot
 
     def building_kind_terms(self, c: _Ctx, kind: str, embassy: bool) -> tuple[Any, Terms]:
         """A building kind and the terms of the kind alone, the same for every settlement: written
         once per set of values they are made of besides the kind, keyed by those values (none of
         them is 0.0 when its term is written: Terms.add skips zeros, so -0.0 and 0.0 give the same
         terms). :meth:`_Ctx.kind_terms` keeps them for the decision."""
-        b = K.BUILDINGS[kind]
-        key = (kind, embassy, c.stability_value(b.stability), c.loyalty_value(b.loyalty), c.cost_w, c.unrest_value)
+        key = _kind_key(c, kind, embassy)
         shared = _KIND_TERMS.get(key)
         if shared is None:
             if len(_KIND_TERMS) >= 50_000:
                 _KIND_TERMS.clear()
-            shared = _KIND_TERMS[key] = self._building_kind_terms(c, b, embassy)
-        return b, shared
+            shared = _KIND_TERMS[key] = self._building_kind_terms(c, K.BUILDINGS[kind], embassy)
+        return K.BUILDINGS[kind], shared
 
     def _building_kind_terms(self, c: _Ctx, b: Any, embassy: bool) -> Terms:
         t = Terms("BP")
@@ -572,6 +599,14 @@ class KingdomHeuristic(Policy):
 # the terms of a building kind, by kind and the values they are made of: they recur from one decision to the
 # next and from one kingdom to another (bounded; a long-lived process clears it when full)
 _KIND_TERMS: dict[tuple[Any, ...], Terms] = {}
+# a building candidate's total, by its kind's terms' key, its bonuses and its reserve term
+_BUILD_TOTALS: dict[tuple[Any, ...], float] = {}
+
+
+def _kind_key(c: _Ctx, kind: str, embassy: bool) -> tuple[Any, ...]:
+    """Everything a building kind's shared terms are made of (:meth:`KingdomHeuristic._building_kind_terms`)."""
+    b = K.BUILDINGS[kind]
+    return (kind, embassy, c.stability_value(b.stability), c.loyalty_value(b.loyalty), c.cost_w, c.unrest_value)
 
 
 class _Ctx:
