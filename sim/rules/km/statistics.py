@@ -371,8 +371,9 @@ def stats(world: World, k: Kingdom, *, audit: bool = False) -> Stats:
     size = size_of(k)
     add("consumption", "Size", size)
     add("consumption", "other", k.consumption_mod)
-    reach = stockyard_reach(world, k)
-    farms = sum([farm_reduction(world, k, h, reach) for h, imps in k.improvements.items() if "farm" in imps])
+    # SC-KM-32 Farm: −2 each (``held`` counts the hexes with a Farm), −3 in a Stockyard's reach (farm_reduction)
+    imps_at = k.improvements.get
+    farms = 2 * held.get("farm", 0) + sum([1 for h in stockyard_reach(world, k) if "farm" in imps_at(h, ())])
     add("consumption", "Farms", -farms)
     add("consumption", "Fisheries", -held.get("fishery", 0))
     # implements: SC-KM-06, RES-KM-32
