@@ -108,15 +108,21 @@ def scenario_identity(sc: Any) -> str:
 
 
 def job_key(job: dict[str, Any]) -> str:
-    """The job's identity: scenario, seed, overrides, code version (JobError for any other shape)."""
+    """The job's identity: scenario, seed, overrides, code version, and whether its decisions are
+    explained (JobError for any other shape)."""
     if not isinstance(job, dict):
         raise JobError(f"a job is a map, found {type(job).__name__}")
     overrides = job.get("overrides") or {}
     if not isinstance(overrides, dict):
         raise JobError(f"job.overrides: expected a map, found {type(overrides).__name__}")
+    explain = job.get("explain", False)
+    if not isinstance(explain, bool):
+        raise JobError(f"job.explain: expected true or false, found {type(explain).__name__} {str(explain)[:40]!r}")
     try:
         ident = [job.get("kind"), scenario_identity(job.get("scenario") or {}), job.get("seed"),
                  sorted(overrides.items()), job.get("code_version")]
+        if explain:  # an explained ledger is another result (jobs without it keep the keys they always had)
+            ident.append("explain")
         packed = msgpack.packb(ident, use_bin_type=True)
     except (TypeError, ValueError, OverflowError) as e:
         raise JobError(f"job fields of the wrong types ({e})") from None
@@ -151,7 +157,7 @@ def run_job_dict(job: dict[str, Any]) -> dict[str, Any]:
     loaded = job_scenario(job.get("scenario") or {})
     want = bool(job.get("want_ledger"))
     model = prepare_campaign(loaded, int(job["seed"]), overrides=job.get("overrides") or None, keep_ledger=want,
-                             collect=False, explain=job.get("explain") is True)
+                             collect=False, explain=job.get("explain", False))
     tally = Signals(model)  # reads the events as they come; the ledger is unchanged (workers/signals.py)
     model.ledger.subscribe(tally)
     model.run()

@@ -4,7 +4,7 @@ its reason, and the next good job is served. Real workers, a real redis-server, 
 Anyone who can write to Redis can write these: fields that are not UTF-8, bytes that are not msgpack,
 maps of the wrong shape, a payload above the size limit, a key that is not its job's, a scenario whose
 policy is ``os:fork``, ``sys:exit`` or ``os:abort``, a scenario "name" that is a path, an absolute
-orders file, a job that never ends.
+orders file, a job that never ends, an ``explain`` that is not true or false.
 """
 
 from __future__ import annotations
@@ -68,6 +68,8 @@ def test_poison_entries_are_dead_lettered_with_their_reason_and_every_worker_sur
         ("p-too-large", {"job": encode({**good, "pad": "x" * 300_000}), "key": good_key, "batch": "p-too-large"}),
         # the forged entry of issue 9: another job's key on this job (its result would be stored as seed 2's)
         ("p-forged-key", {"job": encode(good), "key": other_key, "batch": "p-forged-key"}),
+        # issue 26: a job's explain is true or false; "yes" is no answer (a campaign would run compact)
+        ("p-explain-str", {"job": encode({**good, "explain": "yes"}), "key": good_key, "batch": "p-explain-str"}),
         ("p-nan-counters", {"job": encode(good), "key": good_key, "batch": "p-nan-counters",
                             "failures": "-9" * 30, "deaths": b"\xff"}),
     ]
@@ -91,6 +93,7 @@ def test_poison_entries_are_dead_lettered_with_their_reason_and_every_worker_sur
         "p-too-large": ("too-large", r"job payload of 300,\d{3} bytes is above the limit of 100,000 "
                                      r"\(--max-job-bytes\); not read"),
         "p-forged-key": ("poison", rf"the entry's key field b'{other_key}' is not its job's key {good_key}"),
+        "p-explain-str": ("poison", r"not a realmsim job: job\.explain: expected true or false, found str 'yes'"),
     }
     for label, (reason, pattern) in expected.items():
         letter = letters.get(label)

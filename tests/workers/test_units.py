@@ -240,3 +240,22 @@ def test_the_worker_read_window_is_an_option() -> None:
     add_arguments(p)
     assert p.parse_args([]).read_window == DEFAULT_WINDOW == 0.5
     assert p.parse_args(["--read-window", "0.1"]).read_window == 0.1
+
+
+def test_an_explained_job_is_another_job_and_its_explain_must_be_true_or_false() -> None:
+    """Issue 26: ``explain`` changes a job's ledger (its decisions' records), so it is part of the job's
+    identity — but only when true, so that every job made before keeps its key; any value but true or
+    false is refused (a worker dead-letters the entry, tests/workers/test_poison.py)."""
+    import msgpack
+
+    plain = make_job({"name": "caravan-crossing"}, 7)
+    told = make_job({"name": "caravan-crossing"}, 7, explain=True)
+    assert "explain" not in plain and told["explain"] is True
+    assert job_key(told) != job_key(plain)
+    assert job_key({**plain, "explain": False}) == job_key(plain)  # false is the default, not another job
+    # the key of a job without explain is the digest of the fields it always had (written out here)
+    ident = ["campaign", "caravan-crossing", 7, [], plain["code_version"]]
+    assert job_key(plain) == hashlib.sha256(msgpack.packb(ident, use_bin_type=True)).hexdigest()[:32]
+    for bad in ("yes", 1, None, [True]):
+        with pytest.raises(JobError, match=r"job\.explain: expected true or false, found "):
+            job_key({**plain, "explain": bad})
