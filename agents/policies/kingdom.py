@@ -299,9 +299,10 @@ class KingdomHeuristic(Policy):
     def building_totals(self, c: _Ctx, legal: Sequence[Any]) -> list[float]:
         """Each building slot alternative's total, equal to the ``total`` of the terms
         :meth:`score_building` writes (the same values summed in the same order), without writing
-        them: a candidate's score is its kind's shared terms, its settlement's bonuses and its
-        kind's reserve term, so it is summed once per kind and set of bonuses in a decision — and a
-        kind that no bonus names but ``spread`` once per kind and settlement spread or not."""
+        them. A candidate's score is its kind's shared terms, its settlement's bonuses and its
+        kind's reserve term, so it is summed once per kind and set of bonuses in a decision (most
+        kinds' only bonus is ``spread``, a settlement's) and kept across decisions
+        (:meth:`_building_total`)."""
         memo: dict[tuple[Any, ...], float] = {}
         out: list[float] = []
         append = out.append
