@@ -382,8 +382,21 @@ def _score_deploy(sit: _Situation, o: Deploy, t: Terms) -> Terms:
 
 
 def _score_recruit(sit: _Situation, o: Recruit, t: Terms) -> Terms:
-    cfg = sit.cfg
     (kind, n), = o.units.items()
+    # what the terms read that the season's orders change: the chest (an annexation pays from it), the
+    # recruits committed (``solars``) and the deployments (``reserve``); the rest is the season's
+    key = ("recruit", kind, n, sit.solars, sit.reserve, sit.guild.solars)
+    kept = sit._static.scores.get(key)
+    if kept is not None:
+        t.extend(kept)
+        return t
+    _score_recruit_once(sit, kind, n, t)
+    sit._static.scores[key] = tuple(t.raw)
+    return t
+
+
+def _score_recruit_once(sit: _Situation, kind: str, n: int, t: Terms) -> Terms:
+    cfg = sit.cfg
     cost = cfg.unit_cost_solars[kind] * n
     if sit.solars - cost < sit.reserve:
         t.add("reserve", -5.0, f"leaves less than the reserve of {sit.reserve} solars", f"laisse moins que la réserve de {sit.reserve} solars")

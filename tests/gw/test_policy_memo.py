@@ -54,3 +54,33 @@ def test_a_memo_of_another_season_or_world_is_not_used() -> None:
     put_domain(other, "HOME", "a", hx(other, 1, 1), garrison={"militia": 3})
     policy.rank(GuildView(other, "a", memo), legal)
     assert memo[policy._MEMO_KEY].world is other
+
+
+def test_the_recruits_kept_terms_follow_the_chest_and_the_armies_being_raised() -> None:
+    """A Recruit's terms are kept by what the season's orders change in them: the chest (an Annex pays
+    its compensation from it when given), the recruits committed and the units being deployed (the
+    reserve for upkeep). Each change here changes the terms; the memo must follow it."""
+    from sim.state.gw import Deploy, Recruit
+    from tests.gw.helpers import hx, make_world, put_domain
+
+    w = make_world()
+    put_domain(w, "HOME", "a", hx(w, 1, 1), garrison={"militia": 3})
+    gw = w.gw_state()
+    cfg = w.config.gw
+    gw.guilds["a"].solars = 600  # above two years of yield (160): solars to spend
+    legal = [Recruit(guild="a", units={k: n}) for k in sorted(cfg.unit_cost_solars) for n in (1, 5)]
+    memo: dict[str, Any] = {}
+
+    def same() -> list[Any]:
+        kept = [t.raw for t in policy.rank(GuildView(w, "a", memo), legal)]
+        assert kept == [t.raw for t in policy.rank(GuildView(w, "a"), legal)]
+        return kept
+
+    seen = [same()]
+    gw.guilds["a"].solars -= cfg.annex_compensation_solars  # an annexation given: nothing left to spend
+    seen.append(same())
+    gw.orders.append(Recruit(guild="a", units={"militia": 5}))  # recruits committed: less in the chest
+    seen.append(same())
+    gw.orders.append(Deploy(guild="a", domain="HOME", seals=["a-m1"], units={"militia": 40}))  # a reserve of 100 solars
+    seen.append(same())
+    assert all(a != b for a, b in zip(seen, seen[1:], strict=False))

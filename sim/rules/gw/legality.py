@@ -52,6 +52,7 @@ __all__ = [
     "check",
     "committed",
     "expected_hex",
+    "give_checked_order",
     "give_order",
     "may_assault",
 ]
@@ -624,6 +625,12 @@ def give_order(world: World, order: AnyOrder, ledger: Ledger) -> None:
     order's compensation is taken from the chest at once (RES-GW-23); a LendSeals order's consent
     counts at once, for the orders given after it (GW-DEP-04)."""
     check_order_stage(world, order, stage="give")
+    give_checked_order(world, order, ledger)
+
+
+def give_checked_order(world: World, order: AnyOrder, ledger: Ledger) -> None:
+    """:func:`give_order` for an order known to be legal now: one of the list ``legal_orders`` gave
+    for its guild (every order of it passed ``check``), the world unchanged since (``give_orders``)."""
     gw = world.gw_state()
     gw.orders.append(order)
     clauses: tuple[str, ...] = ("SC-GW-09", "RES-GW-27")

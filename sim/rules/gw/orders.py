@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from sim.errors import RulesError
 from sim.rules.gw.core import (
@@ -24,6 +24,7 @@ from sim.state.gw import (
     AttackDomain,
     Deploy,
     Disband,
+    Domain,
     DomainAction,
     GwWorld,
     LendSeals,
@@ -40,6 +41,7 @@ from sim.state.gw import (
 from sim.world import World
 
 __all__ = [
+    "legal_after",
     "legal_orders",
 ]
 
@@ -62,10 +64,71 @@ def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
     gw = world.gw_state()
     if guild_id not in gw.guilds:
         return []
-    out: list[AnyOrder] = []
     pend = pending_of(gw, guild_id, world.config.gw.unit_cost_solars)  # candidates share one view of the committed orders
+    return _checked(world, gw, _candidates(world, gw, guild_id, pend), pend)
+
+
+def legal_after(world: World, guild_id: str, legal: list[AnyOrder], order: AnyOrder) -> list[AnyOrder]:
+    """``legal_orders(world, guild_id)`` once ``order`` has been given (``give_order``), where
+    ``legal`` was ``legal_orders(world, guild_id)`` just before it and nothing else changed the world
+    since (``give_orders``): the same list, in the same order, but only the runs of candidates
+    ``order`` can change are computed again (``legal`` is not changed; the orders the result shares
+    with it are the same objects).
+
+    ``legal_orders`` lists its candidates in runs (:data:`_RUNS`), each of its own order types. What
+    an order of the guild changes for its next orders (``give_order``, ``pending_of``), and so the
+    runs computed again (:data:`_REDO`): a LendSeals only the guild's own ``lends_to`` (its consent
+    towards ``to``), which only its LendSeals candidate towards ``to`` reads (a Deploy reads the
+    ``lends_to`` of the *other* guilds): that candidate is turned; a Recruit only
+    ``Pending.recruited`` and ``recruit_cost``; a Reinforce or a Deploy ``Pending.pool``,
+    ``requisitioned`` and ``seals`` (the Reinforce and Deploy run); a Disband ``Pending.disbanded``; a
+    Move ``Pending.moves`` (Disband, the armies' run, PickUpLoot: where the army will stand); an action
+    of an army ``Pending.actions``; a DomainAction ``Pending.domain_actions``; a ReturnTitle
+    ``Pending.returned``; a TreasureHunt or a PickUpLoot ``Pending.loot``. An Annex (it pays from the
+    chest: the recruits' budget), an order of another guild, or a list not in runs: ``legal_orders``
+    again."""
+    gw = world.gw_state()
+    t = type(order)
+    if order.guild != guild_id or guild_id not in gw.guilds:
+        return legal_orders(world, guild_id)
+    if isinstance(order, LendSeals):
+        lend = order.to not in gw.guilds[guild_id].lends_to  # what _candidates now offers towards order.to
+        for i, o in enumerate(legal):
+            if isinstance(o, LendSeals) and o.to == order.to:
+                if o.lend != order.lend or lend == order.lend:
+                    break  # not the order just given, or it changed nothing: not the list it came from
+                turned = legal.copy()
+                turned[i] = LendSeals(guild=guild_id, to=order.to, lend=lend)
+                return turned
+        return legal_orders(world, guild_id)
+    redo = _REDO.get(t)
+    if redo is None:
+        return legal_orders(world, guild_id)
+    pend = pending_of(gw, guild_id, world.config.gw.unit_cost_solars)
+    mine = owned_domains(gw, guild_id)
+    out: list[AnyOrder] = []
+    run_of = _RUN_OF
+    i = 0
+    n = len(legal)
+    for k, run in enumerate(_RUNS):
+        j = i
+        while j < n and run_of.get(type(legal[j])) == k:
+            j += 1
+        if k in redo:
+            out += _checked(world, gw, run(world, gw, guild_id, pend, mine), pend)
+        else:
+            out += legal[i:j]
+        i = j
+    if i != n:
+        return legal_orders(world, guild_id)  # not in runs: not a list of legal_orders
+    return out
+
+
+def _checked(world: World, gw: GwWorld, cands: Iterable[AnyOrder], pend: Pending) -> list[AnyOrder]:
+    """The candidates ``check`` accepts, in their order."""
+    out: list[AnyOrder] = []
     checks = CHECKS  # what _check_order(world, cand, stage="give", _pend=pend) runs: the guild is known
-    for cand in _candidates(world, gw, guild_id, pend):
+    for cand in cands:
         try:
             checks[type(cand)](world, gw, cand, pend)
         except RulesError:
@@ -75,13 +138,19 @@ def legal_orders(world: World, guild_id: str) -> list[AnyOrder]:
 
 
 def _candidates(world: World, gw: GwWorld, g: str, pend: Pending | None = None) -> Iterable[AnyOrder]:
+    pend = pending_of(gw, g, world.config.gw.unit_cost_solars) if pend is None else pend
+    mine = owned_domains(gw, g)
+    for run in _RUNS:
+        yield from run(world, gw, g, pend, mine)
+
+
+# ---- the runs of candidates, in the order legal_orders lists them -------------------------------
+
+
+def _recruit_candidates(world: World, gw: GwWorld, g: str, pend: Pending, mine: list[Domain]) -> Iterable[Recruit]:
+    # (1) deploy phase: recruit, reinforce, deploy, lend seals, disband, domain actions
     cfg = world.config.gw
     guild = gw.guilds[g]
-    pend = pending_of(gw, g, cfg.unit_cost_solars) if pend is None else pend
-    pool = {k: guild.pool.get(k, 0) - pend.pool.get(k, 0) for k in sorted(guild.pool)}
-    pool = {k: n for k, n in pool.items() if n > 0}
-    mine = owned_domains(gw, g)
-    # (1) deploy phase: recruit, reinforce, deploy, disband, domain actions
     free_doms = [d for d in mine if not d.occupied_by]
     cap_left = cfg.recruit_per_domain * len(free_doms) - pend.recruited
     budget = guild.solars - pend.recruit_cost
@@ -93,6 +162,13 @@ def _candidates(world: World, gw: GwWorld, g: str, pend: Pending | None = None) 
         for n in sorted({1, 5, most}):
             if 1 <= n <= most:
                 yield Recruit(guild=g, units={kind: n})
+
+
+def _pool_candidates(world: World, gw: GwWorld, g: str, pend: Pending, mine: list[Domain]) -> Iterable[Reinforce | Deploy]:
+    """The Reinforce candidates, then the Deploy candidates: what the pool left feeds."""
+    guild_pool = gw.guilds[g].pool
+    pool = {k: guild_pool.get(k, 0) - pend.pool.get(k, 0) for k in sorted(guild_pool)}
+    pool = {k: n for k, n in pool.items() if n > 0}
     for d in mine:
         if is_restricted(d):
             continue
@@ -102,14 +178,24 @@ def _candidates(world: World, gw: GwWorld, g: str, pend: Pending | None = None) 
         if len(pool) > 1:
             yield Reinforce(guild=g, domain=d.id, units=dict(pool))
     yield from _deploy_candidates(world, gw, g, pend, pool)
+
+
+def _lend_candidates(world: World, gw: GwWorld, g: str, pend: Pending, mine: list[Domain]) -> Iterable[LendSeals]:
+    guild = gw.guilds[g]
     if guild.nation is None and any(gw.seals[s].kind == "military" for s in guild.seals if s in gw.seals):
         for other in sorted(gw.guilds):
             if other != g:
                 yield LendSeals(guild=g, to=other, lend=other not in guild.lends_to)
+
+
+def _disband_candidates(world: World, gw: GwWorld, g: str, pend: Pending, mine: list[Domain]) -> Iterable[Disband]:
     for aid in sorted(gw.armies):
         a = gw.armies[aid]
         if a.owner == g and a.deployed < gw.season and aid not in pend.moves and aid not in pend.actions:
             yield Disband(guild=g, army=aid)
+
+
+def _domain_action_candidates(world: World, gw: GwWorld, g: str, pend: Pending, mine: list[Domain]) -> Iterable[DomainAction]:
     for d in mine:
         if is_restricted(d):
             spells = any(p in d.places for p in SPELL_PLACES)
@@ -122,6 +208,9 @@ def _candidates(world: World, gw: GwWorld, g: str, pend: Pending | None = None) 
             for act in WORKS:
                 if act not in d.works and (d.id, act) not in pend.domain_actions:
                     yield DomainAction(guild=g, domain=d.id, action=act)
+
+
+def _army_candidates(world: World, gw: GwWorld, g: str, pend: Pending, mine: list[Domain]) -> Iterable[Move | Siege | AttackDomain | Sack | AttackArmy]:
     # (2)-(5) armies: move, siege, attacks, sack
     interesting = sorted(
         {d.hex for d in gw.domains.values()} | {a.hex for a in gw.armies.values()} | {lt.hex for lt in gw.loot if lt.season < gw.season}
@@ -149,7 +238,12 @@ def _candidates(world: World, gw: GwWorld, g: str, pend: Pending | None = None) 
             for t in armies_at(gw, where):
                 if t.owner != g:
                     yield AttackArmy(guild=g, army=aid, target=t.id)
+
+
+def _title_candidates(world: World, gw: GwWorld, g: str, pend: Pending, mine: list[Domain]) -> Iterable[Annex | ReturnTitle]:
     # (6) annexations, titles, loot
+    cfg = world.config.gw
+    guild = gw.guilds[g]
     political = [s for s in guild.seals if s in gw.seals and gw.seals[s].kind == "political"]
     # check refuses every annexation while the chest cannot pay the compensation (RES-GW-23)
     if political and guild.solars >= cfg.annex_compensation_solars:
@@ -169,6 +263,9 @@ def _candidates(world: World, gw: GwWorld, g: str, pend: Pending | None = None) 
     for dep in gw.bank.deposits:
         if dep.former_owner == g:
             yield ReturnTitle(guild=g, domain=dep.domain)
+
+
+def _loot_candidates(world: World, gw: GwWorld, g: str, pend: Pending, mine: list[Domain]) -> Iterable[TreasureHunt | PickUpLoot]:
     first: dict[int, Loot] = {}  # the loot check finds for an id
     for lt in gw.loot:
         first.setdefault(lt.id, lt)
@@ -186,6 +283,35 @@ def _candidates(world: World, gw: GwWorld, g: str, pend: Pending | None = None) 
                 if lt.hex not in here:
                     continue
             yield PickUpLoot(guild=g, loot=lt.id, season=lt.season)
+
+
+_Run = Callable[[World, GwWorld, str, Pending, list[Domain]], Iterable[AnyOrder]]
+_RUNS: tuple[_Run, ...] = (
+    _recruit_candidates, _pool_candidates, _lend_candidates, _disband_candidates, _domain_action_candidates,
+    _army_candidates, _title_candidates, _loot_candidates,
+)
+# the run of each order type (an order type is listed in one run only)
+_RUN_OF: dict[type, int] = {
+    Recruit: 0, Reinforce: 1, Deploy: 1, LendSeals: 2, Disband: 3, DomainAction: 4,
+    Move: 5, Siege: 5, AttackDomain: 5, Sack: 5, AttackArmy: 5, Annex: 6, ReturnTitle: 6, TreasureHunt: 7, PickUpLoot: 7,
+}
+_ACTION_RUNS = frozenset({3, 5})  # Disband, the armies' run: an army with an action is neither moved nor disbanded
+# the runs legal_after computes again after an order of the guild (see legal_after; LendSeals: turned)
+_REDO: dict[type, frozenset[int]] = {
+    Recruit: frozenset({0}),
+    Reinforce: frozenset({1}),
+    Deploy: frozenset({1}),
+    Disband: frozenset({3, 5}),
+    DomainAction: frozenset({4}),
+    Move: frozenset({3, 5, 7}),
+    Siege: _ACTION_RUNS,
+    AttackDomain: _ACTION_RUNS,
+    Sack: _ACTION_RUNS,
+    AttackArmy: _ACTION_RUNS,
+    ReturnTitle: frozenset({6}),
+    TreasureHunt: frozenset({7}),
+    PickUpLoot: frozenset({7}),
+}
 
 
 def _ranked(avail: dict[str, int], world: World) -> list[tuple[str, int]]:

@@ -13,8 +13,8 @@ from sim.rules.gw.combat import resolve_army_combats, resolve_domain_attacks
 from sim.rules.gw.core import MAX_ORDERS, SYS, loss_order, refresh_statuses, season_at
 from sim.rules.gw.deploy import release_army, resolve_deploy_phase, resolve_movement_phase
 from sim.rules.gw.hooks import NO_HOOKS, GwHooks
-from sim.rules.gw.legality import give_order
-from sim.rules.gw.orders import legal_orders
+from sim.rules.gw.legality import give_checked_order, give_order
+from sim.rules.gw.orders import legal_after, legal_orders
 from sim.rules.gw.siege import resolve_siege_phase
 from sim.state.gw import AnyOrder, Deposit, Loot
 from sim.world import World
@@ -273,13 +273,18 @@ def give_orders(world: World, guild_id: str, decider: Decider, ledger: Ledger, *
     that dict, shared by the guilds of one season (default: a new one for this call)."""
     given: list[AnyOrder] = []
     context = {**_ORDER_CONTEXT, "memo": {} if memo is None else memo}
+    menu = legal_orders(world, guild_id)
     for _ in range(MAX_ORDERS):
-        legal: list[Any] = [*legal_orders(world, guild_id), END]
+        legal: list[Any] = [*menu, END]
         choice = decider.decide(f"guild:{guild_id}", "order", legal, context)
         if choice is END:
             break
-        give_order(world, choice, ledger)
+        if any(o is choice for o in menu):  # one of the orders just listed as legal: check accepted it
+            give_checked_order(world, choice, ledger)
+        else:
+            give_order(world, choice, ledger)
         given.append(choice)
+        menu = legal_after(world, guild_id, menu, choice)  # = legal_orders(world, guild_id), for less
     return given
 
 
