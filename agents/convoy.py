@@ -42,6 +42,7 @@ class ConvoyAgent(RealmAgent):
     def __init__(self, model: RealmModel, convoy_id: str, policy: str) -> None:
         super().__init__(model, f"convoy:{convoy_id}", policy)
         self.cid = convoy_id
+        self._rank = 0  # where the convoy stood in ``world.cv.convoys`` when ``rank`` last looked (a hint)
         model.register(self)
 
     # ---- world views ----------------------------------------------------------------------
@@ -55,10 +56,15 @@ class ConvoyAgent(RealmAgent):
     def rank(self) -> int:
         cv = self.realm.world.cv
         assert cv is not None
-        for i, c in enumerate(cv.convoys):
+        cs = cv.convoys
+        i = self._rank
+        if i < len(cs) and cs[i].id == self.cid:  # convoy ids are unique: where it last stood, if it still does
+            return i
+        for i, c in enumerate(cs):
             if c.id == self.cid:
+                self._rank = i
                 return i
-        return len(cv.convoys)
+        return len(cs)
 
     # reporters (DataCollector)
     @property
@@ -150,7 +156,8 @@ class ConvoyAgent(RealmAgent):
         hm = w.map
         obs = {"decision": "day", **self._status()}
         # days to the next village and to the end, at full speed (the fast route's per-hex costs)
-        steps = cr.step_costs(w, "fast", 0, 0, cr.speed_mpd(c, cfg), self.routes)
+        speed = cr.speed_mpd(c, cfg)
+        steps = cr.step_costs(w, "fast", 0, 0, speed, self.routes)
         next_village = second_village = 0.0
         ahead_path = c.path[c.path_pos + 1:]
         # the running sums of the steps ahead, added in order from 0.0 (sums[k]: the first k steps)
@@ -170,7 +177,7 @@ class ConvoyAgent(RealmAgent):
             day=c.today.day, village=cr.in_settlement(hm, c), gp=c.gp, cargo=dict(c.cargo), gifts=c.gifts,
             cargo_free=cr.cargo_capacity(c, cfg) - cr.cargo_used(c), extra_dc=c.extra_dc,
             days_left=days_left, next_village_days=next_village, second_village_days=second_village,
-            speed=cr.speed_mpd(c, cfg),
+            speed=speed,
             risk_today=cr.table_risk(tb, w.cv_state(), obs["security"], obs["resolve"], self.routes) if tb else 0.0,
             scouts=len(cr.active(c, "scout", w.now)), wainwrights=len(cr.active(c, "wainwright", w.now)),
             repair=c.cargo.get("repair", 0), margin=cr.mutiny_margin(c), stores_cost=cfg.stores_cost_gp,

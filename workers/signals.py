@@ -63,6 +63,12 @@ def order_kind(label: str) -> str:
     return " ".join(words)[:40] or "#"
 
 
+# the act events (``ACT_EVENTS``) of each actor key's faction kind, by actor key (``_NO_FACTION``: the
+# key of no faction kind ``ACT_EVENTS`` names); ``_CONVOY_ACTS`` is a convoy's (the kinds' sets are distinct objects)
+_NO_FACTION: frozenset[str] = frozenset()
+_CONVOY_ACTS = ACT_EVENTS["convoy"]
+_ACTS_OF: dict[str, frozenset[str]] = {}
+
 SERIES_KINDS = ("kingdom", "nation", "guild")
 SIGNAL_NAMES = ("idle_months", "anarchy_months", "anarchy_stuck_months", "money_rise_seasons", "buildings",
                 "buildings_month_max", "building_most", "building_most_n")
@@ -98,7 +104,8 @@ class Signals:
 
     # ---- the listener ----------------------------------------------------------------------------
     def __call__(self, ev: Event) -> None:
-        self.end = max(self.end, ev.t)
+        if ev.t > self.end:  # (the latest hour: max(self.end, ev.t))
+            self.end = ev.t
         kind = ev.kind
         if kind == "DecisionMade":
             self._decision(ev)
@@ -147,21 +154,28 @@ class Signals:
 
     def _activity(self, ev: Event) -> None:
         key = ev.actor
-        if ev.kind == "AmbassadorBought":
+        kind = ev.kind
+        if kind == "AmbassadorBought":
             self.ambassador_nation[f"ambassador:{ev.outcome}"] = ev.actor
-        if ev.kind in ("MissionLaunched", "RenewalLaunched") and "nation" in ev.data:
+        elif (kind == "MissionLaunched" or kind == "RenewalLaunched") and "nation" in ev.data:
             self.ambassador_nation[ev.actor] = f"nation:{ev.data['nation']}"
         if key.startswith("ambassador:"):
             key = self.ambassador_nation.get(key, key)
-        fkind = key.split(":", 1)[0]
-        if fkind not in ACT_EVENTS:
+        acts = _ACTS_OF.get(key)  # the act events of the key's faction kind (None: not yet looked up)
+        if acts is None:
+            fkind = key.split(":", 1)[0]
+            acts = ACT_EVENTS.get(fkind, _NO_FACTION)
+            if len(_ACTS_OF) >= 1 << 14:
+                _ACTS_OF.clear()
+            _ACTS_OF[key] = acts
+        if acts is _NO_FACTION:
             return
         if key not in self.start:
             self.start[key] = ev.t
             self.acts[key] = []
-        if fkind == "convoy" and ev.kind in ("ConvoyArrived", "ConvoyDestroyed"):
+        if (kind == "ConvoyArrived" or kind == "ConvoyDestroyed") and acts is _CONVOY_ACTS:
             self.convoy_end[key] = ev.t
-        if ev.kind in ACT_EVENTS[fkind] and is_act(ev):
+        if kind in acts and is_act(ev):
             self.acts[key].append(ev.t)
 
     # ---- the figures ---------------------------------------------------------------------------

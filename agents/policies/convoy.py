@@ -291,13 +291,14 @@ class DayTerms:
         if p.double:
             cost = self.cons * (0.05 if not self.short else 1.0)
             v += self.calm_value(o["village"]) - cost
-        unrest, units = o["unrest"], o["gifts"]
-        for gift in p.gifts:
-            cut = min(unrest, 1 if gift == "trade_goods" else 3)
-            unrest -= cut
-            units += 1
-            v += cut * self.unrest_w - units * (3.0 if gift == "trade_goods" else 8.0)
-        for buy in p.purchases:
+        if p.gift:  # (no gift: no term; a gift order, a string or a tuple, is empty exactly when its list is)
+            unrest, units = o["unrest"], o["gifts"]
+            for gift in p.gifts:
+                cut = min(unrest, 1 if gift == "trade_goods" else 3)
+                unrest -= cut
+                units += 1
+                v += cut * self.unrest_w - units * (3.0 if gift == "trade_goods" else 8.0)
+        for buy in p.purchases if p.buy else ():
             what, _, arg = buy.partition(":")
             if what == "stores":
                 n = int(arg)

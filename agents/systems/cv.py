@@ -88,7 +88,8 @@ class _Driver(SystemDriverBase):
     def spawn(self, model: RealmModel, convoy_id: str, policy: str) -> Any:
         """Create the agent of a convoy already in ``world.cv`` and start its process (also used for
         convoys created during a campaign, e.g. a kingdom's trade expedition, LINK-04)."""
-        model.caches.setdefault(ROUTES, cr.shared_route_cache(model.world))
+        if ROUTES not in model.caches:  # (a digest of the whole map: not made again for every convoy)
+            model.caches[ROUTES] = cr.shared_route_cache(model.world)
         try:
             agent = ConvoyAgent(model, convoy_id, policy)
         except ValueError as e:  # make_policy: an unknown name or a class that cannot be imported

@@ -115,17 +115,26 @@ class DayPlan(msgspec.Struct, frozen=True, omit_defaults=True, tag="day"):
     @property
     def purchases(self) -> tuple[str, ...]:
         """The day's purchases, in the order they are made."""
-        return _items(self.buy)
+        v = self.buy
+        if type(v) is str:  # (_items, for the usual one order or none)
+            return (v,) if v else ()
+        return _items(v)
 
     @property
     def gifts(self) -> tuple[str, ...]:
         """The day's gifts to the crew, in the order they are given."""
-        return _items(self.gift)
+        v = self.gift
+        if type(v) is str:  # (_items, for the usual one order or none)
+            return (v,) if v else ()
+        return _items(v)
 
     @property
     def assignments(self) -> tuple[str, ...]:
         """The day's job changes, ``"<traveler>:<job>"`` each."""
-        return _items(self.assign)
+        v = self.assign
+        if type(v) is str:  # (_items, for the usual one order or none)
+            return (v,) if v else ()
+        return _items(v)
 
     def label(self) -> str:
         """How the plan is printed (``travel +3h, forage, buy stores:4``); plans recur day after day,
@@ -384,7 +393,21 @@ class CvWorld(msgspec.Struct):
     job_bonuses: dict[str, dict[str, int]] = {}
 
     def convoy(self, cid: str) -> Convoy:
-        for c in self.convoys:
+        # convoy ids are unique (the scenario's check, ``add_convoy``): the convoy found where the one of
+        # that id last stood is the one a search finds; else the list is searched
+        cs = self.convoys
+        i = _AT.get(cid)
+        if i is not None and i < len(cs):
+            c = cs[i]
             if c.id == cid:
                 return c
+        for i, c in enumerate(cs):
+            if c.id == cid:
+                if len(_AT) >= 4096:
+                    _AT.clear()
+                _AT[cid] = i
+                return c
         raise KeyError(f"no convoy {cid!r}")
+
+
+_AT: dict[str, int] = {}  # where CvWorld.convoy last found each convoy id (a hint, checked before use)

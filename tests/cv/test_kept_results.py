@@ -13,11 +13,11 @@ import pytest
 import agents.policies.convoy as pc
 import sim.rules.cv.legality as lg
 import sim.rules.cv.turn as turn
-from agents.campaign import run_campaign
+from agents.campaign import prepare_campaign, run_campaign
 from sim.errors import IllegalOrderError
 from sim.rules import cv as cr
 from sim.rules.cv.legality import DayMenu, _check_purchase, mobility
-from sim.rules.cv.stats import EXTRA_HOURS_MENU, FORAGE_PER_SCOUT, PROVISIONS_PER_STORES
+from sim.rules.cv.stats import EXTRA_HOURS_MENU, FORAGE_PER_SCOUT, PRIMARY_OF, PROVISIONS_PER_STORES
 from sim.state.cv import Convoy, DayPlan, miles_str
 from sim.world import World
 
@@ -164,3 +164,165 @@ def test_labels_and_mile_strings_are_the_same_when_kept() -> None:
     assert DayPlan(buy=["stores:1", "axles"]).label() == "travel, buy stores:1 and axles"  # a list: not kept, same words
     assert [miles_str(t) for t in (0, 192, 96, 77 * 96, 1)] == ["0", "1", "1/2", "77/2", "1/192"]
     assert miles_str(96) == "1/2"
+
+
+def test_convoy_lookups_and_ranks_match_a_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``CvWorld.convoy`` and ``ConvoyAgent.rank`` start from where a convoy last stood: on real campaigns
+    (the caravans; a realm year whose kingdoms' trade caravans join the list in id order, moving the
+    convoys after them) each is what a search of the list gives."""
+    from agents.convoy import ConvoyAgent
+    from sim.state.cv import CvWorld
+
+    seen = {"lookups": 0, "ranks": 0, "moved": 0}
+    kept_convoy = CvWorld.convoy
+    kept_rank = vars(ConvoyAgent)["rank"].fget
+    assert kept_rank is not None
+    last: dict[str, int] = {}
+
+    def convoy(self: CvWorld, cid: str) -> Convoy:
+        got = kept_convoy(self, cid)
+        assert got is next(c for c in self.convoys if c.id == cid)
+        seen["lookups"] += 1
+        return got
+
+    def rank(self: ConvoyAgent) -> int:
+        got = kept_rank(self)
+        cs = self.realm.world.cv_state().convoys
+        assert got == next((i for i, c in enumerate(cs) if c.id == self.cid), len(cs))
+        if last.setdefault(self.cid, got) != got:
+            seen["moved"] += 1
+            last[self.cid] = got
+        seen["ranks"] += 1
+        return got
+
+    monkeypatch.setattr(CvWorld, "convoy", convoy)
+    monkeypatch.setattr(ConvoyAgent, "rank", property(rank))
+    run_campaign("caravan-crossing", 3, keep_ledger=False, collect=False)
+    run_campaign("realm", 1, keep_ledger=False, collect=False, until=8640)
+    # a caravan that joins on day 3 with the first id of all: every other convoy moves one place on
+    model = prepare_campaign("caravan-crossing", 2, keep_ledger=False, collect=False)
+    model.run(until=3 * 24)
+    world = model.world
+    first = world.cv_state().convoys[0]
+    assert first.status == "travelling" and first.id > "aaa"
+    cr.add_convoy(world, cr.standard_convoy("aaa", first.hex, first.destination, world.config.cv, provisions=60))
+    model.add_agents()
+    model.run()
+    assert world.cv_state().convoy("aaa").days_travelled > 0
+    assert seen["lookups"] > 1000 and seen["ranks"] > 500 and seen["moved"] > 0
+
+
+def test_a_convoy_lookup_follows_the_list() -> None:
+    """A convoy found once is found again where it now stands after the list changed (a convoy
+    inserted before it, another world with the same id elsewhere), and a convoy gone is not found."""
+    from sim.state.cv import CvWorld
+
+    def convoy(cid: str) -> Convoy:
+        return Convoy(id=cid, name=cid, policy="random", origin=0, destination=1)
+
+    a, c = convoy("a"), convoy("c")
+    w = CvWorld(convoys=[a, c])
+    assert w.convoy("c") is c and w.convoy("a") is a
+    b = convoy("b")
+    w.convoys.insert(1, b)
+    assert w.convoy("c") is c and w.convoy("b") is b and w.convoy("a") is a
+    c2 = convoy("c")
+    other = CvWorld(convoys=[c2])
+    assert other.convoy("c") is c2 and w.convoy("c") is c and other.convoy("c") is c2
+    w.convoys.remove(c)
+    with pytest.raises(KeyError):
+        w.convoy("c")
+    w.convoys.pop(0)
+    assert w.convoy("b") is b
+
+
+def reference_job_bonus(c: Convoy, stat: str, now: int, bonuses: dict[str, dict[str, int]], cap: int, *,
+                        scouting: bool = True) -> int:
+    """``job_bonus`` as first written: every traveler asked in turn."""
+    total = 0
+    has_ft_wagon = None
+    for t in c.travelers:
+        if t.suspended_until > now or t.unpaid:
+            continue
+        b = bonuses.get(t.job)
+        if not b:
+            continue
+        v = b.get(stat, 0)
+        if not v:
+            continue
+        if t.job == "scout" and not scouting:
+            continue
+        if t.job == "fortune_teller":
+            if has_ft_wagon is None:
+                has_ft_wagon = cr.count_kind(c, "fortune_teller") > 0
+            if not has_ft_wagon:
+                continue
+        total += v
+    if not cr.feat_count(c, "expert_travelers"):
+        total = min(total, cap)
+    return total
+
+
+def test_job_bonuses_and_consumption_match_the_plain_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``job_bonus`` asks only the jobs that give the statistic something, ``stat_mods`` reads the primary
+    statistic without a table, ``consumption`` counts the cooks without a list: on real campaigns (the
+    caravans' own job bonuses, a realm year with the default ones) each gives what the plain count gives."""
+    import sim.rules.cv.stats as stats
+
+    seen = {"bonuses": 0, "given": 0, "changed": 0, "mods": 0, "consumption": 0}
+    kept_bonus, kept_mods, kept_cons = stats.job_bonus, stats.stat_mods, stats.consumption
+    primary = {"attack": "offense", "ac": "defense", "security": "mobility", "resolve": "morale"}
+
+    def job_bonus(c: Convoy, stat: str, now: int, bonuses: dict[str, dict[str, int]], cap: int, *,
+                  scouting: bool = True) -> int:
+        got = kept_bonus(c, stat, now, bonuses, cap, scouting=scouting)
+        assert got == reference_job_bonus(c, stat, now, bonuses, cap, scouting=scouting)
+        for sc in (True, False):  # with the scouts scouting and foraging
+            assert kept_bonus(c, stat, now, bonuses, cap, scouting=sc) == reference_job_bonus(c, stat, now, bonuses, cap,
+                                                                                               scouting=sc)
+        if seen["bonuses"] % 7 == 0:  # the same caravan with a traveler suspended, another unpaid
+            other = msgspec.msgpack.decode(msgspec.msgpack.encode(c), type=Convoy)
+            for k, t in enumerate(other.travelers):
+                if k % 3 == seen["bonuses"] % 3:
+                    t.suspended_until = now + 1
+                elif k % 3 == (seen["bonuses"] + 1) % 3:
+                    t.unpaid = True
+            for cap_ in (cap, 1):
+                want = reference_job_bonus(other, stat, now, bonuses, cap_, scouting=scouting)
+                assert kept_bonus(other, stat, now, bonuses, cap_, scouting=scouting) == want
+                seen["changed"] += want != got
+        seen["bonuses"] += 1
+        seen["given"] += got != 0
+        return got
+
+    def stat_mods(c: Convoy, stat: str, *a: Any, **kw: Any) -> list[tuple[str, int]]:
+        got = kept_mods(c, stat, *a, **kw)
+        assert (PRIMARY_OF[stat], getattr(c, primary[stat])) in got
+        seen["mods"] += 1
+        return got
+
+    def consumption(c: Convoy, now: int, cfg: Any = None) -> int:
+        got = kept_cons(c, now, cfg)
+        base = sum([cr.WAGON_TYPES[w.kind].consumption for w in c.wagons]) + len(c.travelers)
+        if c.provisions > 0:
+            base -= cr.COOK_REDUCTION * len(cr.active(c, "cook", now))
+        ec = cr.feat_count(c, "efficient_consumption")
+        if ec:
+            base = max(base - cr.EFFICIENT_CONSUMPTION * ec, min(base, len(c.wagons)))
+        assert got == max(0, base)
+        seen["consumption"] += 1
+        return got
+
+    monkeypatch.setattr(stats, "job_bonus", job_bonus)
+    for mod in (stats, cr, turn, lg, __import__("sim.rules.cv.travel", fromlist=["x"]),
+                __import__("sim.rules.cv.hazards", fromlist=["x"]), __import__("sim.rules.cv.routes", fromlist=["x"]),
+                __import__("sim.rules.cv.crew", fromlist=["x"]), __import__("sim.rules.cv.rest", fromlist=["x"])):
+        if getattr(mod, "stat_mods", None) is kept_mods:
+            monkeypatch.setattr(mod, "stat_mods", stat_mods)
+        if getattr(mod, "consumption", None) is kept_cons:
+            monkeypatch.setattr(mod, "consumption", consumption)
+    for seed in (1, 2, 3):
+        run_campaign("caravan-crossing", seed, keep_ledger=False, collect=False)
+    run_campaign("realm", 1, keep_ledger=False, collect=False, until=8640)
+    assert seen["bonuses"] > 300 and seen["given"] > 100 and seen["changed"] > 10
+    assert seen["mods"] > 300 and seen["consumption"] > 300

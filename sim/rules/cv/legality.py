@@ -215,6 +215,9 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
     has_repair = c.cargo.get("repair", 0) > 0
     ahead = _village_ahead(hm, c)
     forages = (False, True) if scouts else (False,)
+    # whether the convoy can set out as it stands: mobility() of a plan without a job change, an
+    # abandoned wagon or a wagon bought (each such group below) is exactly can_move()
+    plain_ok: bool | None = None
     # the menu's groups of plans, each (assign, abandon, buy, forage, care, its movements' key)
     groups: list[tuple[str, str, str, bool, str, tuple[bool, bool, bool]]] = []
     combos = [(a, "") for a in assigns] + [("", ab) for ab in abandons if ab]
@@ -229,7 +232,12 @@ def legal_orders(world: World, cid: str) -> list[DayPlan]:
                     _check_purchase(cfg, after, buy, DayPlan(buy=buy, abandon=abandon))
                 except IllegalOrderError:
                     continue
-            ok = mobility(c, now, DayPlan(assign=assign, buy=buy, abandon=abandon), cfg)[0]
+            if assign or abandon or buy.startswith("wagon:"):
+                ok = mobility(c, now, DayPlan(assign=assign, buy=buy, abandon=abandon), cfg)[0]
+            else:
+                if plain_ok is None:
+                    plain_ok = can_move(c, now)[0]
+                ok = plain_ok
             mkey = (ok, ahead, repair_ok and (has_repair or buy.startswith("repair:")))
             bought = int(buy.split(":")[1]) * PROVISIONS_PER_STORES if buy.startswith("stores:") else 0
             for forage in forages:

@@ -292,7 +292,11 @@ def consumption(c: Convoy, now: int, cfg: CvConfig | None = None) -> int:
     # implements: SC-CV-08
     base = sum([WAGON_TYPES[w.kind].consumption for w in c.wagons]) + len(c.travelers)
     if c.provisions > 0:
-        base -= COOK_REDUCTION * len(active(c, "cook", now))
+        cooks = 0  # len(active(c, "cook", now))
+        for t in c.travelers:
+            if t.job == "cook" and t.suspended_until <= now:
+                cooks += 1
+        base -= COOK_REDUCTION * cooks
     ec = feat_count(c, "efficient_consumption")
     if ec:
         base = max(base - EFFICIENT_CONSUMPTION * ec, min(base, len(c.wagons)))
@@ -311,13 +315,13 @@ def job_bonus(c: Convoy, stat: str, now: int, bonuses: dict[str, dict[str, int]]
     total = 0
     has_ft_wagon = None
     for t in c.travelers:
-        if t.suspended_until > now or t.unpaid:
-            continue
-        b = bonuses.get(t.job)
+        b = bonuses.get(t.job)  # (most jobs give nothing: asked first)
         if not b:
             continue
         v = b.get(stat, 0)
         if not v:
+            continue
+        if t.suspended_until > now or t.unpaid:
             continue
         if t.job == "scout" and not scouting:
             continue
@@ -344,7 +348,16 @@ def stat_mods(
 ) -> list[tuple[str, int]]:
     """The named modifiers of a caravan check or of its AC (SC-CV-02, RES-CV-19): the primary
     statistic, capped job bonuses, wagon and feat bonuses, then condition and mutiny penalties."""
-    prim = {"attack": c.offense, "ac": c.defense, "security": c.mobility, "resolve": c.morale}[stat]
+    if stat == "security":
+        prim = c.mobility
+    elif stat == "resolve":
+        prim = c.morale
+    elif stat == "ac":
+        prim = c.defense
+    elif stat == "attack":
+        prim = c.offense
+    else:
+        raise KeyError(stat)
     mods: list[tuple[str, int]] = []
     if stat == "ac":
         mods.append(("base", 10))

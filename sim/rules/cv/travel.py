@@ -17,6 +17,7 @@ from sim.rules.cv.legality import can_move, check_day_plan
 from sim.rules.cv.orders import resolve_assign, resolve_gift, resolve_purchase
 from sim.rules.cv.routes import RouteCache, replan
 from sim.rules.cv.stats import (
+    _PATH_COLUMN,
     EXTRA_HOUR_DC,
     MULT4,
     REST_HOURS_NEEDED,
@@ -26,7 +27,6 @@ from sim.rules.cv.stats import (
     bonuses_of,
     drivers,
     emit,
-    hourly_ticks,
     in_settlement,
     passable,
     roll_check,
@@ -183,22 +183,31 @@ def _is_night(cfg: CvConfig, plan: DayPlan, hour_abs: int) -> bool:
 
 
 # resolution: ENG-CV-01
-def _step_hour(world: World, c: Convoy, hour_abs: int, speed: int) -> tuple[bool, str]:
+def _step_hour(world: World, c: Convoy, hour_abs: int, speed: int, night: bool | None = None) -> tuple[bool, str]:
     """Travel one hour. Returns (moved, stop) with stop '' (still going), 'arrived', 'halted' or
-    'stuck' (the next hex is impassable or off the map)."""
+    'stuck' (the next hex is impassable or off the map). ``night``: whether the hour is a night hour
+    (:func:`_is_night`), when the caller knows it."""
     hm = world.map
     t = c.today
     plan = t.plan
     assert plan is not None
-    night = _is_night(world.config.cv, plan, hour_abs)
+    if night is None:
+        night = _is_night(world.config.cv, plan, hour_abs)
     wander = t.wander_dir >= 0
-    nxt = hm.neighbor(c.hex, t.wander_dir) if wander else c.next_hex
+    if wander:
+        nxt = hm.neighbor(c.hex, t.wander_dir)
+    else:  # c.next_hex
+        i = c.path_pos + 1
+        path = c.path
+        nxt = path[i] if i < len(path) else None
     if nxt is None:
         return False, "stuck"
     h = hm.hexes[nxt]
-    if h.terrain not in MULT4:  # passable()
+    row = MULT4.get(h.terrain)
+    if row is None:  # passable()
         return False, "stuck"
-    rate = hourly_ticks(speed, h.terrain, h.road, night, t.half_speed)
+    # hourly_ticks(speed, h.terrain, h.road, night, t.half_speed)
+    rate = speed * row[_PATH_COLUMN[h.road]] * (1 if night else 2) * (1 if t.half_speed else 2)
     c.progress += rate
     t.ticks += rate
     c.ticks_total += rate
@@ -273,6 +282,8 @@ def resolve_travel_slot(world: World, cid: str, dice: Dice, ledger: Ledger, *,
     # whether the convoy can keep moving changes only with a hazard (an hour's travel changes none of
     # what _can_keep_moving reads, and the slot's hours are resolved at one instant)
     keep = _can_keep_moving(c, world.now)
+    # the slot's hours are all night or all day hours unless the clock hour decides (_is_night)
+    night = True if plan.night else (False if cfg.travel_hours_are_day else None)
     for h in range(1, SLOT_HOURS + 1):
         for hour, hz_id in t.hazards:  # RES-CV-24 (b): each hazard at its hour, in hour order
             # resolution: ENG-CV-05
@@ -285,7 +296,7 @@ def resolve_travel_slot(world: World, cid: str, dice: Dice, ledger: Ledger, *,
         if not keep:
             stopped = "stopped"
             break
-        moved, r = _step_hour(world, c, start + h - 1, speed)
+        moved, r = _step_hour(world, c, start + h - 1, speed, night)
         if moved:
             t.hours_moved += 1
         if r:
