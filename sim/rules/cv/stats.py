@@ -28,6 +28,7 @@ __all__ = [
     "JOBS",
     "MAX_EXTRA_HOURS",
     "MULT4",
+    "PATH_COLUMN",
     "PRIMARY_OF",
     "PROVISIONS_PER_STORES",
     "REST_HOURS_NEEDED",
@@ -170,7 +171,8 @@ MULT4: dict[str, tuple[int, int, int]] = {
     "marsh": (4, 3, 2),
     "tundra": (4, 3, 3),
 }
-_PATH_COLUMN = {"highway": 0, "road": 1, "trail": 2, "none": 2}  # a trail counts as trackless (RES-CV-02)
+# the column of MULT4 for a hex's road (a trail counts as trackless, RES-CV-02)
+PATH_COLUMN = {"highway": 0, "road": 1, "trail": 2, "none": 2}
 
 
 def terrain_mult4(terrain: str, road: str) -> int | None:
@@ -178,7 +180,7 @@ def terrain_mult4(terrain: str, road: str) -> int | None:
     row = MULT4.get(terrain)
     if row is None:
         return None
-    return row[_PATH_COLUMN[road]]
+    return row[PATH_COLUMN[road]]
 
 
 def terrain_multiplier(terrain: str, road: str) -> Fraction | None:

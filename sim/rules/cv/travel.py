@@ -17,9 +17,9 @@ from sim.rules.cv.legality import can_move, check_day_plan
 from sim.rules.cv.orders import resolve_assign, resolve_gift, resolve_purchase
 from sim.rules.cv.routes import RouteCache, replan
 from sim.rules.cv.stats import (
-    _PATH_COLUMN,
     EXTRA_HOUR_DC,
     MULT4,
+    PATH_COLUMN,
     REST_HOURS_NEEDED,
     SLOT_HOURS,
     STARVATION_DIE,
@@ -207,7 +207,7 @@ def _step_hour(world: World, c: Convoy, hour_abs: int, speed: int, night: bool |
     if row is None:  # passable()
         return False, "stuck"
     # hourly_ticks(speed, h.terrain, h.road, night, t.half_speed)
-    rate = speed * row[_PATH_COLUMN[h.road]] * (1 if night else 2) * (1 if t.half_speed else 2)
+    rate = speed * row[PATH_COLUMN[h.road]] * (1 if night else 2) * (1 if t.half_speed else 2)
     c.progress += rate
     t.ticks += rate
     c.ticks_total += rate
