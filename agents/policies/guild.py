@@ -381,18 +381,24 @@ def _score_deploy(sit: _Situation, o: Deploy, t: Terms) -> Terms:
     return t
 
 
+def _kept(sit: _Situation, key: tuple[Any, ...], t: Terms, write: Callable[[Terms], object]) -> Terms:
+    """The terms ``write`` adds to a fresh ``t``, kept for the season under ``key`` (which must name
+    everything they read that the season's orders change): written once, then copied."""
+    kept = sit._static.scores.get(key)
+    if kept is not None:
+        t.extend(kept)
+        return t
+    write(t)
+    sit._static.scores[key] = tuple(t.raw)
+    return t
+
+
 def _score_recruit(sit: _Situation, o: Recruit, t: Terms) -> Terms:
     (kind, n), = o.units.items()
     # what the terms read that the season's orders change: the chest (an annexation pays from it), the
     # recruits committed (``solars``) and the deployments (``reserve``); the rest is the season's
     key = ("recruit", kind, n, sit.solars, sit.reserve, sit.guild.solars)
-    kept = sit._static.scores.get(key)
-    if kept is not None:
-        t.extend(kept)
-        return t
-    _score_recruit_once(sit, kind, n, t)
-    sit._static.scores[key] = tuple(t.raw)
-    return t
+    return _kept(sit, key, t, lambda t: _score_recruit_once(sit, kind, n, t))
 
 
 def _score_recruit_once(sit: _Situation, kind: str, n: int, t: Terms) -> Terms:
@@ -429,14 +435,7 @@ def _score_recruit_once(sit: _Situation, kind: str, n: int, t: Terms) -> Terms:
 
 def _score_reinforce(sit: _Situation, o: Reinforce, t: Terms) -> Terms:
     n = sum(o.units.values())
-    key = ("reinforce", o.domain, n)
-    kept = sit._static.scores.get(key)
-    if kept is not None:
-        t.extend(kept)
-        return t
-    _score_reinforce_once(sit, o, n, t)
-    sit._static.scores[key] = tuple(t.raw)
-    return t
+    return _kept(sit, ("reinforce", o.domain, n), t, lambda t: _score_reinforce_once(sit, o, n, t))
 
 
 def _score_reinforce_once(sit: _Situation, o: Reinforce, n: int, t: Terms) -> Terms:
